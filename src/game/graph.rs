@@ -1,0 +1,113 @@
+//! Every position reachable from the start, as a dense graph (positions numbered from 0, moves as
+//! compressed edge lists). The solver, the players and the fast training engine work on node numbers.
+
+use std::collections::HashMap;
+use std::collections::VecDeque;
+
+use super::{Game, Outcome, Side};
+
+/// Node number in a [`GameGraph`].
+pub type NodeId = u32;
+
+/// All positions reachable from the start of a game, numbered in breadth-first order (node 0 is
+/// the start), with their moves and outcomes.
+pub struct GameGraph<G: Game> {
+    positions: Vec<G::Position>,
+    index: HashMap<G::Position, NodeId>,
+    to_move: Vec<Side>,
+    /// Fewest plies from the start.
+    depth: Vec<u16>,
+    outcome: Vec<Option<Outcome<G::Reason>>>,
+    edge_start: Vec<u32>,
+    edge_move: Vec<G::Move>,
+    edge_child: Vec<NodeId>,
+}
+
+impl<G: Game> GameGraph<G> {
+    /// Enumerates every position reachable from the start.
+    pub fn build(game: &G) -> GameGraph<G> {
+        let start = game.start();
+        let mut g: GameGraph<G> = GameGraph {
+            positions: vec![start.clone()],
+            index: HashMap::from([(start, 0)]),
+            to_move: Vec::new(),
+            depth: vec![0],
+            outcome: Vec::new(),
+            edge_start: vec![0],
+            edge_move: Vec::new(),
+            edge_child: Vec::new(),
+        };
+        let mut queue = VecDeque::from([0 as NodeId]);
+        let mut moves = Vec::new();
+        // Breadth-first order means node ids are handed out in the order nodes are expanded, so the
+        // compressed edge lists can be appended as we go.
+        while let Some(n) = queue.pop_front() {
+            let pos = g.positions[n as usize].clone();
+            g.to_move.push(game.to_move(&pos));
+            g.outcome.push(game.outcome(&pos));
+            moves.clear();
+            game.legal_moves(&pos, &mut moves);
+            let child_depth = g.depth[n as usize] + 1;
+            for &mv in &moves {
+                let child = game.play(&pos, mv);
+                let id = match g.index.get(&child) {
+                    Some(&id) => id,
+                    None => {
+                        let id = g.positions.len() as NodeId;
+                        g.index.insert(child.clone(), id);
+                        g.positions.push(child);
+                        g.depth.push(child_depth);
+                        queue.push_back(id);
+                        id
+                    }
+                };
+                g.edge_move.push(mv);
+                g.edge_child.push(id);
+            }
+            g.edge_start.push(g.edge_move.len() as u32);
+        }
+        g
+    }
+
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+    pub fn position(&self, n: NodeId) -> &G::Position {
+        &self.positions[n as usize]
+    }
+    pub fn node(&self, pos: &G::Position) -> Option<NodeId> {
+        self.index.get(pos).copied()
+    }
+    pub fn to_move(&self, n: NodeId) -> Side {
+        self.to_move[n as usize]
+    }
+    pub fn depth(&self, n: NodeId) -> u16 {
+        self.depth[n as usize]
+    }
+    pub fn outcome(&self, n: NodeId) -> Option<Outcome<G::Reason>> {
+        self.outcome[n as usize]
+    }
+    pub fn is_terminal(&self, n: NodeId) -> bool {
+        self.outcome[n as usize].is_some()
+    }
+    pub fn moves(&self, n: NodeId) -> &[G::Move] {
+        &self.edge_move[self.edge_range(n)]
+    }
+    pub fn children(&self, n: NodeId) -> &[NodeId] {
+        &self.edge_child[self.edge_range(n)]
+    }
+    fn edge_range(&self, n: NodeId) -> std::ops::Range<usize> {
+        self.edge_start[n as usize] as usize..self.edge_start[n as usize + 1] as usize
+    }
+    /// The child reached by playing `mv` at node `n`, if it is legal there.
+    pub fn child_by_move(&self, n: NodeId, mv: G::Move) -> Option<NodeId> {
+        let i = self.moves(n).iter().position(|&m| m == mv)?;
+        Some(self.children(n)[i])
+    }
+    pub fn edge_count(&self) -> usize {
+        self.edge_move.len()
+    }
+}

@@ -1,0 +1,173 @@
+//! Game rules: one [`Game`] trait, one module per game.
+//!
+//! A game is described by its positions, the side to move, the legal moves, the result of playing a
+//! move, the outcome of a finished game and its symmetry group. Everything above this layer (the
+//! solver, the matchbox learner, the players, the CLI) is written against the trait, so a new game
+//! plugs in by implementing it.
+
+pub mod graph;
+pub mod hexapawn;
+
+use std::fmt::{self, Debug, Display};
+use std::hash::Hash;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// The two players. Every game names them its own way (White/Black, X/O), but `first` and
+/// `second` are accepted everywhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    First,
+    Second,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+}
+
+/// An element of a game's symmetry group, as an index into the group. `Sym::IDENTITY` is always 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Sym(pub u8);
+
+impl Sym {
+    pub const IDENTITY: Sym = Sym(0);
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// How a finished game ended: the winner (none for a draw) and the game's own reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome<R> {
+    pub winner: Option<Side>,
+    pub reason: R,
+}
+
+/// Errors from parsing positions and moves typed by a person or read from a file.
+#[derive(Debug, Error, PartialEq, Eq, Clone)]
+pub enum GameError {
+    #[error("bad size `{0}`: expected RxC with 2 <= R, C <= 8, e.g. 3x3")]
+    BadSize(String),
+    #[error("bad position `{text}`: {why}")]
+    BadPosition { text: String, why: String },
+    #[error("`{0}` is not a move (expected e.g. b1-b2 or a3xb2)")]
+    BadMoveSyntax(String),
+    #[error("{mv} is not a legal move here; legal moves: {legal}")]
+    IllegalMove { mv: String, legal: String },
+}
+
+/// The rules of a two-player game, with its symmetries.
+///
+/// Positions carry the side to move. The symmetry group acts on positions and on moves; the
+/// identity is `Sym(0)`. For the group to be usable by the learner, transforming a position and a
+/// legal move by the same symmetry must give a legal move of the transformed position.
+pub trait Game: Send + Sync {
+    type Position: Clone + Eq + Ord + Hash + Debug + Send + Sync;
+    type Move: Copy + Eq + Ord + Hash + Debug + Send + Sync;
+    /// Why a game ended (the game's own reasons: reached the far rank, three in a row, …).
+    type Reason: Copy + Eq + Debug + Display + Send + Sync;
+
+    /// The game's name on the command line and in files, e.g. `hexapawn`.
+    fn name(&self) -> &'static str;
+    /// The board variant, e.g. `3x3`.
+    fn variant(&self) -> String;
+    /// The game's own name for a side, e.g. `white`.
+    fn side_name(&self, side: Side) -> &'static str;
+
+    fn start(&self) -> Self::Position;
+    fn to_move(&self, pos: &Self::Position) -> Side;
+    /// Appends the legal moves of `pos` to `out` in a fixed order. A finished game has none.
+    fn legal_moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>);
+    /// Plays a legal move. Behaviour for an illegal move is unspecified (but never undefined).
+    fn play(&self, pos: &Self::Position, mv: Self::Move) -> Self::Position;
+    /// The outcome if the game is over.
+    fn outcome(&self, pos: &Self::Position) -> Option<Outcome<Self::Reason>>;
+
+    /// Number of elements of the symmetry group (1 when the game has no symmetry).
+    fn symmetry_count(&self) -> usize;
+    fn transform_position(&self, sym: Sym, pos: &Self::Position) -> Self::Position;
+    fn transform_move(&self, sym: Sym, mv: Self::Move) -> Self::Move;
+    fn inverse(&self, sym: Sym) -> Sym;
+
+    /// Position as text in the game's notation (Hexapawn: `BBB/.W./W.W`).
+    fn format_position(&self, pos: &Self::Position) -> String;
+    /// Parses a position in the game's notation, with the given side to move.
+    fn parse_position(&self, text: &str, to_move: Side) -> Result<Self::Position, GameError>;
+    fn format_move(&self, mv: Self::Move) -> String;
+    /// Parses a move in the game's notation and checks that it is legal in `pos`.
+    fn parse_move(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, GameError>;
+    /// A text diagram of the position, one string per line, with coordinates.
+    fn diagram(&self, pos: &Self::Position) -> Vec<String>;
+
+    /// Legal moves as a new vector.
+    fn moves(&self, pos: &Self::Position) -> Vec<Self::Move> {
+        let mut out = Vec::new();
+        self.legal_moves(pos, &mut out);
+        out
+    }
+
+    /// The canonical form of a position: the least image under the symmetry group, and the
+    /// symmetry `s` with `transform_position(s, pos) == canonical`. A move `m` chosen on the
+    /// canonical position is played on the real board as `transform_move(inverse(s), m)`.
+    /// When several symmetries give the canonical image, the one with the lowest index is returned,
+    /// so a position that is already canonical comes back with the identity.
+    fn canonical(&self, pos: &Self::Position) -> (Self::Position, Sym) {
+        let mut best = (pos.clone(), Sym::IDENTITY);
+        for i in 1..self.symmetry_count() {
+            let sym = Sym(i as u8);
+            let image = self.transform_position(sym, pos);
+            if image < best.0 {
+                best = (image, sym);
+            }
+        }
+        best
+    }
+
+    /// The symmetries that leave `pos` unchanged (always contains the identity).
+    fn stabilizer(&self, pos: &Self::Position) -> Vec<Sym> {
+        (0..self.symmetry_count())
+            .map(|i| Sym(i as u8))
+            .filter(|&s| s == Sym::IDENTITY || self.transform_position(s, pos) == *pos)
+            .collect()
+    }
+
+    /// The legal moves of `pos` with symmetric moves merged: for each orbit of moves under the
+    /// stabilizer of `pos`, the least move. In a position with no symmetry these are all the moves.
+    fn distinct_moves(&self, pos: &Self::Position) -> Vec<Self::Move> {
+        let stab = self.stabilizer(pos);
+        let mut moves = self.moves(pos);
+        if stab.len() > 1 {
+            moves.retain(|&m| stab.iter().all(|&s| self.transform_move(s, m) >= m));
+        }
+        moves
+    }
+
+    /// Parses a side: `first`/`second` or the game's own names.
+    fn parse_side(&self, text: &str) -> Option<Side> {
+        let t = text.trim().to_ascii_lowercase();
+        [Side::First, Side::Second]
+            .into_iter()
+            .find(|&s| t == self.side_name(s) || t == side_generic_name(s))
+    }
+}
+
+/// `first` or `second`.
+pub fn side_generic_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "first",
+        Side::Second => "second",
+    }
+}
+
+impl Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(side_generic_name(*self))
+    }
+}
