@@ -1,1 +1,156 @@
-pub fn main() -> i32 { 0 }
+//! The `matchbox` command line: argument parsing (clap derive) and dispatch to the commands.
+
+mod commands;
+mod setup;
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::game::hexapawn::Size;
+use crate::learn::{Reinforcement, StageBeads, SymmetryMode};
+use crate::players::OpponentKind;
+use crate::solve::TieBreak;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "matchbox",
+    version,
+    about = "Matchbox learning machines: Gardner's HER, Michie's MENACE and the games they learn"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Enumerate a learner's matchboxes, or count them with --count
+    Boxes(BoxesArgs),
+    /// Exact game values under perfect play
+    Solve(SolveArgs),
+    /// Train one learner headless and report its results
+    Train(TrainArgs),
+    /// Train many independently seeded learners in parallel and average their results
+    Experiment(ExperimentArgs),
+}
+
+/// The games matchbox knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GameName {
+    /// Hexapawn on an R×C board (3×3 by default: Gardner's game)
+    Hexapawn,
+    /// Hexapawn on 4×4
+    Octopawn,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct GameArgs {
+    /// The game
+    pub game: GameName,
+    /// Board size as ROWSxCOLS, 2 to 8 each (hexapawn: 3x3 unless given; octopawn: 4x4)
+    #[arg(long, value_parser = parse_size)]
+    pub size: Option<Size>,
+}
+
+fn parse_size(s: &str) -> Result<Size, String> {
+    s.parse().map_err(|e: crate::game::GameError| e.to_string())
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct BoxSetArgs {
+    /// The side the learner plays: white|black (or first|second) [default: black]
+    #[arg(long, visible_alias = "learner")]
+    pub side: Option<String>,
+    /// How mirror images are merged [default: gardner on 3x3 for black, full otherwise]
+    #[arg(long, value_enum)]
+    pub symmetry: Option<SymmetryMode>,
+}
+
+#[derive(Args, Debug)]
+pub struct BoxesArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    #[command(flatten)]
+    pub set: BoxSetArgs,
+    /// Initial beads per arrow for each of the learner's moves, e.g. 1 or 4,3,2,1 [default: 1]
+    #[arg(long)]
+    pub beads: Option<StageBeads>,
+    /// Print only the totals
+    #[arg(long)]
+    pub count: bool,
+    /// Print one JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Print one JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct LearnArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    #[command(flatten)]
+    pub set: BoxSetArgs,
+    /// Who the learner plays against
+    #[arg(long, value_enum, default_value_t = OpponentKind::Perfect)]
+    pub opponent: OpponentKind,
+    /// How the perfect player chooses among equally good moves
+    #[arg(long, value_enum, default_value_t = TieBreak::Random)]
+    pub tie_break: TieBreak,
+    /// Reinforcement: gardner, michie, or WIN,DRAW,LOSS[:all|:last] [default: gardner]
+    #[arg(long, allow_hyphen_values = true)]
+    pub reinforcement: Option<Reinforcement>,
+    /// Initial beads per arrow for each of the learner's moves, e.g. 1 or 4,3,2,1 [default: 1]
+    #[arg(long)]
+    pub beads: Option<StageBeads>,
+    /// Games to play
+    #[arg(long, default_value_t = 50)]
+    pub games: usize,
+    /// Seed of the random number generator (xoshiro256++) [default: drawn from the system and printed]
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Start from the matchboxes in this YAML file instead of fresh ones
+    #[arg(long, value_name = "FILE")]
+    pub boxes: Option<PathBuf>,
+    /// Print one JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    #[command(flatten)]
+    pub learn: LearnArgs,
+    /// Save the trained matchboxes to this YAML file (atomically)
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct ExperimentArgs {
+    #[command(flatten)]
+    pub learn: LearnArgs,
+    /// Number of independent learners (run i is seeded from --seed and i)
+    #[arg(long, default_value_t = 1000)]
+    pub runs: usize,
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    match commands::run(cli) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            1
+        }
+    }
+}

@@ -127,7 +127,6 @@ impl Policy {
 }
 
 /// A learner: its boxes, the beads in them, its settings and its random number generator.
-#[derive(Clone)]
 pub struct Machine<G: Game> {
     pub boxes: Arc<BoxSet<G>>,
     pub initial: StageBeads,
@@ -140,7 +139,28 @@ pub struct Machine<G: Game> {
     totals: Vec<u32>,
 }
 
+impl<G: Game> Clone for Machine<G> {
+    fn clone(&self) -> Self {
+        Machine {
+            boxes: Arc::clone(&self.boxes),
+            initial: self.initial.clone(),
+            reinforcement: self.reinforcement,
+            seed: self.seed,
+            rng: self.rng.clone(),
+            games_played: self.games_played,
+            beads: self.beads.clone(),
+            totals: self.totals.clone(),
+        }
+    }
+}
+
 impl<G: Game> Machine<G> {
+    /// Seeds the generator afresh (the beads are kept).
+    pub fn reseed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.rng = super::rng_from_seed(seed);
+    }
+
     /// A fresh machine: every arrow gets its stage's initial beads.
     pub fn new(
         boxes: Arc<BoxSet<G>>,
@@ -384,5 +404,56 @@ impl<'a, G: Game> Trainer<'a, G> {
     pub fn train(&self, m: &mut Machine<G>, games: usize) -> Vec<GameResult> {
         let mut st = GameState::new();
         (0..games).map(|_| self.play_game(m, &mut st)).collect()
+    }
+}
+
+/// Losses of many independent learners, counted per game index.
+pub struct ExperimentResult {
+    pub runs: usize,
+    /// `losses_by_game[g]`: how many runs lost game `g` (0-based).
+    pub losses_by_game: Vec<u32>,
+}
+
+impl ExperimentResult {
+    pub fn mean_losses(&self) -> f64 {
+        self.losses_by_game.iter().map(|&x| x as f64).sum::<f64>() / self.runs.max(1) as f64
+    }
+    /// Share of runs that lost each game.
+    pub fn loss_rate(&self) -> Vec<f64> {
+        let runs = self.runs.max(1) as f64;
+        self.losses_by_game.iter().map(|&x| x as f64 / runs).collect()
+    }
+}
+
+impl<G: Game> Trainer<'_, G> {
+    /// Trains `runs` copies of `template`, run `i` reseeded with [`derive_seed`]`(seed, i)`, for
+    /// `games` games each, in parallel. Counts are integer sums, so the result is the same for any
+    /// number of threads.
+    pub fn experiment(&self, template: &Machine<G>, seed: u64, runs: usize, games: usize) -> ExperimentResult {
+        use rayon::prelude::*;
+        let losses_by_game = (0..runs as u64)
+            .into_par_iter()
+            .fold(
+                || (vec![0u32; games], GameState::new()),
+                |(mut acc, mut st), run| {
+                    let mut m = template.clone();
+                    m.reseed(super::derive_seed(seed, run));
+                    for slot in acc.iter_mut() {
+                        if self.play_game(&mut m, &mut st) == GameResult::Loss {
+                            *slot += 1;
+                        }
+                    }
+                    (acc, st)
+                },
+            )
+            .map(|(acc, _)| acc)
+            .reduce(
+                || vec![0u32; games],
+                |mut x, y| {
+                    x.iter_mut().zip(y).for_each(|(a, b)| *a += b);
+                    x
+                },
+            );
+        ExperimentResult { runs, losses_by_game }
     }
 }

@@ -1,0 +1,334 @@
+//! The subcommands.
+
+
+
+use anyhow::Result;
+use serde_json::{Value, json};
+
+use super::setup::{GameSetup, Setup, box_set_choice, game_spec, with_game};
+use super::{BoxesArgs, Cli, Command, ExperimentArgs, SolveArgs, TrainArgs};
+use crate::game::graph::GameGraph;
+use crate::learn::engine::Trainer;
+use crate::learn::{BoxSet, GameResult};
+use crate::solve::{Solution, TieBreak};
+use crate::store;
+
+pub(super) fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Boxes(a) => with_game!(game_spec(&a.game, None)?, |g| boxes(g, &a)),
+        Command::Solve(a) => with_game!(game_spec(&a.game, None)?, |g| solve(g, &a)),
+        Command::Train(a) => {
+            with_game!(game_spec(&a.learn.game, a.learn.boxes.as_deref())?, |g| train(g, &a))
+        }
+        Command::Experiment(a) => {
+            with_game!(game_spec(&a.learn.game, a.learn.boxes.as_deref())?, |g| experiment(g, &a))
+        }
+    }
+}
+
+fn print_json(v: &Value) {
+    println!("{v}");
+}
+
+fn boxes<G: GameSetup>(game: G, a: &BoxesArgs) -> Result<()> {
+    let (side, mode) = box_set_choice(&game, &a.set)?;
+    let set = BoxSet::build(&game, side, mode);
+    let initial = a.beads.clone().unwrap_or_else(|| game.default_beads());
+    let beads: u64 = set
+        .boxes()
+        .iter()
+        .map(|b| initial.for_stage(b.stage as usize).get() as u64 * b.arrows.len() as u64)
+        .sum();
+    let by_move: serde_json::Map<String, Value> = set
+        .by_move()
+        .into_iter()
+        .map(|(m, n)| (m.to_string(), json!(n)))
+        .collect();
+    if a.json {
+        let mut v = json!({
+            "game": game.name(),
+            "size": game.variant(),
+            "side": game.side_name(side),
+            "symmetry": mode.to_string(),
+            "boxes": set.len(),
+            "arrows": set.arrow_count(),
+            "beads": beads,
+            "initial_beads": initial.to_string(),
+            "by_move": by_move,
+        });
+        if !a.count {
+            v["box_list"] = set
+                .boxes()
+                .iter()
+                .enumerate()
+                .map(|(i, b)| {
+                    json!({
+                        "box": i + 1,
+                        "move": b.move_number(),
+                        "position": game.format_position(&b.position),
+                        "arrows": b.arrows.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+        }
+        print_json(&v);
+        return Ok(());
+    }
+    let name = game
+        .nickname(side, mode)
+        .map(|n| format!("{n}: "))
+        .unwrap_or_default();
+    let per_move: Vec<String> = set
+        .by_move()
+        .iter()
+        .map(|(m, n)| format!("move {m}: {n}"))
+        .collect();
+    println!(
+        "{name}{} {}, learner {}, symmetry {}: {} boxes, {} arrows, {} beads at {} per arrow ({})",
+        game.name(),
+        game.variant(),
+        game.side_name(side),
+        mode,
+        set.len(),
+        set.arrow_count(),
+        beads,
+        initial,
+        per_move.join(", ")
+    );
+    if a.count {
+        return Ok(());
+    }
+    let cards: Vec<Vec<String>> = set
+        .boxes()
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let mut card = vec![format!("Box {} · move {}", i + 1, b.move_number())];
+            card.extend(game.diagram(&b.position));
+            card.extend(b.arrows.iter().map(|&m| format!("  → {}", game.format_move(m))));
+            card
+        })
+        .collect();
+    print!("{}", lay_out(&cards, 4));
+    Ok(())
+}
+
+/// Text cards side by side, `per_row` to a row.
+fn lay_out(cards: &[Vec<String>], per_row: usize) -> String {
+    let width = cards
+        .iter()
+        .flatten()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        + 4;
+    let mut out = String::new();
+    for row in cards.chunks(per_row) {
+        out.push('\n');
+        let height = row.iter().map(Vec::len).max().unwrap_or(0);
+        for line in 0..height {
+            let mut text = String::new();
+            for card in row {
+                let cell = card.get(line).map(String::as_str).unwrap_or("");
+                text.push_str(&format!("{cell:<width$}"));
+            }
+            out.push_str(text.trim_end());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn solve<G: GameSetup>(game: G, a: &SolveArgs) -> Result<()> {
+    let graph = GameGraph::build(&game);
+    let solution = Solution::solve(&graph);
+    let side_name = |s| game.side_name(s);
+    let winner = solution.winner(&graph, 0);
+    let value = solution.value(0);
+    let first_moves: Vec<(String, String)> = graph
+        .moves(0)
+        .iter()
+        .zip(solution.move_values(&graph, 0))
+        .map(|(&m, v)| (game.format_move(m), v.to_string()))
+        .collect();
+    let best: Vec<String> = solution
+        .best_moves(&graph, 0, TieBreak::Random)
+        .into_iter()
+        .map(|i| game.format_move(graph.moves(0)[i]))
+        .collect();
+    let line: Vec<String> = solution
+        .principal_variation(&graph, 0)
+        .into_iter()
+        .map(|m| game.format_move(m))
+        .collect();
+    let numbered = line
+        .chunks(2)
+        .enumerate()
+        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let winner_name = winner.map(side_name).unwrap_or("draw");
+    if a.json {
+        print_json(&json!({
+            "game": game.name(),
+            "size": game.variant(),
+            "winner": winner_name,
+            "winner_role": winner.map(|s| s.to_string()).unwrap_or_else(|| "draw".into()),
+            "best_moves": best,
+            "first_moves": first_moves.iter().map(|(m, v)| json!({"move": m, "value": v})).collect::<Vec<_>>(),
+            "plies": line.len(),
+            "principal_variation": line,
+            "positions": graph.len(),
+        }));
+        return Ok(());
+    }
+    let mover = side_name(graph.to_move(0));
+    println!(
+        "{} {}: {} positions reachable.",
+        game.name(),
+        game.variant(),
+        graph.len()
+    );
+    match winner {
+        Some(w) => println!(
+            "Under perfect play {} ({} player) wins in {} plies.",
+            side_name(w),
+            w,
+            line.len()
+        ),
+        None => println!("Under perfect play the game is a draw."),
+    }
+    println!("Value of the start for {mover}: {value}.");
+    println!("First moves for {mover}:");
+    for (m, v) in &first_moves {
+        let mark = if best.contains(m) { "  (best)" } else { "" };
+        println!("  {m:<8} {v}{mark}");
+    }
+    println!("Principal variation: {numbered}");
+    Ok(())
+}
+
+fn result_letters(results: &[GameResult]) -> String {
+    results
+        .chunks(10)
+        .map(|c| {
+            c.iter()
+                .map(|r| match r {
+                    GameResult::Win => 'W',
+                    GameResult::Draw => 'D',
+                    GameResult::Loss => 'L',
+                })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn train<G: GameSetup>(game: G, a: &TrainArgs) -> Result<()> {
+    let mut s = Setup::new(game, &a.learn)?;
+    let first_game = s.machine.games_played + 1;
+    if !a.learn.json {
+        print!(
+            "{}",
+            s.header("train", &[("games", a.learn.games.to_string())])
+        );
+    }
+    let settings = s.settings_json();
+    let trainer = Trainer::new(&s.arena, &s.policy, &s.opponent);
+    let results = trainer.train(&mut s.machine, a.learn.games);
+    let count = |r| results.iter().filter(|&&x| x == r).count();
+    let (wins, draws, losses) = (
+        count(GameResult::Win),
+        count(GameResult::Draw),
+        count(GameResult::Loss),
+    );
+    let last_loss = results
+        .iter()
+        .rposition(|&r| r == GameResult::Loss)
+        .map(|i| i as u64 + first_game);
+    if let Some(path) = &a.save {
+        let text = store::to_yaml(s.game(), &s.machine, s.game().size_key());
+        store::save_atomic(path, &text)?;
+    }
+    let m = &s.machine;
+    if a.learn.json {
+        print_json(&json!({
+            "settings": settings,
+            "games": results.len(),
+            "wins": wins,
+            "draws": draws,
+            "losses": losses,
+            "results": results,
+            "last_loss": last_loss,
+            "beads_left": m.beads_left(),
+            "boxes_emptied": m.boxes_emptied(),
+            "games_played": m.games_played,
+            "saved": a.save.as_ref().map(|p| p.display().to_string()),
+        }));
+        return Ok(());
+    }
+    println!(
+        "\nresults (W win, D draw, L loss; from game {first_game}):\n  {}",
+        result_letters(&results)
+    );
+    println!(
+        "\n{} games: {wins} won, {draws} drawn, {losses} lost; last loss: {}",
+        results.len(),
+        last_loss.map_or("none".into(), |g| format!("game {g}"))
+    );
+    println!(
+        "boxes emptied: {} of {}; beads left: {}",
+        m.boxes_emptied(),
+        m.boxes.len(),
+        m.beads_left()
+    );
+    if let Some(path) = &a.save {
+        println!("saved to {} ({} games played in all)", path.display(), m.games_played);
+    }
+    Ok(())
+}
+
+fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
+    let s = Setup::new(game, &a.learn)?;
+    let games = a.learn.games;
+    if !a.learn.json {
+        print!(
+            "{}",
+            s.header(
+                "experiment",
+                &[
+                    ("runs", format!("{} (run i seeded from seed and i)", a.runs)),
+                    ("games", format!("{games} per run")),
+                ]
+            )
+        );
+    }
+    let trainer = Trainer::new(&s.arena, &s.policy, &s.opponent);
+    let result = trainer.experiment(&s.machine, s.machine.seed, a.runs, games);
+    let mean_losses = result.mean_losses();
+    let loss_rate = result.loss_rate();
+    if a.learn.json {
+        print_json(&json!({
+            "settings": s.settings_json(),
+            "runs": a.runs,
+            "games": games,
+            "mean_losses": mean_losses,
+            "loss_rate": loss_rate,
+        }));
+        return Ok(());
+    }
+    println!(
+        "\n{} runs × {games} games: {mean_losses:.3} losses per run on average",
+        a.runs
+    );
+    let marks: Vec<usize> = [1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 500, 1000]
+        .into_iter()
+        .filter(|&g| g <= games)
+        .collect();
+    println!("share of runs that lost game g:");
+    for g in marks {
+        println!("  game {g:>5}: {:.4}", loss_rate[g - 1]);
+    }
+    Ok(())
+}
+
