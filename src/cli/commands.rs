@@ -234,7 +234,7 @@ fn train<G: GameSetup>(game: G, a: &TrainArgs) -> Result<()> {
         );
     }
     let settings = s.settings_json();
-    let trainer = Trainer::new(&s.arena, &s.policy, &s.opponent);
+    let trainer = Trainer::new(&s.arena, &s.table);
     let results = trainer.train(&mut s.machine, a.learn.games);
     let count = |r| results.iter().filter(|&&x| x == r).count();
     let (wins, draws, losses) = (
@@ -303,7 +303,7 @@ fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
             )
         );
     }
-    let trainer = Trainer::new(&s.arena, &s.policy, &s.opponent);
+    let trainer = Trainer::new(&s.arena, &s.table);
     let result = trainer.experiment(&s.machine, s.machine.seed, a.runs, games);
     let mean_losses = result.mean_losses();
     let loss_rate = result.loss_rate();

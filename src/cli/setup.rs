@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::{BoxSetArgs, GameArgs, GameName, LearnArgs};
 use crate::game::hexapawn::{Hexapawn, Size};
 use crate::game::{Game, Side};
-use crate::learn::engine::{Arena, Machine, Policy};
+use crate::learn::engine::{Arena, Machine, Table};
 use crate::learn::{BoxSet, RNG_NAME, Reinforcement, StageBeads, SymmetryMode, rng_from_seed};
 use crate::players::{Opponent, OpponentKind};
 use crate::solve::{Solution, TieBreak};
@@ -137,7 +137,7 @@ pub(crate) fn parse_side<G: Game>(game: &G, s: &str) -> Result<Side> {
 pub(crate) struct Setup<G: GameSetup> {
     pub arena: Arena<G>,
     pub machine: Machine<G>,
-    pub policy: Policy,
+    pub table: Table,
     pub opponent: Opponent,
     pub tie_break: TieBreak,
     pub resumed_from: Option<PathBuf>,
@@ -198,11 +198,11 @@ impl<G: GameSetup> Setup<G> {
             }
             OpponentKind::Random => Opponent::Random,
         };
-        let policy = Policy::new(&arena, &machine.boxes);
+        let table = Table::new(&arena, &machine.boxes, &opponent);
         Ok(Setup {
             arena,
             machine,
-            policy,
+            table,
             opponent,
             tie_break: args.tie_break,
             resumed_from: args.boxes.clone(),

@@ -1,16 +1,14 @@
-//! The fast training engine: the game graph, the learner's boxes and the opponent compiled into
-//! dense tables, so a game is a handful of array lookups and random draws.
+//! The fast training engine. The game graph, the learner's boxes (in their symmetry frame) and the
+//! opponent's choices are compiled into one table of states, so a game is a short walk of array
+//! lookups and random draws; the beads of each box sit next to the box's total.
 
+use std::collections::HashMap;
 use std::sync::Arc;
-
-use rand::RngExt;
 
 use super::{Beads, BoxSet, GameResult, Reinforcement, Rng, Scope, StageBeads, SymmetryMode};
 use crate::game::graph::{GameGraph, NodeId};
 use crate::game::{Game, Side, Sym};
 use crate::players::Opponent;
-
-const NO_SLOT: u32 = u32::MAX;
 
 /// A game with its whole reachable graph and each node's canonical symmetry.
 pub struct Arena<G: Game> {
@@ -32,97 +30,143 @@ impl<G: Game> Arena<G> {
     }
 }
 
-/// What a node is, seen by the learner.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(u8)]
-enum Kind {
-    Opponent,
-    Learner,
-    Over(GameResult),
+/// Where a box's beads live in a machine's flat bead array: `[total, arrow 0, arrow 1, …]`.
+fn box_base<G: Game>(boxes: &BoxSet<G>, b: usize) -> usize {
+    boxes.arrow_start(b) + b
 }
 
-/// A learner's boxes compiled against an arena: for each (node, frame) where the learner is to move,
-/// a slot naming the box and the real child node of each of its arrows.
-pub struct Policy {
+const OPPONENT: u32 = 0;
+const LEARNER: u32 = 1;
+const WIN: u32 = 2;
+const DRAW: u32 = 3;
+const LOSS: u32 = 4;
+
+/// One state of the compiled table: a real position seen in a frame.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct State {
+    kind: u32,
+    /// Number of options: arrows of the box, or the opponent's choices.
+    len: u32,
+    /// Learner states: index of the box's total in the machine's bead array.
+    base: u32,
+    /// Index of the first option in `children`.
+    child0: u32,
+}
+
+/// A learner's boxes and an opponent compiled against an arena. State 0 is the start.
+pub struct Table {
     side: Side,
-    mode: SymmetryMode,
-    sym_count: usize,
-    kind: Vec<Kind>,
-    slot_of: Vec<u32>,
-    slot_box: Vec<u32>,
-    slot_child_start: Vec<u32>,
-    slot_children: Vec<NodeId>,
-    arrow_start: Vec<u32>,
+    states: Vec<State>,
+    /// The option lists: the id of each option's state, and a copy of that state (so the hot
+    /// loop moves to the next state with one load).
+    children: Vec<u32>,
+    child_states: Vec<State>,
+    node_of: Vec<NodeId>,
+    box_of: Vec<u32>,
 }
 
-impl Policy {
-    pub fn new<G: Game>(arena: &Arena<G>, boxes: &BoxSet<G>) -> Policy {
+impl Table {
+    /// Compiles the states reachable from the start when the learner plays its arrows and the
+    /// opponent plays any of its options. In Gardner's mode a state is a (position, frame) pair,
+    /// the frame being fixed by the first move; in the other modes it is the position.
+    pub fn new<G: Game>(arena: &Arena<G>, boxes: &BoxSet<G>, opponent: &Opponent) -> Table {
         let (game, graph) = (&arena.game, &arena.graph);
         let side = boxes.side();
-        let sym_count = game.symmetry_count();
-        let kind = (0..graph.len() as NodeId)
-            .map(|n| match graph.outcome(n) {
-                Some(o) => Kind::Over(match o.winner {
-                    None => GameResult::Draw,
-                    Some(w) if w == side => GameResult::Win,
-                    Some(_) => GameResult::Loss,
-                }),
-                None if graph.to_move(n) == side => Kind::Learner,
-                None => Kind::Opponent,
-            })
-            .collect::<Vec<_>>();
-        let mut p = Policy {
+        let mode = boxes.mode();
+        let mut t = Table {
             side,
-            mode: boxes.mode(),
-            sym_count,
-            kind,
-            slot_of: vec![NO_SLOT; graph.len() * sym_count],
-            slot_box: Vec::new(),
-            slot_child_start: vec![0],
-            slot_children: Vec::new(),
-            arrow_start: (0..=boxes.len())
-                .map(|i| boxes.arrow_start(i) as u32)
-                .collect(),
+            states: Vec::new(),
+            children: Vec::new(),
+            child_states: Vec::new(),
+            node_of: Vec::new(),
+            box_of: Vec::new(),
         };
-        for n in 0..graph.len() as NodeId {
-            if p.kind[n as usize] != Kind::Learner {
-                continue;
-            }
-            for g in 0..sym_count {
-                let sym = Sym(g as u8);
-                let framed = game.transform_position(sym, graph.position(n));
-                let Some(b) = boxes.find(&framed) else {
-                    continue;
-                };
-                let back = game.inverse(sym);
-                for &arrow in &boxes.get(b).arrows {
-                    let real = game.transform_move(back, arrow);
-                    let child = graph
-                        .child_by_move(n, real)
-                        .expect("a box arrow maps to a legal move of the real position");
-                    p.slot_children.push(child);
+        let mut ids: HashMap<(NodeId, u8), u32> = HashMap::new();
+        let mut queue: Vec<(NodeId, u8)> = vec![(0, 0)];
+        ids.insert((0, 0), 0);
+        let mut next = 0;
+        let mut opts: Vec<NodeId> = Vec::new();
+        while next < queue.len() {
+            let (n, frame) = queue[next];
+            next += 1;
+            let mut state = State {
+                kind: OPPONENT,
+                len: 0,
+                base: 0,
+                child0: 0,
+            };
+            let mut box_index = u32::MAX;
+            opts.clear();
+            match graph.outcome(n) {
+                Some(o) => {
+                    state.kind = match o.winner {
+                        None => DRAW,
+                        Some(w) if w == side => WIN,
+                        Some(_) => LOSS,
+                    }
                 }
-                p.slot_of[n as usize * sym_count + g] = p.slot_box.len() as u32;
-                p.slot_box.push(b as u32);
-                p.slot_child_start.push(p.slot_children.len() as u32);
+                None if graph.to_move(n) == side => {
+                    state.kind = LEARNER;
+                    let sym = match mode {
+                        SymmetryMode::None => Sym::IDENTITY,
+                        SymmetryMode::Full => arena.canonical_sym(n),
+                        SymmetryMode::Gardner => Sym(frame),
+                    };
+                    let framed = game.transform_position(sym, graph.position(n));
+                    let b = boxes
+                        .find(&framed)
+                        .expect("every position the learner meets has a box");
+                    let back = game.inverse(sym);
+                    for &arrow in &boxes.get(b).arrows {
+                        let real = game.transform_move(back, arrow);
+                        opts.push(
+                            graph
+                                .child_by_move(n, real)
+                                .expect("a box arrow maps to a legal move of the real position"),
+                        );
+                    }
+                    state.base = box_base(boxes, b) as u32;
+                    box_index = b as u32;
+                }
+                None => opts.extend_from_slice(opponent.options(graph, n)),
             }
+            state.len = opts.len() as u32;
+            state.child0 = t.children.len() as u32;
+            let ply = graph.depth(n);
+            for &c in &opts {
+                // The frame is fixed by the first move (it only matters in Gardner's mode).
+                let f = if mode == SymmetryMode::Gardner && ply == 0 {
+                    arena.canonical_sym(c).0
+                } else {
+                    frame
+                };
+                let id = *ids.entry((c, f)).or_insert_with(|| {
+                    queue.push((c, f));
+                    (queue.len() - 1) as u32
+                });
+                t.children.push(id);
+            }
+            t.states.push(state);
+            t.node_of.push(n);
+            t.box_of.push(box_index);
         }
-        p
+        t.child_states = t.children.iter().map(|&c| t.states[c as usize]).collect();
+        t
     }
 
     pub fn side(&self) -> Side {
         self.side
     }
-
-    /// The slot for a learner-to-move node seen in `frame`.
-    #[inline]
-    fn slot(&self, n: NodeId, frame: u8, canon: u8) -> u32 {
-        let g = match self.mode {
-            SymmetryMode::None => 0,
-            SymmetryMode::Full => canon,
-            SymmetryMode::Gardner => frame,
-        } as usize;
-        self.slot_of[n as usize * self.sym_count + g]
+    /// The real position of a state.
+    pub fn node(&self, state: u32) -> NodeId {
+        self.node_of[state as usize]
+    }
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
     }
 }
 
@@ -135,8 +179,8 @@ pub struct Machine<G: Game> {
     pub seed: u64,
     pub rng: Rng,
     pub games_played: u64,
-    beads: Vec<Beads>,
-    totals: Vec<u32>,
+    /// For each box in turn: its total, then the beads of each arrow.
+    cells: Vec<u32>,
 }
 
 impl<G: Game> Clone for Machine<G> {
@@ -148,19 +192,12 @@ impl<G: Game> Clone for Machine<G> {
             seed: self.seed,
             rng: self.rng.clone(),
             games_played: self.games_played,
-            beads: self.beads.clone(),
-            totals: self.totals.clone(),
+            cells: self.cells.clone(),
         }
     }
 }
 
 impl<G: Game> Machine<G> {
-    /// Seeds the generator afresh (the beads are kept).
-    pub fn reseed(&mut self, seed: u64) {
-        self.seed = seed;
-        self.rng = super::rng_from_seed(seed);
-    }
-
     /// A fresh machine: every arrow gets its stage's initial beads.
     pub fn new(
         boxes: Arc<BoxSet<G>>,
@@ -169,8 +206,7 @@ impl<G: Game> Machine<G> {
         seed: u64,
     ) -> Machine<G> {
         let mut m = Machine {
-            beads: Vec::new(),
-            totals: Vec::new(),
+            cells: Vec::new(),
             boxes,
             initial,
             reinforcement,
@@ -182,72 +218,85 @@ impl<G: Game> Machine<G> {
         m
     }
 
+    /// Seeds the generator afresh (the beads are kept).
+    pub fn reseed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.rng = super::rng_from_seed(seed);
+    }
+
     /// Refills every box with its initial beads, reseeds and forgets the games played.
     pub fn reset(&mut self) {
-        let boxes = Arc::clone(&self.boxes);
-        self.beads = boxes
-            .boxes()
-            .iter()
-            .flat_map(|b| std::iter::repeat_n(self.initial.for_stage(b.stage as usize), b.arrows.len()))
-            .collect();
-        self.recount();
-        self.rng = super::rng_from_seed(self.seed);
+        let mut cells = Vec::with_capacity(self.boxes.len() + self.boxes.arrow_count());
+        for b in self.boxes.boxes() {
+            let n = self.initial.for_stage(b.stage as usize).get();
+            cells.push(n.saturating_mul(b.arrows.len() as u32));
+            cells.extend(std::iter::repeat_n(n, b.arrows.len()));
+        }
+        self.cells = cells;
+        self.reseed(self.seed);
         self.games_played = 0;
     }
 
-    fn recount(&mut self) {
-        self.totals = (0..self.boxes.len())
-            .map(|b| self.beads_in(b).iter().map(|x| x.0).sum())
-            .collect();
+    fn base(&self, b: usize) -> usize {
+        box_base(&self.boxes, b)
     }
 
     /// The beads of each arrow of box `b`.
-    pub fn beads_in(&self, b: usize) -> &[Beads] {
-        &self.beads[self.boxes.arrow_start(b)..self.boxes.arrow_start(b + 1)]
+    pub fn beads_in(&self, b: usize) -> Vec<Beads> {
+        let base = self.base(b);
+        self.cells[base + 1..base + 1 + self.boxes.get(b).arrows.len()]
+            .iter()
+            .map(|&n| Beads(n))
+            .collect()
     }
-    /// Replaces the beads of box `b` (the caller gives one count per arrow).
+    /// Replaces the beads of box `b`, one count per arrow.
     pub fn set_beads(&mut self, b: usize, beads: &[Beads]) {
-        let start = self.boxes.arrow_start(b);
-        self.beads[start..start + beads.len()].copy_from_slice(beads);
-        self.totals[b] = beads.iter().map(|x| x.0).sum();
+        let base = self.base(b);
+        assert_eq!(beads.len(), self.boxes.get(b).arrows.len(), "one count per arrow");
+        for (cell, n) in self.cells[base + 1..].iter_mut().zip(beads) {
+            *cell = n.get();
+        }
+        self.cells[base] = beads.iter().map(|n| n.get()).fold(0, u32::saturating_add);
     }
     pub fn box_total(&self, b: usize) -> u32 {
-        self.totals[b]
+        self.cells[self.base(b)]
     }
     pub fn beads_left(&self) -> u64 {
-        self.totals.iter().map(|&t| t as u64).sum()
+        (0..self.boxes.len()).map(|b| self.box_total(b) as u64).sum()
     }
     pub fn boxes_emptied(&self) -> usize {
-        self.totals.iter().filter(|&&t| t == 0).count()
-    }
-    /// Flat bead counts of every arrow of every box.
-    pub fn all_beads(&self) -> &[Beads] {
-        &self.beads
+        (0..self.boxes.len()).filter(|&b| self.box_total(b) == 0).count()
     }
 
-    /// Draws one bead uniformly at random from box `b`: the arrow's index in the box, or `None`
-    /// when the box is empty (the machine resigns).
-    #[inline]
-    pub fn draw(&mut self, b: usize) -> Option<usize> {
-        let total = self.totals[b];
+    /// Draws one bead uniformly from the box whose total is at `base` in `cells`: the arrow's index
+    /// in the box, or `None` when the box is empty (the machine resigns).
+    #[inline(always)]
+    fn draw_at(cells: &[u32], rng: &mut Rng, base: usize, len: usize) -> Option<usize> {
+        let total = cells[base];
         if total == 0 {
             return None;
         }
-        let start = self.boxes.arrow_start(b);
-        let mut r = self.rng.random_range(0..total);
-        for (i, beads) in self.beads[start..].iter().enumerate() {
-            if r < beads.0 {
-                return Some(i);
-            }
-            r -= beads.0;
+        let r = super::uniform_below(rng, total);
+        // Branch-free: the arrow is the number of arrows whose running total is still <= r.
+        let mut arrow = 0;
+        let mut running = 0;
+        for &n in &cells[base + 1..base + 1 + len] {
+            running += n;
+            arrow += usize::from(running <= r);
         }
-        unreachable!("box totals match the beads")
+        Some(arrow)
     }
 
-    /// Applies the reinforcement for a finished game to the arrows played (flat arrow indexes, in
-    /// order), and counts the game.
+    /// Draws one bead from box `b` (see [`Machine::draw_at`]).
+    pub fn draw(&mut self, b: usize) -> Option<usize> {
+        let (base, len) = (self.base(b), self.boxes.get(b).arrows.len());
+        Self::draw_at(&self.cells, &mut self.rng, base, len)
+    }
+
+    /// Applies the reinforcement for a finished game to the moves played, given as (box base,
+    /// arrow index in box) pairs in order, and counts the game.
     #[inline]
-    pub fn reinforce(&mut self, played: &[u32], result: GameResult) {
+    fn reinforce(&mut self, played: &[(u32, u32)], result: GameResult) {
         self.games_played += 1;
         let delta = self.reinforcement.delta(result);
         if delta == 0 {
@@ -257,52 +306,39 @@ impl<G: Game> Machine<G> {
             Scope::AllMoves => played,
             Scope::LastMove => &played[played.len().saturating_sub(1)..],
         };
-        for &a in chosen {
-            let a = a as usize;
-            let before = self.beads[a];
-            let after = before.apply(delta);
-            self.beads[a] = after;
-            let b = self.box_of_arrow(a);
-            self.totals[b] = self.totals[b] - before.0 + after.0;
+        for &(base, arrow) in chosen {
+            let cell = (base + 1 + arrow) as usize;
+            let before = self.cells[cell];
+            let after = before.saturating_add_signed(delta);
+            self.cells[cell] = after;
+            let total = &mut self.cells[base as usize];
+            *total = (*total - before).saturating_add(after);
         }
-    }
-
-    fn box_of_arrow(&self, a: usize) -> usize {
-        // arrow_start is sorted; the box is the last start <= a.
-        let mut lo = 0;
-        let mut hi = self.boxes.len();
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2;
-            if self.boxes.arrow_start(mid) <= a {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        lo
     }
 }
 
 /// One game in progress.
 #[derive(Clone, Debug, Default)]
 pub struct GameState {
-    pub node: NodeId,
-    /// Gardner's frame (fixed after the first move).
-    pub frame: u8,
-    pub ply: u32,
-    /// Flat indexes of the arrows the learner played.
-    pub played: Vec<u32>,
+    /// The current state of the compiled table.
+    pub state: u32,
+    pub plies: u32,
+    /// The learner's moves so far: (box base, arrow index in the box).
+    played: Vec<(u32, u32)>,
 }
 
 impl GameState {
     pub fn new() -> GameState {
         GameState::default()
     }
-    fn restart(&mut self) {
-        self.node = 0;
-        self.frame = 0;
-        self.ply = 0;
+    pub fn restart(&mut self) {
+        self.state = 0;
+        self.plies = 0;
         self.played.clear();
+    }
+    /// How many moves the learner has made in this game.
+    pub fn learner_moves(&self) -> usize {
+        self.played.len()
     }
 }
 
@@ -310,94 +346,115 @@ impl GameState {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
     /// The learner opened box `box_index` and drew a bead for arrow `arrow` (index in the box).
-    Learner {
-        box_index: usize,
-        arrow: usize,
-        node: NodeId,
-    },
+    Learner { box_index: usize, arrow: usize },
     /// The learner opened an empty box and resigned.
     Resigned { box_index: usize },
     /// The opponent moved.
-    Opponent { node: NodeId },
-    /// The game was already over.
+    Opponent,
+    /// The game is over.
     Over(GameResult),
 }
 
-/// Plays games between a machine and an opponent.
-pub struct Trainer<'a, G: Game> {
-    pub arena: &'a Arena<G>,
-    pub policy: &'a Policy,
-    pub opponent: &'a Opponent,
-}
-
-impl<'a, G: Game> Trainer<'a, G> {
-    pub fn new(arena: &'a Arena<G>, policy: &'a Policy, opponent: &'a Opponent) -> Self {
-        Trainer {
-            arena,
-            policy,
-            opponent,
-        }
-    }
-
-    /// Plays one ply of the game in `st` (or reports that it is over).
-    #[inline]
-    pub fn step(&self, m: &mut Machine<G>, st: &mut GameState) -> Step {
-        let n = st.node;
-        let step = match self.policy.kind[n as usize] {
-            Kind::Over(r) => return Step::Over(r),
-            Kind::Learner => {
-                let slot = self.policy.slot(n, st.frame, self.arena.canon[n as usize]);
-                debug_assert_ne!(slot, NO_SLOT, "every learner position has a box");
-                let slot = slot as usize;
-                let b = self.policy.slot_box[slot] as usize;
-                match m.draw(b) {
-                    None => return Step::Resigned { box_index: b },
-                    Some(i) => {
-                        st.played.push(self.policy.arrow_start[b] + i as u32);
-                        let child =
-                            self.policy.slot_children[self.policy.slot_child_start[slot] as usize + i];
-                        Step::Learner {
-                            box_index: b,
-                            arrow: i,
-                            node: child,
-                        }
-                    }
-                }
-            }
-            Kind::Opponent => Step::Opponent {
-                node: self.opponent.choose(&self.arena.graph, n, &mut m.rng),
-            },
-        };
-        let (Step::Learner { node, .. } | Step::Opponent { node }) = step else {
-            unreachable!()
-        };
-        st.node = node;
-        st.ply += 1;
-        if st.ply == 1 {
-            st.frame = self.arena.canon[node as usize];
-        }
-        step
-    }
-
-    /// The result if the game in `st` ended at `step` (a resignation is a loss).
-    pub fn result_of(step: Step) -> Option<GameResult> {
-        match step {
+impl Step {
+    /// The result if the game ended at this step (a resignation is a loss).
+    pub fn result(self) -> Option<GameResult> {
+        match self {
             Step::Over(r) => Some(r),
             Step::Resigned { .. } => Some(GameResult::Loss),
             _ => None,
         }
     }
+}
 
-    /// Plays a whole game from the start, reinforces the machine, and returns the result.
+/// Plays games between a machine and the opponent compiled into a table.
+pub struct Trainer<'a, G: Game> {
+    pub arena: &'a Arena<G>,
+    pub table: &'a Table,
+}
+
+impl<'a, G: Game> Trainer<'a, G> {
+    pub fn new(arena: &'a Arena<G>, table: &'a Table) -> Self {
+        Trainer { arena, table }
+    }
+
+    /// The move made from state `s`: the index of the option taken, or the end of the game (a
+    /// resignation is a loss). The learner's draws are appended to `played`. The learner's and the
+    /// opponent's moves take the same path (a weighted draw from the beads or from equal weights),
+    /// which keeps the loop free of hard-to-predict branches.
+    #[inline(always)]
+    fn choose(
+        cells: &[u32],
+        rng: &mut Rng,
+        s: State,
+        played: &mut Vec<(u32, u32)>,
+    ) -> Result<u32, GameResult> {
+        if s.kind == OPPONENT {
+            // Always one draw, even from a single option: one branch fewer.
+            Ok(super::uniform_below(rng, s.len))
+        } else if s.kind == LEARNER {
+            match Machine::<G>::draw_at(cells, rng, s.base as usize, s.len as usize) {
+                Some(i) => {
+                    played.push((s.base, i as u32));
+                    Ok(i as u32)
+                }
+                None => Err(GameResult::Loss),
+            }
+        } else {
+            Err(match s.kind {
+                WIN => GameResult::Win,
+                DRAW => GameResult::Draw,
+                _ => GameResult::Loss,
+            })
+        }
+    }
+
+    /// Plays one ply of the game in `st` (or reports that it is over). Does not reinforce.
+    pub fn step(&self, m: &mut Machine<G>, st: &mut GameState) -> Step {
+        let from = st.state as usize;
+        let s = self.table.states[from];
+        let box_index = self.table.box_of[from] as usize;
+        match Self::choose(&m.cells, &mut m.rng, s, &mut st.played) {
+            Ok(pick) => {
+                st.state = self.table.children[(s.child0 + pick) as usize];
+                st.plies += 1;
+                if s.kind == LEARNER {
+                    Step::Learner {
+                        box_index,
+                        arrow: pick as usize,
+                    }
+                } else {
+                    Step::Opponent
+                }
+            }
+            Err(_) if s.kind == LEARNER => Step::Resigned { box_index },
+            Err(r) => Step::Over(r),
+        }
+    }
+
+    /// Reinforces the machine for the finished game in `st`.
+    pub fn finish(&self, m: &mut Machine<G>, st: &GameState, result: GameResult) {
+        m.reinforce(&st.played, result);
+    }
+
+    /// Plays a whole game from the start, reinforces the machine, and returns the result: the same
+    /// moves as repeated [`Trainer::step`]s, walking copies of the states so that each ply is one
+    /// load. (`st.state` and `st.plies` are not kept up to date here.)
     #[inline]
     pub fn play_game(&self, m: &mut Machine<G>, st: &mut GameState) -> GameResult {
         st.restart();
-        loop {
-            if let Some(r) = Self::result_of(self.step(m, st)) {
-                m.reinforce(&st.played, r);
-                return r;
+        let child_states = &self.table.child_states[..];
+        let mut s = self.table.states[0];
+        // The generator lives in registers for the game, not behind `m`.
+        let mut rng = m.rng.clone();
+        let result = loop {
+            match Self::choose(&m.cells, &mut rng, s, &mut st.played) {
+                Ok(pick) => s = child_states[(s.child0 + pick) as usize],
+                Err(r) => break r,
             }
-        }
+        };
+        m.rng = rng;
+        m.reinforce(&st.played, result);
+        result
     }
 
     /// Plays `games` games, returning each result.
@@ -405,31 +462,17 @@ impl<'a, G: Game> Trainer<'a, G> {
         let mut st = GameState::new();
         (0..games).map(|_| self.play_game(m, &mut st)).collect()
     }
-}
 
-/// Losses of many independent learners, counted per game index.
-pub struct ExperimentResult {
-    pub runs: usize,
-    /// `losses_by_game[g]`: how many runs lost game `g` (0-based).
-    pub losses_by_game: Vec<u32>,
-}
-
-impl ExperimentResult {
-    pub fn mean_losses(&self) -> f64 {
-        self.losses_by_game.iter().map(|&x| x as f64).sum::<f64>() / self.runs.max(1) as f64
-    }
-    /// Share of runs that lost each game.
-    pub fn loss_rate(&self) -> Vec<f64> {
-        let runs = self.runs.max(1) as f64;
-        self.losses_by_game.iter().map(|&x| x as f64 / runs).collect()
-    }
-}
-
-impl<G: Game> Trainer<'_, G> {
-    /// Trains `runs` copies of `template`, run `i` reseeded with [`derive_seed`]`(seed, i)`, for
-    /// `games` games each, in parallel. Counts are integer sums, so the result is the same for any
-    /// number of threads.
-    pub fn experiment(&self, template: &Machine<G>, seed: u64, runs: usize, games: usize) -> ExperimentResult {
+    /// Trains `runs` copies of `template`, run `i` reseeded with [`super::derive_seed`]`(seed, i)`,
+    /// for `games` games each, in parallel. Counts are integer sums, so the result is the same for
+    /// any number of threads.
+    pub fn experiment(
+        &self,
+        template: &Machine<G>,
+        seed: u64,
+        runs: usize,
+        games: usize,
+    ) -> ExperimentResult {
         use rayon::prelude::*;
         let losses_by_game = (0..runs as u64)
             .into_par_iter()
@@ -454,6 +497,30 @@ impl<G: Game> Trainer<'_, G> {
                     x
                 },
             );
-        ExperimentResult { runs, losses_by_game }
+        ExperimentResult {
+            runs,
+            losses_by_game,
+        }
+    }
+}
+
+/// Losses of many independent learners, counted per game index.
+pub struct ExperimentResult {
+    pub runs: usize,
+    /// `losses_by_game[g]`: how many runs lost game `g` (0-based).
+    pub losses_by_game: Vec<u32>,
+}
+
+impl ExperimentResult {
+    pub fn mean_losses(&self) -> f64 {
+        self.losses_by_game.iter().map(|&x| x as f64).sum::<f64>() / self.runs.max(1) as f64
+    }
+    /// Share of runs that lost each game.
+    pub fn loss_rate(&self) -> Vec<f64> {
+        let runs = self.runs.max(1) as f64;
+        self.losses_by_game
+            .iter()
+            .map(|&x| x as f64 / runs)
+            .collect()
     }
 }

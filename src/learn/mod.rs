@@ -23,6 +23,24 @@ pub fn rng_from_seed(seed: u64) -> Rng {
     Rng::seed_from_u64(seed)
 }
 
+/// A number drawn uniformly from `0..n` (`n > 0`), exactly: Lemire's multiply-and-reject method
+/// ("Fast random integer generation in an interval", 2019). One 64-bit draw almost always; the
+/// rejection branch is taken with probability below n / 2^64.
+#[inline(always)]
+pub fn uniform_below(rng: &mut Rng, n: u32) -> u32 {
+    use rand::Rng as _;
+    debug_assert!(n > 0);
+    let n = n as u64;
+    let mut m = (rng.next_u64() as u128) * (n as u128);
+    if (m as u64) < n {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u64) < threshold {
+            m = (rng.next_u64() as u128) * (n as u128);
+        }
+    }
+    (m >> 64) as u32
+}
+
 /// The seed of run `run` of an experiment seeded with `seed`: a SplitMix64 mix of the two, so
 /// neighbouring runs get unrelated streams and the result does not depend on scheduling.
 pub fn derive_seed(seed: u64, run: u64) -> u64 {

@@ -66,24 +66,22 @@ impl Opponent {
         }
     }
 
-    /// The node the opponent moves to from the non-terminal node `n`.
-    #[inline]
-    pub fn choose<G: Game>(&self, graph: &GameGraph<G>, n: NodeId, rng: &mut Rng) -> NodeId {
-        let options = match self {
+    /// The nodes the opponent may move to from the non-terminal node `n` (it picks one uniformly).
+    pub fn options<'a, G: Game>(&'a self, graph: &'a GameGraph<G>, n: NodeId) -> &'a [NodeId] {
+        match self {
             Opponent::Perfect { start, choices, .. } => {
                 &choices[start[n as usize] as usize..start[n as usize + 1] as usize]
             }
             Opponent::Random => graph.children(n),
-        };
-        pick(options, rng)
+        }
     }
-}
 
-/// One element uniformly at random (no draw when there is only one).
-#[inline]
-fn pick(options: &[NodeId], rng: &mut Rng) -> NodeId {
-    match options.len() {
-        1 => options[0],
-        len => options[rng.random_range(0..len)],
+    /// The node the opponent moves to from the non-terminal node `n`.
+    pub fn choose<G: Game>(&self, graph: &GameGraph<G>, n: NodeId, rng: &mut Rng) -> NodeId {
+        let options = self.options(graph, n);
+        match options.len() {
+            1 => options[0],
+            len => options[rng.random_range(0..len)],
+        }
     }
 }
