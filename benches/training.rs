@@ -53,9 +53,23 @@ fn training(c: &mut Criterion) {
     bench_size(c, "her_vs_perfect", her, Side::Second, Gardner, 50);
     bench_size(c, "her_vs_perfect", her, Side::Second, Gardner, 100_000);
     bench_size(c, "octopawn_black_vs_perfect", octo, Side::Second, Full, 50);
-    bench_size(c, "octopawn_black_vs_perfect", octo, Side::Second, Full, 100_000);
+    bench_size(
+        c,
+        "octopawn_black_vs_perfect",
+        octo,
+        Side::Second,
+        Full,
+        100_000,
+    );
     bench_size(c, "octopawn_white_vs_perfect", octo, Side::First, Full, 50);
-    bench_size(c, "octopawn_white_vs_perfect", octo, Side::First, Full, 100_000);
+    bench_size(
+        c,
+        "octopawn_white_vs_perfect",
+        octo,
+        Side::First,
+        Full,
+        100_000,
+    );
 }
 
 criterion_group! {

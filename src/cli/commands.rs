@@ -1,7 +1,5 @@
 //! The subcommands.
 
-
-
 use anyhow::Result;
 use serde_json::{Value, json};
 
@@ -18,10 +16,14 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         Command::Boxes(a) => with_game!(game_spec(&a.game, None)?, |g| boxes(g, &a)),
         Command::Solve(a) => with_game!(game_spec(&a.game, None)?, |g| solve(g, &a)),
         Command::Train(a) => {
-            with_game!(game_spec(&a.learn.game, a.learn.boxes.as_deref())?, |g| train(g, &a))
+            with_game!(game_spec(&a.learn.game, a.learn.boxes.as_deref())?, |g| {
+                train(g, &a)
+            })
         }
         Command::Experiment(a) => {
-            with_game!(game_spec(&a.learn.game, a.learn.boxes.as_deref())?, |g| experiment(g, &a))
+            with_game!(game_spec(&a.learn.game, a.learn.boxes.as_deref())?, |g| {
+                experiment(g, &a)
+            })
         }
     }
 }
@@ -105,7 +107,11 @@ fn boxes<G: GameSetup>(game: G, a: &BoxesArgs) -> Result<()> {
         .map(|(i, b)| {
             let mut card = vec![format!("Box {} · move {}", i + 1, b.move_number())];
             card.extend(game.diagram(&b.position));
-            card.extend(b.arrows.iter().map(|&m| format!("  → {}", game.format_move(m))));
+            card.extend(
+                b.arrows
+                    .iter()
+                    .map(|&m| format!("  → {}", game.format_move(m))),
+            );
             card
         })
         .collect();
@@ -283,7 +289,11 @@ fn train<G: GameSetup>(game: G, a: &TrainArgs) -> Result<()> {
         m.beads_left()
     );
     if let Some(path) = &a.save {
-        println!("saved to {} ({} games played in all)", path.display(), m.games_played);
+        println!(
+            "saved to {} ({} games played in all)",
+            path.display(),
+            m.games_played
+        );
     }
     Ok(())
 }
@@ -331,4 +341,3 @@ fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
     }
     Ok(())
 }
-

@@ -84,7 +84,9 @@ pub(crate) fn game_spec(args: &GameArgs, file: Option<&Path>) -> Result<GameSpec
     {
         bail!(
             "{}: key `game`: unknown game `{}` (known: hexapawn)",
-            file.map(Path::display).map(|d| d.to_string()).unwrap_or_default(),
+            file.map(Path::display)
+                .map(|d| d.to_string())
+                .unwrap_or_default(),
             f.game
         );
     }
@@ -93,7 +95,12 @@ pub(crate) fn game_spec(args: &GameArgs, file: Option<&Path>) -> Result<GameSpec
         .and_then(|f| f.size.as_deref())
         .map(|s| s.parse::<Size>())
         .transpose()
-        .with_context(|| format!("{}: key `size`", file.map(|p| p.display().to_string()).unwrap_or_default()))?;
+        .with_context(|| {
+            format!(
+                "{}: key `size`",
+                file.map(|p| p.display().to_string()).unwrap_or_default()
+            )
+        })?;
     let size = match (args.game, args.size) {
         (GameName::Octopawn, Some(s)) if s != Size::OCTOPAWN => {
             bail!("octopawn is hexapawn on 4x4; for {s} use `hexapawn --size {s}`")
@@ -114,12 +121,18 @@ pub(crate) fn game_spec(args: &GameArgs, file: Option<&Path>) -> Result<GameSpec
 }
 
 /// The side and symmetry mode of a box set, with defaults.
-pub(crate) fn box_set_choice<G: GameSetup>(game: &G, args: &BoxSetArgs) -> Result<(Side, SymmetryMode)> {
+pub(crate) fn box_set_choice<G: GameSetup>(
+    game: &G,
+    args: &BoxSetArgs,
+) -> Result<(Side, SymmetryMode)> {
     let side = match &args.side {
         Some(s) => parse_side(game, s)?,
         None => game.default_side(),
     };
-    Ok((side, args.symmetry.unwrap_or_else(|| game.default_symmetry(side))))
+    Ok((
+        side,
+        args.symmetry.unwrap_or_else(|| game.default_symmetry(side)),
+    ))
 }
 
 pub(crate) fn parse_side<G: Game>(game: &G, s: &str) -> Result<Side> {
@@ -234,16 +247,22 @@ impl<G: GameSetup> Setup<G> {
             None => "fresh boxes".into(),
         };
         let mut rows = vec![
-            ("learner", format!(
-                "{}{name}: {} boxes, {} arrows, symmetry {}",
-                g.side_name(side),
-                m.boxes.len(),
-                m.boxes.arrow_count(),
-                m.boxes.mode()
-            )),
+            (
+                "learner",
+                format!(
+                    "{}{name}: {} boxes, {} arrows, symmetry {}",
+                    g.side_name(side),
+                    m.boxes.len(),
+                    m.boxes.arrow_count(),
+                    m.boxes.mode()
+                ),
+            ),
             ("opponent", self.opponent_text()),
             ("reinforcement", m.reinforcement.describe()),
-            ("initial beads", format!("{} per arrow (by learner move)", m.initial)),
+            (
+                "initial beads",
+                format!("{} per arrow (by learner move)", m.initial),
+            ),
             ("seed", format!("{} ({RNG_NAME})", m.seed)),
             ("start", start),
         ];

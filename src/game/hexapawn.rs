@@ -316,9 +316,7 @@ impl Game for Hexapawn {
                     'B' | 'b' => black |= bit,
                     '.' | '-' => {}
                     other => {
-                        return Err(bad(format!(
-                            "`{other}` is not a square (use W, B or .)"
-                        )));
+                        return Err(bad(format!("`{other}` is not a square (use W, B or .)")));
                     }
                 }
             }
@@ -345,7 +343,7 @@ impl Game for Hexapawn {
         }
         if waiting_pawns == 0 {
             return Err(bad(format!(
-                "{} has no pawns but did not capture the last one",
+                "{} has no pawns, yet it made the last move",
                 self.side_name(to_move.other())
             )));
         }
@@ -356,7 +354,12 @@ impl Game for Hexapawn {
         let (ff, _) = self.file_rank(mv.from);
         let (tf, _) = self.file_rank(mv.to);
         let sep = if ff == tf { '-' } else { 'x' };
-        format!("{}{}{}", self.cell_name(mv.from), sep, self.cell_name(mv.to))
+        format!(
+            "{}{}{}",
+            self.cell_name(mv.from),
+            sep,
+            self.cell_name(mv.to)
+        )
     }
 
     fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, GameError> {
@@ -366,7 +369,11 @@ impl Game for Hexapawn {
             .split_once(['-', 'x', 'X', ':'])
             .or_else(|| {
                 // also accept `b1b2`
-                let split = t.char_indices().skip(1).find(|(_, c)| c.is_ascii_alphabetic())?.0;
+                let split = t
+                    .char_indices()
+                    .skip(1)
+                    .find(|(_, c)| c.is_ascii_alphabetic())?
+                    .0;
                 Some(t.split_at(split))
             })
             .ok_or_else(syntax)?;
@@ -412,10 +419,12 @@ impl Game for Hexapawn {
 impl Hexapawn {
     /// Far rank and all-captured wins, which need no move generation.
     fn outcome_without_moves(&self, pos: &Position) -> Option<Outcome<Reason>> {
-        let win = |side, reason| Some(Outcome {
-            winner: Some(side),
-            reason,
-        });
+        let win = |side, reason| {
+            Some(Outcome {
+                winner: Some(side),
+                reason,
+            })
+        };
         if pos.white & self.rank_mask(self.rows() - 1) != 0 {
             return win(Side::First, Reason::FarRank);
         }

@@ -252,7 +252,11 @@ impl<G: Game> Machine<G> {
     /// Replaces the beads of box `b`, one count per arrow.
     pub fn set_beads(&mut self, b: usize, beads: &[Beads]) {
         let base = self.base(b);
-        assert_eq!(beads.len(), self.boxes.get(b).arrows.len(), "one count per arrow");
+        assert_eq!(
+            beads.len(),
+            self.boxes.get(b).arrows.len(),
+            "one count per arrow"
+        );
         for (cell, n) in self.cells[base + 1..].iter_mut().zip(beads) {
             *cell = n.get();
         }
@@ -262,10 +266,14 @@ impl<G: Game> Machine<G> {
         self.cells[self.base(b)]
     }
     pub fn beads_left(&self) -> u64 {
-        (0..self.boxes.len()).map(|b| self.box_total(b) as u64).sum()
+        (0..self.boxes.len())
+            .map(|b| self.box_total(b) as u64)
+            .sum()
     }
     pub fn boxes_emptied(&self) -> usize {
-        (0..self.boxes.len()).filter(|&b| self.box_total(b) == 0).count()
+        (0..self.boxes.len())
+            .filter(|&b| self.box_total(b) == 0)
+            .count()
     }
 
     /// Draws one bead uniformly from the box whose total is at `base` in `cells`: the arrow's index

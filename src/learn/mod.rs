@@ -84,7 +84,9 @@ impl fmt::Display for SymmetryMode {
 }
 
 /// A number of beads for one arrow.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[repr(transparent)]
 #[serde(transparent)]
 pub struct Beads(pub u32);

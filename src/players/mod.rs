@@ -39,7 +39,11 @@ pub enum Opponent {
 }
 
 impl Opponent {
-    pub fn perfect<G: Game>(graph: &GameGraph<G>, solution: &Solution, tie_break: TieBreak) -> Self {
+    pub fn perfect<G: Game>(
+        graph: &GameGraph<G>,
+        solution: &Solution,
+        tie_break: TieBreak,
+    ) -> Self {
         let mut start = vec![0];
         let mut choices = Vec::new();
         for n in 0..graph.len() as NodeId {

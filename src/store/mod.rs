@@ -14,7 +14,7 @@ use thiserror::Error;
 
 use crate::game::{Game, Side};
 use crate::learn::engine::Machine;
-use crate::learn::{BoxSet, Beads, RNG_NAME, Reinforcement, Rng, StageBeads, SymmetryMode};
+use crate::learn::{Beads, BoxSet, RNG_NAME, Reinforcement, Rng, StageBeads, SymmetryMode};
 
 #[derive(Debug, Error)]
 pub enum StoreError {
@@ -148,7 +148,11 @@ pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G
     if f.game != game.name() {
         return Err(invalid(
             path,
-            format!("key `game`: file is for `{}`, expected `{}`", f.game, game.name()),
+            format!(
+                "key `game`: file is for `{}`, expected `{}`",
+                f.game,
+                game.name()
+            ),
         ));
     }
     let side = game.parse_side(&f.side).ok_or_else(|| {
@@ -166,7 +170,10 @@ pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G
     if f.rng != RNG_NAME {
         return Err(invalid(
             path,
-            format!("key `rng`: unknown generator `{}` (expected {RNG_NAME})", f.rng),
+            format!(
+                "key `rng`: unknown generator `{}` (expected {RNG_NAME})",
+                f.rng
+            ),
         ));
     }
     let set = Arc::new(BoxSet::build(game, side, f.symmetry));
@@ -190,7 +197,9 @@ pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G
         let Some(b) = set.find(&pos) else {
             let other = game.parse_position(&entry.position, side.other()).ok();
             let other_side = other.is_some_and(|p| {
-                BoxSet::build(game, side.other(), f.symmetry).find(&p).is_some()
+                BoxSet::build(game, side.other(), f.symmetry)
+                    .find(&p)
+                    .is_some()
             });
             return Err(at(if other_side {
                 format!(
