@@ -61,7 +61,8 @@ fn legal_moves_by_position() {
 
 #[test]
 fn outcomes_by_position() {
-    let cases: &[(&str, &str, Side, Option<(Side, Reason)>)] = &[
+    type Case = (&'static str, &'static str, Side, Option<(Side, Reason)>);
+    let cases: &[Case] = &[
         ("3x3", "BBB/.../WWW", Side::First, None),
         // White reached rank 3.
         (

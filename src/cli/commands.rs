@@ -231,6 +231,9 @@ fn result_letters(results: &[GameResult]) -> String {
 }
 
 fn train<G: GameSetup>(game: G, a: &TrainArgs) -> Result<()> {
+    if let Some(path) = &a.save {
+        store::check_writable(path)?;
+    }
     let mut s = Setup::new(game, &a.learn)?;
     let first_game = s.machine.games_played + 1;
     if !a.learn.json {

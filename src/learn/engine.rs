@@ -197,6 +197,17 @@ impl<G: Game> Clone for Machine<G> {
     }
 }
 
+impl<G: Game> std::fmt::Debug for Machine<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Machine")
+            .field("boxes", &self.boxes.len())
+            .field("beads_left", &self.beads_left())
+            .field("games_played", &self.games_played)
+            .field("seed", &self.seed)
+            .finish()
+    }
+}
+
 impl<G: Game> Machine<G> {
     /// A fresh machine: every arrow gets its stage's initial beads.
     pub fn new(

@@ -20,12 +20,8 @@ use crate::learn::{Beads, BoxSet, RNG_NAME, Reinforcement, Rng, StageBeads, Symm
 pub enum StoreError {
     #[error("{path}: {message}")]
     Invalid { path: PathBuf, message: String },
-    #[error("{path}: {source}")]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error("{path}: {err}")]
+    Io { path: PathBuf, err: std::io::Error },
 }
 
 fn invalid(path: &Path, message: impl Into<String>) -> StoreError {
@@ -76,9 +72,9 @@ pub struct FileGame {
 
 /// Reads a file from disk.
 pub fn read(path: &Path) -> Result<String, StoreError> {
-    fs::read_to_string(path).map_err(|source| StoreError::Io {
+    fs::read_to_string(path).map_err(|err| StoreError::Io {
         path: path.to_path_buf(),
-        source,
+        err,
     })
 }
 
@@ -111,7 +107,9 @@ pub fn to_yaml<G: Game>(game: &G, m: &Machine<G>, size: Option<String>) -> Strin
         reinforcement: m.reinforcement,
         rng: RNG_NAME.to_string(),
         seed: m.seed,
-        rng_state: Some(m.rng.clone()),
+        // A generator still at its seed's start is implied by the seed (and editing the seed of
+        // such a file then does what one expects).
+        rng_state: (m.rng != crate::learn::rng_from_seed(m.seed)).then(|| m.rng.clone()),
         games_played: m.games_played,
         boxes: boxes
             .boxes()
@@ -132,13 +130,15 @@ pub fn to_yaml<G: Game>(game: &G, m: &Machine<G>, size: Option<String>) -> Strin
     };
     let body = serde_yaml::to_string(&file).expect("a machine always serialises");
     format!(
-        "# matchbox learner: {} {}, {} boxes, {} arrows, {} beads left after {} games\n{body}",
+        "# matchbox learner: {} {}, {} boxes, {} arrows, {} beads left after {} games\n\
+         # Bead counts may be edited by hand; `matchbox train {} --boxes FILE` resumes from here.\n{body}",
         game.name(),
         game.variant(),
         boxes.len(),
         boxes.arrow_count(),
         m.beads_left(),
-        m.games_played
+        m.games_played,
+        game.name()
     )
 }
 
@@ -289,12 +289,30 @@ fn yaml_scalar(v: &Value) -> String {
     }
 }
 
+/// Checks, before any work is done, that `path` can be saved to: its directory exists.
+pub fn check_writable(path: &Path) -> Result<(), StoreError> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if path.is_dir() {
+        return Err(invalid(path, "is a directory, not a file to save to"));
+    }
+    if !dir.is_dir() {
+        return Err(invalid(
+            path,
+            format!("cannot save: no directory {}", dir.display()),
+        ));
+    }
+    Ok(())
+}
+
 /// Writes `contents` to `path` atomically: a temporary file in the same directory, flushed to disk,
 /// then renamed over the target. A failure leaves any existing file untouched.
 pub fn save_atomic(path: &Path, contents: &str) -> Result<(), StoreError> {
-    let io = |source| StoreError::Io {
+    let io = |err| StoreError::Io {
         path: path.to_path_buf(),
-        source,
+        err,
     };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),

@@ -1,0 +1,265 @@
+//! The command line, run as a user runs it: JSON keys, determinism, resuming, errors.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let text = stdout(args);
+    assert_eq!(
+        text.trim().lines().count(),
+        1,
+        "one JSON object on one line"
+    );
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn boxes_count_json_reproduces_the_published_counts() {
+    let cases: &[(&[&str], u64, Option<u64>, &str)] = &[
+        // The default is Gardner's set.
+        (&[], 24, Some(55), r#"{"2":2,"4":11,"6":11}"#),
+        (
+            &["--symmetry", "gardner"],
+            24,
+            Some(55),
+            r#"{"2":2,"4":11,"6":11}"#,
+        ),
+        (
+            &["--symmetry", "full"],
+            19,
+            Some(45),
+            r#"{"2":2,"4":10,"6":7}"#,
+        ),
+        (&["--side", "white", "--symmetry", "full"], 18, None, ""),
+        (&["--side", "first", "--symmetry", "full"], 18, None, ""),
+        (&["--side", "black", "--symmetry", "none"], 37, None, ""),
+        (&["--side", "white", "--symmetry", "none"], 33, None, ""),
+    ];
+    for (extra, boxes, arrows, by_move) in cases {
+        let mut args = vec!["boxes", "hexapawn", "--count", "--json"];
+        args.extend_from_slice(extra);
+        let v = json(&args);
+        assert_eq!(v["boxes"], *boxes, "{extra:?}");
+        if let Some(a) = arrows {
+            assert_eq!(v["arrows"], *a, "{extra:?}");
+        }
+        if !by_move.is_empty() {
+            let expected: Value = serde_json::from_str(by_move).unwrap();
+            assert_eq!(v["by_move"], expected, "{extra:?}");
+        }
+    }
+}
+
+#[test]
+fn boxes_lists_every_box_with_diagram_and_arrows() {
+    let text = stdout(&["boxes", "hexapawn"]);
+    assert!(text.starts_with("HER: hexapawn 3x3, learner black, symmetry gardner: 24 boxes"));
+    assert!(text.contains("Box 24 · move 6"));
+    assert!(text.contains("→ a3xb2"));
+    let v = json(&["boxes", "hexapawn", "--json"]);
+    let list = v["box_list"].as_array().unwrap();
+    assert_eq!(list.len(), 24);
+    assert_eq!(list[1]["position"], "BBB/.W./W.W");
+    assert_eq!(list[1]["arrows"], serde_json::json!(["a3-a2", "a3xb2"]));
+    let arrows: usize = list
+        .iter()
+        .map(|b| b["arrows"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(arrows, 55);
+}
+
+#[test]
+fn solve_reports_the_winner_and_best_first_moves() {
+    let v = json(&["solve", "hexapawn", "--json"]);
+    assert_eq!(v["winner"], "black");
+    assert_eq!(
+        v["best_moves"],
+        serde_json::json!(["a1-a2", "b1-b2", "c1-c2"])
+    );
+    assert_eq!(
+        v["principal_variation"],
+        serde_json::json!(["b1-b2", "a3xb2", "c1xb2", "c3-c2", "a1-a2", "c2-c1"])
+    );
+    let v = json(&["solve", "octopawn", "--json"]);
+    assert_eq!(v["winner"], "white");
+    assert_eq!(v["best_moves"], serde_json::json!(["a1-a2", "d1-d2"]));
+    let v = json(&["solve", "hexapawn", "--size", "3x4", "--json"]);
+    assert_eq!(v["size"], "3x4");
+    let text = stdout(&["solve", "hexapawn"]);
+    assert!(
+        text.contains("1. b1-b2 a3xb2 2. c1xb2 c3-c2 3. a1-a2 c2-c1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn train_json_is_deterministic_and_complete() {
+    let args = [
+        "train", "hexapawn", "--games", "60", "--seed", "7", "--json",
+    ];
+    let a = stdout(&args);
+    assert_eq!(a, stdout(&args), "same seed, same output");
+    let v: Value = serde_json::from_str(&a).unwrap();
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 60);
+    assert_eq!(v["games"], 60);
+    let n = |k: &str| v[k].as_u64().unwrap();
+    assert_eq!(n("wins") + n("draws") + n("losses"), 60);
+    let losses = results.iter().filter(|r| *r == "loss").count() as u64;
+    assert_eq!(losses, n("losses"));
+    assert!(
+        results
+            .iter()
+            .all(|r| ["win", "draw", "loss"].contains(&r.as_str().unwrap()))
+    );
+    // Every default is recorded.
+    let s = &v["settings"];
+    for (k, want) in [
+        ("learner", "black"),
+        ("symmetry", "gardner"),
+        ("opponent", "perfect"),
+        ("reinforcement", "gardner"),
+        ("initial_beads", "1"),
+        ("rng", "xoshiro256++"),
+    ] {
+        assert_eq!(s[k], want, "{k}");
+    }
+    assert_eq!(s["seed"], 7);
+    let other = stdout(&[
+        "train", "hexapawn", "--games", "60", "--seed", "8", "--json",
+    ]);
+    assert_ne!(a, other);
+}
+
+#[test]
+fn train_without_a_seed_prints_the_one_it_drew() {
+    let v = json(&["train", "hexapawn", "--games", "40", "--json"]);
+    let seed = v["settings"]["seed"].as_u64().unwrap().to_string();
+    let again = json(&[
+        "train", "hexapawn", "--games", "40", "--json", "--seed", &seed,
+    ]);
+    assert_eq!(v["results"], again["results"]);
+    let text = stdout(&["train", "hexapawn", "--games", "5"]);
+    for word in [
+        "learner        black (HER): 24 boxes, 55 arrows, symmetry gardner",
+        "opponent       perfect (tie-break random)",
+        "reinforcement  gardner",
+        "initial beads  1",
+        "seed ",
+    ] {
+        assert!(text.contains(word), "header shows `{word}`:\n{text}");
+    }
+}
+
+#[test]
+fn saved_boxes_resume_where_they_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("her.yaml");
+    let f = file.to_str().unwrap();
+    let straight = json(&[
+        "train", "hexapawn", "--games", "50", "--seed", "3", "--json",
+    ]);
+    let first = json(&[
+        "train", "hexapawn", "--games", "30", "--seed", "3", "--json", "--save", f,
+    ]);
+    let second = json(&[
+        "train", "hexapawn", "--games", "20", "--boxes", f, "--json", "--save", f,
+    ]);
+    let mut joined = first["results"].as_array().unwrap().clone();
+    joined.extend(second["results"].as_array().unwrap().iter().cloned());
+    assert_eq!(Value::Array(joined), straight["results"]);
+    assert_eq!(second["games_played"], 50);
+    assert_eq!(second["beads_left"], straight["beads_left"]);
+    // Conflicting settings are refused rather than silently ignored.
+    let out = run(&["train", "hexapawn", "--boxes", f, "--symmetry", "full"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("symmetry gardner") && err.contains("--symmetry asks for full"),
+        "{err}"
+    );
+}
+
+#[test]
+fn experiment_json_does_not_depend_on_threads() {
+    let args = [
+        "experiment",
+        "hexapawn",
+        "--runs",
+        "300",
+        "--games",
+        "40",
+        "--seed",
+        "5",
+        "--json",
+    ];
+    let with = |threads: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_matchbox"))
+            .args(args)
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let one = with("1");
+    assert_eq!(one, with("2"));
+    let v: Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(v["runs"], 300);
+    assert_eq!(v["games"], 40);
+    let rates = v["loss_rate"].as_array().unwrap();
+    assert_eq!(rates.len(), 40);
+    let sum: f64 = rates.iter().map(|r| r.as_f64().unwrap()).sum();
+    assert!((sum - v["mean_losses"].as_f64().unwrap()).abs() < 1e-9);
+    assert!(
+        rates[0].as_f64().unwrap() > 0.5,
+        "a fresh HER loses its first game most of the time"
+    );
+}
+
+#[test]
+fn errors_are_one_clear_line() {
+    let out = run(&["train", "chess"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid value 'chess'"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.yaml");
+    let good = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("boxes/hexapawn-her-gardner.yaml"),
+    )
+    .unwrap();
+    std::fs::write(&file, good.replacen("b3xa2: 1", "b3xa2: -2", 1)).unwrap();
+    let out = run(&["train", "hexapawn", "--boxes", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("bad.yaml: box 1"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "nothing printed before the error");
+
+    let out = run(&["boxes", "octopawn", "--size", "3x3"]);
+    assert!(!out.status.success());
+    let out = run(&["train", "hexapawn", "--reinforcement", "harsh"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad reinforcement `harsh`"));
+}
