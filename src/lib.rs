@@ -9,3 +9,4 @@ pub mod learn;
 pub mod players;
 pub mod solve;
 pub mod store;
+pub mod tui;

@@ -3,13 +3,29 @@
 use anyhow::Result;
 use serde_json::{Value, json};
 
-use super::setup::{GameSetup, Setup, box_set_choice, game_spec, with_game};
-use super::{BoxesArgs, Cli, Command, ExperimentArgs, SolveArgs, TrainArgs};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::setup::{
+    GameSetup, Setup, box_set_choice, build_machine, game_spec, parse_side, with_game,
+};
+use super::{
+    BoxSetArgs, BoxesArgs, Cli, Command, ExperimentArgs, LearnArgs, PlayArgs, SolveArgs,
+    StartSpeed, TrainArgs, WatchArgs,
+};
 use crate::game::graph::GameGraph;
 use crate::learn::engine::Trainer;
+use crate::learn::engine::{Arena, Machine};
 use crate::learn::{BoxSet, GameResult};
 use crate::solve::{Solution, TieBreak};
 use crate::store;
+use crate::tui::{
+    self,
+    app::{Speed, Titles},
+    board::BoardView,
+    play::PlayApp,
+    session::{Rival, Session},
+};
 
 pub(super) fn run(cli: Cli) -> Result<()> {
     match cli.command {
@@ -25,6 +41,12 @@ pub(super) fn run(cli: Cli) -> Result<()> {
                 experiment(g, &a)
             })
         }
+        Command::Watch(a) => {
+            with_game!(game_spec(&a.learn.game, a.learn.boxes.as_deref())?, |g| {
+                watch(g, &a)
+            })
+        }
+        Command::Play(a) => with_game!(game_spec(&a.game, a.boxes.as_deref())?, |g| play(g, &a)),
     }
 }
 
@@ -231,20 +253,18 @@ fn result_letters(results: &[GameResult]) -> String {
 }
 
 fn train<G: GameSetup>(game: G, a: &TrainArgs) -> Result<()> {
+    let games = a.learn.games.unwrap_or(50);
     if let Some(path) = &a.save {
         store::check_writable(path)?;
     }
     let mut s = Setup::new(game, &a.learn)?;
     let first_game = s.machine.games_played + 1;
     if !a.learn.json {
-        print!(
-            "{}",
-            s.header("train", &[("games", a.learn.games.to_string())])
-        );
+        print!("{}", s.header("train", &[("games", games.to_string())]));
     }
     let settings = s.settings_json();
     let trainer = Trainer::new(&s.arena, &s.table);
-    let results = trainer.train(&mut s.machine, a.learn.games);
+    let results = trainer.train(&mut s.machine, games);
     let count = |r| results.iter().filter(|&&x| x == r).count();
     let (wins, draws, losses) = (
         count(GameResult::Win),
@@ -303,7 +323,7 @@ fn train<G: GameSetup>(game: G, a: &TrainArgs) -> Result<()> {
 
 fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
     let s = Setup::new(game, &a.learn)?;
-    let games = a.learn.games;
+    let games = a.learn.games.unwrap_or(50);
     if !a.learn.json {
         print!(
             "{}",
@@ -341,6 +361,90 @@ fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
     println!("share of runs that lost game g:");
     for g in marks {
         println!("  game {g:>5}: {:.4}", loss_rate[g - 1]);
+    }
+    Ok(())
+}
+
+fn titles<G: GameSetup>(game: &G, m: &Machine<G>) -> Titles {
+    let side = m.boxes.side();
+    let name = game.nickname(side, m.boxes.mode()).unwrap_or("the machine");
+    Titles {
+        machine: format!("{name} ({})", game.side_name(side)),
+        game: format!("{} {}", game.name(), game.variant()),
+        symmetry: format!("{} symmetry, {} boxes", m.boxes.mode(), m.boxes.len()),
+    }
+}
+
+fn watch<G: BoardView + Clone + 'static>(game: G, a: &WatchArgs) -> Result<()> {
+    let machine = build_machine(&game, &a.learn)?;
+    let titles = titles(&game, &machine);
+    let save = a.save.clone().unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "{}-{}-watch.yaml",
+            game.name(),
+            game.side_name(machine.boxes.side())
+        ))
+    });
+    let arena = Arc::new(Arena::new(game));
+    let mut session = Session::new(
+        arena,
+        machine,
+        Rival::Player(a.learn.opponent),
+        a.learn.tie_break,
+    );
+    session.limit = a.learn.games.map(|g| g as u64);
+    let speed = match a.speed {
+        StartSpeed::Step => Speed::Step,
+        StartSpeed::Slow => Speed::Slow,
+        StartSpeed::Games1 => Speed::Games1,
+        StartSpeed::Games10 => Speed::Games10,
+        StartSpeed::Games100 => Speed::Games100,
+        StartSpeed::FlatOut => Speed::FlatOut,
+    };
+    tui::watch(session, titles, speed, save)?;
+    Ok(())
+}
+
+fn play<G: BoardView>(game: G, a: &PlayArgs) -> Result<()> {
+    if let Some(path) = &a.save {
+        store::check_writable(path)?;
+    }
+    let human = match &a.human {
+        Some(s) => parse_side(&game, s)?,
+        None => crate::game::Side::First,
+    };
+    let learn = LearnArgs {
+        game: a.game.clone(),
+        set: BoxSetArgs {
+            side: Some(game.side_name(human.other()).to_string()),
+            symmetry: a.symmetry,
+        },
+        opponent: crate::players::OpponentKind::Random,
+        tie_break: TieBreak::Random,
+        reinforcement: a.reinforcement,
+        beads: a.beads.clone(),
+        games: None,
+        seed: a.seed,
+        boxes: a.boxes.clone(),
+        json: false,
+    };
+    let machine = build_machine(&game, &learn)?;
+    let titles = titles(&game, &machine);
+    let session = Session::new(
+        Arc::new(Arena::new(game)),
+        machine,
+        Rival::Human,
+        TieBreak::Random,
+    );
+    let mut app = PlayApp::new(session, titles, human, a.save.clone());
+    tui::play(&mut app)?;
+    if let Some(path) = &app.save_path {
+        app.session.save(path)?;
+        eprintln!(
+            "saved {} ({} games played in all)",
+            path.display(),
+            app.session.machine().games_played
+        );
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! The `matchbox` command line: argument parsing (clap derive) and dispatch to the commands.
 
 mod commands;
-mod setup;
+pub mod setup;
 
 use std::path::PathBuf;
 
@@ -33,6 +33,10 @@ pub enum Command {
     Train(TrainArgs),
     /// Train many independently seeded learners in parallel and average their results
     Experiment(ExperimentArgs),
+    /// Watch a machine learn, live in the terminal
+    Watch(WatchArgs),
+    /// Play against the machine in the terminal
+    Play(PlayArgs),
 }
 
 /// The games matchbox knows.
@@ -111,9 +115,9 @@ pub struct LearnArgs {
     /// Initial beads per arrow for each of the learner's moves, e.g. 1 or 4,3,2,1 [default: 1]
     #[arg(long)]
     pub beads: Option<StageBeads>,
-    /// Games to play
-    #[arg(long, default_value_t = 50)]
-    pub games: usize,
+    /// Games to play [default: 50; watch: no limit]
+    #[arg(long)]
+    pub games: Option<usize>,
     /// Seed of the random number generator (xoshiro256++) [default: drawn from the system and printed]
     #[arg(long)]
     pub seed: Option<u64>,
@@ -141,6 +145,60 @@ pub struct ExperimentArgs {
     /// Number of independent learners (run i is seeded from --seed and i)
     #[arg(long, default_value_t = 1000)]
     pub runs: usize,
+}
+
+#[derive(Args, Debug)]
+pub struct WatchArgs {
+    #[command(flatten)]
+    pub learn: LearnArgs,
+    /// Where `s` saves the machine [default: <game>-<side>-watch.yaml]
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Speed to start at
+    #[arg(long, value_enum, default_value_t = StartSpeed::Slow)]
+    pub speed: StartSpeed,
+}
+
+/// The watch screen's speeds, as named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StartSpeed {
+    Step,
+    Slow,
+    #[value(name = "1")]
+    Games1,
+    #[value(name = "10")]
+    Games10,
+    #[value(name = "100")]
+    Games100,
+    #[value(name = "flat-out")]
+    FlatOut,
+}
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The side you play: white|black (or first|second); the machine plays the other [default: white]
+    #[arg(long = "as", value_name = "SIDE")]
+    pub human: Option<String>,
+    /// How the machine's mirror images are merged [default: as for train]
+    #[arg(long, value_enum)]
+    pub symmetry: Option<SymmetryMode>,
+    /// The machine's reinforcement [default: gardner]
+    #[arg(long, allow_hyphen_values = true)]
+    pub reinforcement: Option<Reinforcement>,
+    /// Initial beads per arrow for each of the machine's moves [default: 1]
+    #[arg(long)]
+    pub beads: Option<StageBeads>,
+    /// Seed of the machine's random number generator [default: drawn from the system]
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Play against the machine in this YAML file
+    #[arg(long, value_name = "FILE")]
+    pub boxes: Option<PathBuf>,
+    /// Save the machine to this YAML file when you quit
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
 }
 
 /// Runs the command line; returns the process exit code.

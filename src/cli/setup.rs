@@ -17,7 +17,7 @@ use crate::solve::{Solution, TieBreak};
 use crate::store;
 
 /// A game with the settings matchbox uses for it when the user gives none.
-pub(crate) trait GameSetup: Game + Sized {
+pub trait GameSetup: Game + Sized {
     fn default_side(&self) -> Side {
         Side::Second
     }
@@ -146,6 +146,55 @@ pub(crate) fn parse_side<G: Game>(game: &G, s: &str) -> Result<Side> {
     })
 }
 
+/// The learner a command starts from: fresh boxes, or a file's, with the command's settings.
+pub(crate) fn build_machine<G: GameSetup>(game: &G, args: &LearnArgs) -> Result<Machine<G>> {
+    Ok(match &args.boxes {
+        Some(path) => {
+            let mut m = store::from_yaml(game, path, &store::read(path)?)?;
+            if let Some(s) = &args.set.side
+                && parse_side(game, s)? != m.boxes.side()
+            {
+                bail!(
+                    "{}: the file's learner plays {}, but --side asks for {s}",
+                    path.display(),
+                    game.side_name(m.boxes.side())
+                );
+            }
+            if let Some(mode) = args.set.symmetry
+                && mode != m.boxes.mode()
+            {
+                bail!(
+                    "{}: the file's boxes use symmetry {}, but --symmetry asks for {mode}",
+                    path.display(),
+                    m.boxes.mode()
+                );
+            }
+            if let Some(r) = args.reinforcement {
+                m.reinforcement = r;
+            }
+            if let Some(b) = &args.beads {
+                m.initial = b.clone();
+            }
+            if let Some(seed) = args.seed {
+                m.seed = seed;
+                m.rng = rng_from_seed(seed);
+            }
+            m
+        }
+        None => {
+            let (side, mode) = box_set_choice(game, &args.set)?;
+            let boxes = Arc::new(BoxSet::build(game, side, mode));
+            Machine::new(
+                boxes,
+                args.beads.clone().unwrap_or_else(|| game.default_beads()),
+                args.reinforcement
+                    .unwrap_or_else(|| game.default_reinforcement()),
+                args.seed.unwrap_or_else(rand::random),
+            )
+        }
+    })
+}
+
 /// Everything a training command needs.
 pub(crate) struct Setup<G: GameSetup> {
     pub arena: Arena<G>,
@@ -158,51 +207,7 @@ pub(crate) struct Setup<G: GameSetup> {
 
 impl<G: GameSetup> Setup<G> {
     pub fn new(game: G, args: &LearnArgs) -> Result<Setup<G>> {
-        let machine = match &args.boxes {
-            Some(path) => {
-                let mut m = store::from_yaml(&game, path, &store::read(path)?)?;
-                if let Some(s) = &args.set.side
-                    && parse_side(&game, s)? != m.boxes.side()
-                {
-                    bail!(
-                        "{}: the file's learner plays {}, but --side asks for {s}",
-                        path.display(),
-                        game.side_name(m.boxes.side())
-                    );
-                }
-                if let Some(mode) = args.set.symmetry
-                    && mode != m.boxes.mode()
-                {
-                    bail!(
-                        "{}: the file's boxes use symmetry {}, but --symmetry asks for {mode}",
-                        path.display(),
-                        m.boxes.mode()
-                    );
-                }
-                if let Some(r) = args.reinforcement {
-                    m.reinforcement = r;
-                }
-                if let Some(b) = &args.beads {
-                    m.initial = b.clone();
-                }
-                if let Some(seed) = args.seed {
-                    m.seed = seed;
-                    m.rng = rng_from_seed(seed);
-                }
-                m
-            }
-            None => {
-                let (side, mode) = box_set_choice(&game, &args.set)?;
-                let boxes = Arc::new(BoxSet::build(&game, side, mode));
-                Machine::new(
-                    boxes,
-                    args.beads.clone().unwrap_or_else(|| game.default_beads()),
-                    args.reinforcement
-                        .unwrap_or_else(|| game.default_reinforcement()),
-                    args.seed.unwrap_or_else(rand::random),
-                )
-            }
-        };
+        let machine = build_machine(&game, args)?;
         let arena = Arena::new(game);
         let opponent = match args.opponent {
             OpponentKind::Perfect => {

@@ -63,6 +63,10 @@ impl Cell {
     pub fn index(self) -> usize {
         self.0 as usize
     }
+    /// The square on `rank` and `file` (both from 0) of the game's board.
+    pub fn at(game: &Hexapawn, rank: usize, file: usize) -> Cell {
+        game.cell(rank, file)
+    }
 }
 
 /// A pawn move from one square to another (a diagonal move is always a capture).

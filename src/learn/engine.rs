@@ -162,6 +162,16 @@ impl Table {
     pub fn node(&self, state: u32) -> NodeId {
         self.node_of[state as usize]
     }
+    /// The states the side to move may go to from `state` (the learner's arrows, or the
+    /// opponent's options, in the graph's move order).
+    pub fn options(&self, state: u32) -> &[u32] {
+        let s = self.states[state as usize];
+        &self.children[s.child0 as usize..(s.child0 + s.len) as usize]
+    }
+    /// Whether the opponent is to move in `state`.
+    pub fn opponent_to_move(&self, state: u32) -> bool {
+        self.states[state as usize].kind == OPPONENT
+    }
     pub fn len(&self) -> usize {
         self.states.len()
     }
@@ -429,10 +439,20 @@ impl<'a, G: Game> Trainer<'a, G> {
 
     /// Plays one ply of the game in `st` (or reports that it is over). Does not reinforce.
     pub fn step(&self, m: &mut Machine<G>, st: &mut GameState) -> Step {
+        self.step_with(m, st, None)
+    }
+
+    /// Like [`Trainer::step`], but when the opponent is to move it plays option `pick` (an index
+    /// into [`Table::options`]) instead of drawing one: how a person plays the machine.
+    pub fn step_with(&self, m: &mut Machine<G>, st: &mut GameState, pick: Option<u32>) -> Step {
         let from = st.state as usize;
         let s = self.table.states[from];
         let box_index = self.table.box_of[from] as usize;
-        match Self::choose(&m.cells, &mut m.rng, s, &mut st.played) {
+        let choice = match pick {
+            Some(p) if s.kind == OPPONENT && p < s.len => Ok(p),
+            _ => Self::choose(&m.cells, &mut m.rng, s, &mut st.played),
+        };
+        match choice {
             Ok(pick) => {
                 st.state = self.table.children[(s.child0 + pick) as usize];
                 st.plies += 1;

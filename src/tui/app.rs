@@ -1,0 +1,293 @@
+//! Screen state and what keys do: keys map to an [`Action`], and `update` turns actions into new
+//! state and commands for the training thread. No terminal here, so all of it is testable.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::board::BoardView;
+use super::session::{Curve, GameRecord, Opened, Reinforced, Rival, Session, Stats};
+use crate::learn::BoxSet;
+use crate::players::OpponentKind;
+
+/// How fast the watch screen trains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Speed {
+    /// One move per key press.
+    Step,
+    /// About one move a second, animated.
+    Slow,
+    Games1,
+    Games10,
+    Games100,
+    /// As fast as the engine goes.
+    FlatOut,
+}
+
+impl Speed {
+    const ALL: [Speed; 6] = [
+        Speed::Step,
+        Speed::Slow,
+        Speed::Games1,
+        Speed::Games10,
+        Speed::Games100,
+        Speed::FlatOut,
+    ];
+    pub fn faster(self) -> Speed {
+        let i = Self::ALL.iter().position(|&s| s == self).unwrap_or(0);
+        Self::ALL[(i + 1).min(Self::ALL.len() - 1)]
+    }
+    pub fn slower(self) -> Speed {
+        let i = Self::ALL.iter().position(|&s| s == self).unwrap_or(0);
+        Self::ALL[i.saturating_sub(1)]
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            Speed::Step => "step",
+            Speed::Slow => "slow",
+            Speed::Games1 => "1 game/s",
+            Speed::Games10 => "10 games/s",
+            Speed::Games100 => "100 games/s",
+            Speed::FlatOut => "flat out",
+        }
+    }
+    /// Whether changes are animated (rather than flashed).
+    pub fn animated(self) -> bool {
+        self <= Speed::Games1
+    }
+}
+
+/// What a key asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Quit,
+    TogglePause,
+    Step,
+    Faster,
+    Slower,
+    ToggleOpponent,
+    Reset,
+    Save,
+    ToggleHelp,
+    Up,
+    Down,
+    Enter,
+    Type(char),
+    Backspace,
+}
+
+/// Which screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Watch,
+    Play,
+}
+
+/// The action for a key press on a screen, if any.
+pub fn action_for(key: KeyEvent, mode: Mode) -> Option<Action> {
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        return matches!(key.code, KeyCode::Char('c' | 'C')).then_some(Action::Quit);
+    }
+    let action = match (mode, key.code) {
+        (_, KeyCode::Esc | KeyCode::Char('q')) => Action::Quit,
+        (_, KeyCode::Char('?')) => Action::ToggleHelp,
+        (Mode::Watch, KeyCode::Char(' ')) => Action::TogglePause,
+        (Mode::Watch, KeyCode::Char('n') | KeyCode::Right) => Action::Step,
+        (Mode::Watch, KeyCode::Char('+' | '=')) => Action::Faster,
+        (Mode::Watch, KeyCode::Char('-')) => Action::Slower,
+        (Mode::Watch, KeyCode::Char('o')) => Action::ToggleOpponent,
+        (Mode::Watch, KeyCode::Char('r')) => Action::Reset,
+        (Mode::Watch, KeyCode::Char('s')) => Action::Save,
+        (Mode::Play, KeyCode::Up) => Action::Up,
+        (Mode::Play, KeyCode::Down) => Action::Down,
+        (Mode::Play, KeyCode::Enter) => Action::Enter,
+        (Mode::Play, KeyCode::Backspace) => Action::Backspace,
+        (Mode::Play, KeyCode::Char(c)) if c.is_ascii_alphanumeric() || "-x:".contains(c) => {
+            Action::Type(c)
+        }
+        _ => return None,
+    };
+    Some(action)
+}
+
+/// The keys of each screen, for the help overlay and the README.
+pub fn key_table(mode: Mode) -> &'static [(&'static str, &'static str)] {
+    match mode {
+        Mode::Watch => &[
+            ("space", "pause / resume"),
+            ("n or →", "one move (at step speed, or while paused)"),
+            (
+                "+ / -",
+                "faster / slower: step, slow, 1, 10, 100 games/s, flat out",
+            ),
+            ("o", "opponent: perfect or random (from the next game)"),
+            ("r", "reset the machine (fresh beads, same seed)"),
+            ("s", "save the machine (YAML, atomic)"),
+            ("?", "this help"),
+            ("q or Esc", "quit (Ctrl-C too)"),
+        ],
+        Mode::Play => &[
+            ("↑ / ↓", "choose a move"),
+            ("Enter", "play it (or start the next game)"),
+            ("b1-b2", "or type a move, then Enter"),
+            ("Backspace", "edit what you typed"),
+            ("?", "this help"),
+            ("q or Esc", "quit (saves with --save)"),
+        ],
+    }
+}
+
+/// Commands from the screen to the training thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    SetSpeed(Speed),
+    Pause(bool),
+    Step,
+    SetOpponent(OpponentKind),
+    Reset,
+    Save(PathBuf),
+    Quit,
+}
+
+/// Boxes shown one by one in the machine panel at most; larger sets show the recent ones.
+pub const SHOW_ALL_BOXES: usize = 64;
+
+/// What the screen needs from a session, copied out so the trainer never waits for the screen.
+pub struct Snapshot<G: BoardView> {
+    pub boxes: Arc<BoxSet<G>>,
+    /// Beads of each arrow of the boxes in `shown` (by box index; empty for the others).
+    pub beads: Vec<Vec<u32>>,
+    /// Boxes for the machine panel, in order.
+    pub shown: Vec<usize>,
+    pub game: Option<GameRecord<G>>,
+    pub opened: Option<Opened>,
+    pub reinforced: Option<Reinforced>,
+    pub stats: Stats,
+    pub curve: Curve,
+    pub games_played: u64,
+    pub beads_left: u64,
+    pub boxes_emptied: usize,
+    pub rival: Rival,
+    pub seed: u64,
+    pub reinforcement: String,
+    pub limit_reached: bool,
+}
+
+impl<G: BoardView> Snapshot<G> {
+    pub fn of(s: &Session<G>) -> Snapshot<G> {
+        let m = s.machine();
+        let boxes = Arc::clone(&m.boxes);
+        let shown: Vec<usize> = if boxes.len() <= SHOW_ALL_BOXES {
+            (0..boxes.len()).collect()
+        } else {
+            s.recent.iter().copied().take(SHOW_ALL_BOXES).collect()
+        };
+        let mut beads = vec![Vec::new(); boxes.len()];
+        let extra = s.opened.map(|o| o.box_index);
+        for b in shown.iter().copied().chain(extra) {
+            beads[b] = m.beads_in(b).iter().map(|x| x.get()).collect();
+        }
+        Snapshot {
+            beads,
+            shown,
+            game: s.game.clone(),
+            opened: s.opened,
+            reinforced: s.reinforced.clone(),
+            stats: s.stats.clone(),
+            curve: s.curve.clone(),
+            games_played: m.games_played,
+            beads_left: m.beads_left(),
+            boxes_emptied: m.boxes_emptied(),
+            rival: s.rival(),
+            seed: m.seed,
+            reinforcement: m.reinforcement.to_string(),
+            limit_reached: s.limit_reached(),
+            boxes,
+        }
+    }
+}
+
+/// Titles that do not change during a session.
+#[derive(Clone, Debug)]
+pub struct Titles {
+    /// e.g. `HER (black)`.
+    pub machine: String,
+    /// e.g. `hexapawn 3x3`.
+    pub game: String,
+    pub symmetry: String,
+}
+
+/// The watch screen.
+pub struct WatchApp<G: BoardView> {
+    pub game: G,
+    pub titles: Titles,
+    pub snapshot: Snapshot<G>,
+    pub speed: Speed,
+    pub paused: bool,
+    pub show_help: bool,
+    pub quit: bool,
+    pub message: Option<String>,
+    pub save_path: PathBuf,
+    pub opponent: OpponentKind,
+    pub fps: f64,
+    pub games_per_sec: f64,
+    /// Progress (0 to 1) of the animation of the last reinforcement; 1 or more when done.
+    pub anim: f32,
+}
+
+impl<G: BoardView> WatchApp<G> {
+    /// Applies an action; returns the commands for the training thread.
+    pub fn update(&mut self, action: Action) -> Vec<Command> {
+        if self.show_help && action != Action::Quit {
+            self.show_help = false;
+            if action == Action::ToggleHelp {
+                return Vec::new();
+            }
+        }
+        self.message = None;
+        match action {
+            Action::Quit => {
+                self.quit = true;
+                vec![Command::Quit]
+            }
+            Action::TogglePause => {
+                self.paused = !self.paused;
+                vec![Command::Pause(self.paused)]
+            }
+            Action::Step => {
+                if self.speed != Speed::Step && !self.paused {
+                    self.paused = true;
+                    return vec![Command::Pause(true), Command::Step];
+                }
+                vec![Command::Step]
+            }
+            Action::Faster | Action::Slower => {
+                self.speed = if action == Action::Faster {
+                    self.speed.faster()
+                } else {
+                    self.speed.slower()
+                };
+                vec![Command::SetSpeed(self.speed)]
+            }
+            Action::ToggleOpponent => {
+                self.opponent = match self.opponent {
+                    OpponentKind::Perfect => OpponentKind::Random,
+                    OpponentKind::Random => OpponentKind::Perfect,
+                };
+                self.message = Some(format!("opponent: {} from the next game", self.opponent));
+                vec![Command::SetOpponent(self.opponent)]
+            }
+            Action::Reset => {
+                self.message = Some("machine reset: every box refilled".into());
+                vec![Command::Reset]
+            }
+            Action::Save => vec![Command::Save(self.save_path.clone())],
+            Action::ToggleHelp => {
+                self.show_help = true;
+                Vec::new()
+            }
+            _ => Vec::new(),
+        }
+    }
+}

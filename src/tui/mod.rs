@@ -1,0 +1,164 @@
+//! The terminal screens: `watch` (a machine learning, live) and `play` (a person against the
+//! machine). State and key handling live in `app`, drawing in `render`, training in `session`
+//! (pure) and `worker` (its thread); this module owns the terminal.
+
+pub mod app;
+pub mod board;
+pub mod play;
+pub mod render;
+pub mod session;
+pub mod worker;
+
+use std::path::PathBuf;
+use std::sync::mpsc::Sender;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use ratatui::DefaultTerminal;
+use ratatui::crossterm::event::{self, Event, KeyEventKind};
+
+use app::{Command, Mode, Speed, Titles, WatchApp, action_for};
+use board::BoardView;
+use play::PlayApp;
+use session::{Rival, Session};
+use worker::{Control, Mailbox};
+
+use crate::players::OpponentKind;
+
+/// Frames per second the screens are drawn at.
+pub const FPS: u32 = 30;
+
+/// Takes over the terminal for `run`, and gives it back afterwards, also on error; ratatui's panic
+/// hook gives it back on a panic. Ctrl-C arrives as a key (the terminal is in raw mode).
+fn with_terminal<T>(run: impl FnOnce(&mut DefaultTerminal) -> Result<T>) -> Result<T> {
+    let mut terminal = ratatui::try_init().context("cannot take over the terminal")?;
+    let result = run(&mut terminal);
+    let restored = ratatui::try_restore().context("cannot restore the terminal");
+    let value = result?;
+    restored?;
+    Ok(value)
+}
+
+/// Watches `session` learn; returns the session when the person quits.
+pub fn watch<G: BoardView + Clone + 'static>(
+    session: Session<G>,
+    titles: Titles,
+    speed: Speed,
+    save_path: PathBuf,
+) -> Result<Session<G>> {
+    let game = session.game().clone();
+    let opponent = match session.rival() {
+        Rival::Player(k) => k,
+        Rival::Human => OpponentKind::Perfect,
+    };
+    let control = Control {
+        speed,
+        paused: false,
+    };
+    let snapshot = app::Snapshot::of(&session);
+    let (tx, mailbox, handle) = worker::spawn(session, control);
+    let mut app = WatchApp {
+        game,
+        titles,
+        snapshot,
+        speed,
+        paused: false,
+        show_help: false,
+        quit: false,
+        message: None,
+        save_path,
+        opponent,
+        fps: 0.0,
+        games_per_sec: 0.0,
+        anim: 1.0,
+    };
+    let result = with_terminal(|t| watch_loop(t, &mut app, &tx, &mailbox));
+    let _ = tx.send(Command::Quit);
+    let session = handle
+        .join()
+        .map_err(|_| anyhow::anyhow!("the training thread failed"))?;
+    result.map(|_| session)
+}
+
+fn watch_loop<G: BoardView>(
+    terminal: &mut DefaultTerminal,
+    app: &mut WatchApp<G>,
+    tx: &Sender<Command>,
+    mailbox: &Mailbox<G>,
+) -> Result<()> {
+    let frame = Duration::from_secs(1) / FPS;
+    let mut frames = 0u32;
+    let mut fps_since = Instant::now();
+    let mut rate_sample = (Instant::now(), app.snapshot.games_played);
+    let mut anim_seq = 0;
+    let mut anim_start = Instant::now();
+    loop {
+        let now = Instant::now();
+        {
+            let mut slot = mailbox.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(s) = slot.0.take() {
+                app.snapshot = s;
+            }
+            if let Some(m) = slot.1.take() {
+                app.message = Some(m);
+            }
+        }
+        if let Some(r) = &app.snapshot.reinforced
+            && r.seq != anim_seq
+        {
+            anim_seq = r.seq;
+            anim_start = now;
+        }
+        let duration = if app.speed.animated() { 1.5 } else { 0.25 };
+        app.anim = (now - anim_start).as_secs_f32() / duration;
+        let dt = now - rate_sample.0;
+        if dt >= Duration::from_millis(500) {
+            let games = app.snapshot.games_played;
+            app.games_per_sec = games.saturating_sub(rate_sample.1) as f64 / dt.as_secs_f64();
+            rate_sample = (now, games);
+        }
+        terminal.draw(|f| render::watch(f, app))?;
+        frames += 1;
+        if fps_since.elapsed() >= Duration::from_secs(1) {
+            app.fps = frames as f64 / fps_since.elapsed().as_secs_f64();
+            frames = 0;
+            fps_since = Instant::now();
+        }
+        let next = now + frame;
+        while let Some(wait) = next.checked_duration_since(Instant::now()) {
+            if !event::poll(wait)? {
+                break;
+            }
+            if let Event::Key(key) = event::read()?
+                && key.kind == KeyEventKind::Press
+                && let Some(action) = action_for(key, Mode::Watch)
+            {
+                for cmd in app.update(action) {
+                    // A closed channel means the trainer has stopped; quitting still works.
+                    let _ = tx.send(cmd);
+                }
+            }
+            if app.quit {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// Lets a person play the machine; returns the session when they quit.
+pub fn play<G: BoardView>(app: &mut PlayApp<G>) -> Result<()> {
+    with_terminal(|terminal| {
+        loop {
+            terminal.draw(|f| render::play(f, app))?;
+            if let Event::Key(key) = event::read()?
+                && key.kind == KeyEventKind::Press
+                && let Some(action) = action_for(key, Mode::Play)
+            {
+                app.update(action);
+            }
+            if app.quit {
+                return Ok(());
+            }
+        }
+    })
+}

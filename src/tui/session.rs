@@ -1,0 +1,507 @@
+//! A training session as the screen sees it: the machine, the game in progress move by move, what
+//! the machine did last (the box it opened, the bead it drew, the beads it lost or gained) and the
+//! running score. Pure: no terminal, no threads, no clock. The training thread and the tests both
+//! drive this.
+
+use std::collections::VecDeque;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::cli::setup::GameSetup;
+use crate::game::{Game, Side};
+use crate::learn::GameResult;
+use crate::learn::engine::{Arena, GameState, Machine, Step, Table, Trainer};
+use crate::players::{Opponent, OpponentKind};
+use crate::solve::{Solution, TieBreak};
+use crate::store::{self, StoreError};
+
+/// One game, move by move.
+#[derive(Debug)]
+pub struct GameRecord<G: Game> {
+    /// Game number in the machine's life (1 for its first game).
+    pub number: u64,
+    /// The position before each move, and the current one last.
+    pub positions: Vec<G::Position>,
+    pub moves: Vec<(Side, G::Move)>,
+    /// The learner's draws: (box, arrow).
+    pub played: Vec<(usize, usize)>,
+    pub result: Option<GameResult>,
+    pub resigned: bool,
+}
+
+impl<G: Game> Clone for GameRecord<G> {
+    fn clone(&self) -> Self {
+        GameRecord {
+            number: self.number,
+            positions: self.positions.clone(),
+            moves: self.moves.clone(),
+            played: self.played.clone(),
+            result: self.result,
+            resigned: self.resigned,
+        }
+    }
+}
+
+impl<G: Game> GameRecord<G> {
+    pub fn position(&self) -> &G::Position {
+        self.positions.last().expect("a game has a start position")
+    }
+}
+
+/// The box the machine opened last and the bead it drew (`None`: the box was empty and it resigned).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opened {
+    pub game: u64,
+    pub box_index: usize,
+    pub arrow: Option<usize>,
+    /// Increases with every event, so the screen knows when to start an animation.
+    pub seq: u64,
+}
+
+/// The bead changes after the last game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reinforced {
+    pub game: u64,
+    pub result: GameResult,
+    /// (box, arrow, change in beads), for every arrow whose count changed.
+    pub changes: Vec<(usize, usize, i64)>,
+    /// Boxes this game left empty.
+    pub emptied: Vec<usize>,
+    pub seq: u64,
+}
+
+/// Results of this session.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// The result repeated at the end of the record, and how many times.
+    pub streak: Option<(GameResult, u64)>,
+    /// Machine game number of the last loss.
+    pub last_loss: Option<u64>,
+}
+
+/// The learning curve: Michie's cumulative score (+1 win, 0 draw, −1 loss) and the loss rate over
+/// the last [`Curve::WINDOW`] games, sampled so that it never holds more than about 1,000 points.
+#[derive(Clone, Debug, Default)]
+pub struct Curve {
+    every: u64,
+    pub score: i64,
+    pub points: Vec<(f64, f64)>,
+    pub loss_rate: Vec<(f64, f64)>,
+    window: VecDeque<bool>,
+    window_losses: u32,
+}
+
+impl Curve {
+    pub const WINDOW: usize = 50;
+    const MAX_POINTS: usize = 1000;
+
+    fn push(&mut self, game: u64, result: GameResult) {
+        if self.every == 0 {
+            self.every = 1;
+            self.points.push((0.0, 0.0));
+        }
+        self.score += result.score() as i64;
+        let lost = result == GameResult::Loss;
+        self.window.push_back(lost);
+        self.window_losses += u32::from(lost);
+        if self.window.len() > Self::WINDOW && self.window.pop_front() == Some(true) {
+            self.window_losses -= 1;
+        }
+        if game.is_multiple_of(self.every) {
+            self.points.push((game as f64, self.score as f64));
+            self.loss_rate.push((game as f64, self.rolling_loss_rate()));
+            if self.points.len() > Self::MAX_POINTS {
+                self.every *= 2;
+                for v in [&mut self.points, &mut self.loss_rate] {
+                    let kept: Vec<_> = v.iter().copied().step_by(2).collect();
+                    *v = kept;
+                }
+            }
+        }
+    }
+
+    /// Share of the last games (up to [`Curve::WINDOW`]) that were lost.
+    pub fn rolling_loss_rate(&self) -> f64 {
+        if self.window.is_empty() {
+            0.0
+        } else {
+            self.window_losses as f64 / self.window.len() as f64
+        }
+    }
+}
+
+/// Who plays the machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rival {
+    Player(OpponentKind),
+    /// A person, who chooses every move.
+    Human,
+}
+
+/// A machine learning against a rival, one ply or one game at a time.
+pub struct Session<G: GameSetup> {
+    arena: Arc<Arena<G>>,
+    solution: Option<Arc<Solution>>,
+    tie_break: TieBreak,
+    rival: Rival,
+    pending_rival: Option<Rival>,
+    table: Table,
+    machine: Machine<G>,
+    st: GameState,
+    /// The game in progress, or the last one played when none is.
+    pub game: Option<GameRecord<G>>,
+    in_game: bool,
+    pub stats: Stats,
+    pub curve: Curve,
+    pub opened: Option<Opened>,
+    pub reinforced: Option<Reinforced>,
+    /// Boxes most recently opened, latest first.
+    pub recent: VecDeque<usize>,
+    /// Stop after this many games in this session.
+    pub limit: Option<u64>,
+    seq: u64,
+}
+
+impl<G: GameSetup> Session<G> {
+    pub fn new(
+        arena: Arc<Arena<G>>,
+        machine: Machine<G>,
+        rival: Rival,
+        tie_break: TieBreak,
+    ) -> Self {
+        let mut s = Session {
+            table: Table::new(&arena, &machine.boxes, &Opponent::Random),
+            arena,
+            solution: None,
+            tie_break,
+            rival,
+            pending_rival: None,
+            machine,
+            st: GameState::new(),
+            game: None,
+            in_game: false,
+            stats: Stats::default(),
+            curve: Curve::default(),
+            opened: None,
+            reinforced: None,
+            recent: VecDeque::new(),
+            limit: None,
+            seq: 0,
+        };
+        s.table = s.compile(rival);
+        s
+    }
+
+    fn compile(&mut self, rival: Rival) -> Table {
+        let opponent = match rival {
+            Rival::Player(OpponentKind::Perfect) => {
+                let graph = &self.arena.graph;
+                let solution = self
+                    .solution
+                    .get_or_insert_with(|| Arc::new(Solution::solve(graph)));
+                Opponent::perfect(graph, solution, self.tie_break)
+            }
+            // A person may play any move.
+            Rival::Player(OpponentKind::Random) | Rival::Human => Opponent::Random,
+        };
+        Table::new(&self.arena, &self.machine.boxes, &opponent)
+    }
+
+    pub fn game(&self) -> &G {
+        &self.arena.game
+    }
+    pub fn arena(&self) -> &Arc<Arena<G>> {
+        &self.arena
+    }
+    pub fn machine(&self) -> &Machine<G> {
+        &self.machine
+    }
+    pub fn rival(&self) -> Rival {
+        self.pending_rival.unwrap_or(self.rival)
+    }
+    pub fn tie_break(&self) -> TieBreak {
+        self.tie_break
+    }
+    /// Whether a game is under way (not between games).
+    pub fn in_game(&self) -> bool {
+        self.in_game
+    }
+    pub fn limit_reached(&self) -> bool {
+        self.limit.is_some_and(|l| self.stats.games >= l)
+    }
+
+    /// Changes the rival from the next game on.
+    pub fn set_rival(&mut self, rival: Rival) {
+        if self.in_game {
+            self.pending_rival = Some(rival);
+        } else {
+            self.switch_rival(rival);
+        }
+    }
+
+    fn switch_rival(&mut self, rival: Rival) {
+        if rival != self.rival {
+            self.table = self.compile(rival);
+            self.rival = rival;
+        }
+        self.pending_rival = None;
+    }
+
+    /// Refills every box, reseeds, and forgets the games played.
+    pub fn reset(&mut self) {
+        self.machine.reset();
+        self.st = GameState::new();
+        self.game = None;
+        self.in_game = false;
+        self.stats = Stats::default();
+        self.curve = Curve::default();
+        self.opened = None;
+        self.reinforced = None;
+        self.recent.clear();
+    }
+
+    /// Saves the machine atomically.
+    pub fn save(&self, path: &Path) -> Result<(), StoreError> {
+        let text = store::to_yaml(self.game(), &self.machine, self.game().size_key());
+        store::save_atomic(path, &text)
+    }
+
+    /// Starts a new game if none is under way (and the session's limit allows one).
+    pub fn begin(&mut self) -> bool {
+        if !self.in_game {
+            if self.limit_reached() {
+                return false;
+            }
+            self.start_game();
+        }
+        true
+    }
+
+    fn start_game(&mut self) {
+        if let Some(r) = self.pending_rival {
+            self.switch_rival(r);
+        }
+        self.st.restart();
+        self.in_game = true;
+        self.game = Some(GameRecord {
+            number: self.machine.games_played + 1,
+            positions: vec![self.arena.game.start()],
+            moves: Vec::new(),
+            played: Vec::new(),
+            result: None,
+            resigned: false,
+        });
+    }
+
+    /// The legal moves of the person to move, in the order `human_move` takes them, or `None`
+    /// when it is not a person's turn.
+    pub fn human_options(&self) -> Option<Vec<G::Move>> {
+        if self.rival != Rival::Human
+            || !self.in_game
+            || !self.table.opponent_to_move(self.st.state)
+        {
+            return None;
+        }
+        let graph = &self.arena.graph;
+        let n = self.table.node(self.st.state);
+        Some(
+            self.table
+                .options(self.st.state)
+                .iter()
+                .map(|&c| {
+                    let i = graph
+                        .children(n)
+                        .iter()
+                        .position(|&x| x == self.table.node(c))
+                        .expect("an option is a child");
+                    graph.moves(n)[i]
+                })
+                .collect(),
+        )
+    }
+
+    /// Plays one ply (starting a new game if none is under way); a game that ends is reinforced
+    /// and recorded. Returns whether anything happened (not at the session's game limit).
+    pub fn ply(&mut self) -> bool {
+        self.ply_with(None)
+    }
+
+    /// The person's move: option `pick` of [`Session::human_options`].
+    pub fn human_move(&mut self, pick: usize) -> bool {
+        self.ply_with(Some(pick as u32))
+    }
+
+    fn ply_with(&mut self, pick: Option<u32>) -> bool {
+        if !self.begin() {
+            return false;
+        }
+        let before = self.table.node(self.st.state);
+        let side = self.arena.graph.to_move(before);
+        let trainer = Trainer::new(&self.arena, &self.table);
+        let step = trainer.step_with(&mut self.machine, &mut self.st, pick);
+        let game_no = self.game.as_ref().map_or(0, |g| g.number);
+        match step {
+            Step::Learner { box_index, arrow } => {
+                self.seq += 1;
+                self.opened = Some(Opened {
+                    game: game_no,
+                    box_index,
+                    arrow: Some(arrow),
+                    seq: self.seq,
+                });
+                self.recent.retain(|&b| b != box_index);
+                self.recent.push_front(box_index);
+                self.recent.truncate(64);
+                if let Some(g) = &mut self.game {
+                    g.played.push((box_index, arrow));
+                }
+            }
+            Step::Resigned { box_index } => {
+                self.seq += 1;
+                self.opened = Some(Opened {
+                    game: game_no,
+                    box_index,
+                    arrow: None,
+                    seq: self.seq,
+                });
+                if let Some(g) = &mut self.game {
+                    g.resigned = true;
+                }
+                self.finish(GameResult::Loss);
+                return true;
+            }
+            Step::Opponent => {}
+            Step::Over(r) => {
+                self.finish(r);
+                return true;
+            }
+        }
+        let after = self.table.node(self.st.state);
+        let graph = &self.arena.graph;
+        let i = graph
+            .children(before)
+            .iter()
+            .position(|&c| c == after)
+            .expect("a move leads to a child");
+        let mv = graph.moves(before)[i];
+        if let Some(g) = &mut self.game {
+            g.moves.push((side, mv));
+            g.positions.push(graph.position(after).clone());
+        }
+        // A game that has just ended is finished at once (this draws nothing).
+        if graph.is_terminal(after) {
+            let trainer = Trainer::new(&self.arena, &self.table);
+            if let Some(r) = trainer.step(&mut self.machine, &mut self.st).result() {
+                self.finish(r);
+            }
+        }
+        true
+    }
+
+    fn finish(&mut self, result: GameResult) {
+        let played = self
+            .game
+            .as_ref()
+            .map(|g| g.played.clone())
+            .unwrap_or_default();
+        let boxes: Vec<usize> = played.iter().map(|&(b, _)| b).collect();
+        let before: Vec<(usize, Vec<u32>)> = boxes
+            .iter()
+            .map(|&b| {
+                (
+                    b,
+                    self.machine.beads_in(b).iter().map(|x| x.get()).collect(),
+                )
+            })
+            .collect();
+        Trainer::new(&self.arena, &self.table).finish(&mut self.machine, &self.st, result);
+        let mut changes = Vec::new();
+        let mut emptied = Vec::new();
+        for (b, old) in before {
+            if changes.iter().any(|&(cb, _, _)| cb == b) || emptied.contains(&b) {
+                continue;
+            }
+            let new = self.machine.beads_in(b);
+            for (a, (&o, n)) in old.iter().zip(&new).enumerate() {
+                if o != n.get() {
+                    changes.push((b, a, n.get() as i64 - o as i64));
+                }
+            }
+            if old.iter().sum::<u32>() > 0 && self.machine.box_total(b) == 0 {
+                emptied.push(b);
+            }
+        }
+        self.seq += 1;
+        let number = self.machine.games_played;
+        self.reinforced = Some(Reinforced {
+            game: number,
+            result,
+            changes,
+            emptied,
+            seq: self.seq,
+        });
+        if let Some(g) = &mut self.game {
+            g.result = Some(result);
+        }
+        self.in_game = false;
+        self.record(number, result);
+    }
+
+    fn record(&mut self, number: u64, result: GameResult) {
+        let s = &mut self.stats;
+        s.games += 1;
+        match result {
+            GameResult::Win => s.wins += 1,
+            GameResult::Draw => s.draws += 1,
+            GameResult::Loss => {
+                s.losses += 1;
+                s.last_loss = Some(number);
+            }
+        }
+        s.streak = match s.streak {
+            Some((r, n)) if r == result => Some((r, n + 1)),
+            _ => Some((result, 1)),
+        };
+        self.curve.push(number, result);
+    }
+
+    /// Plays the rest of the current game, if one is under way.
+    pub fn finish_game(&mut self) {
+        while self.in_game {
+            self.ply();
+        }
+    }
+
+    /// Plays one whole game move by move (recorded for the screen).
+    pub fn recorded_game(&mut self) -> bool {
+        if !self.ply() {
+            return false;
+        }
+        self.finish_game();
+        true
+    }
+
+    /// Plays up to `max` whole games as fast as the engine goes (nothing recorded but the
+    /// results), stopping early when `keep_going` says so (asked every 256 games). The machine
+    /// changes exactly as under `matchbox train` with the same settings.
+    pub fn flat_out(&mut self, max: u64, mut keep_going: impl FnMut() -> bool) -> u64 {
+        self.finish_game();
+        let max = match self.limit {
+            Some(l) => max.min(l.saturating_sub(self.stats.games)),
+            None => max,
+        };
+        let mut n = 0;
+        while n < max && (n % 256 != 0 || n == 0 || keep_going()) {
+            let trainer = Trainer::new(&self.arena, &self.table);
+            let r = trainer.play_game(&mut self.machine, &mut self.st);
+            let number = self.machine.games_played;
+            self.record(number, r);
+            n += 1;
+        }
+        n
+    }
+}
