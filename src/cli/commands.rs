@@ -14,8 +14,8 @@ use super::{
     StartSpeed, TrainArgs, WatchArgs,
 };
 use crate::game::graph::GameGraph;
+use crate::learn::engine::Arena;
 use crate::learn::engine::Trainer;
-use crate::learn::engine::{Arena, Machine};
 use crate::learn::{BoxSet, GameResult};
 use crate::solve::{Solution, TieBreak};
 use crate::store;
@@ -365,19 +365,9 @@ fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
     Ok(())
 }
 
-fn titles<G: GameSetup>(game: &G, m: &Machine<G>) -> Titles {
-    let side = m.boxes.side();
-    let name = game.nickname(side, m.boxes.mode()).unwrap_or("the machine");
-    Titles {
-        machine: format!("{name} ({})", game.side_name(side)),
-        game: format!("{} {}", game.name(), game.variant()),
-        symmetry: format!("{} symmetry, {} boxes", m.boxes.mode(), m.boxes.len()),
-    }
-}
-
 fn watch<G: BoardView + Clone + 'static>(game: G, a: &WatchArgs) -> Result<()> {
     let machine = build_machine(&game, &a.learn)?;
-    let titles = titles(&game, &machine);
+    let titles = Titles::of(&game, &machine);
     let save = a.save.clone().unwrap_or_else(|| {
         PathBuf::from(format!(
             "{}-{}-watch.yaml",
@@ -429,7 +419,7 @@ fn play<G: BoardView>(game: G, a: &PlayArgs) -> Result<()> {
         json: false,
     };
     let machine = build_machine(&game, &learn)?;
-    let titles = titles(&game, &machine);
+    let titles = Titles::of(&game, &machine);
     let session = Session::new(
         Arc::new(Arena::new(game)),
         machine,

@@ -218,6 +218,19 @@ pub struct Titles {
     pub symmetry: String,
 }
 
+impl Titles {
+    /// The titles of a machine playing a game.
+    pub fn of<G: BoardView>(game: &G, m: &crate::learn::engine::Machine<G>) -> Titles {
+        let side = m.boxes.side();
+        let name = game.nickname(side, m.boxes.mode()).unwrap_or("the machine");
+        Titles {
+            machine: format!("{name} ({})", game.side_name(side)),
+            game: format!("{} {}", game.name(), game.variant()),
+            symmetry: format!("{} symmetry, {} boxes", m.boxes.mode(), m.boxes.len()),
+        }
+    }
+}
+
 /// The watch screen.
 pub struct WatchApp<G: BoardView> {
     pub game: G,
@@ -237,13 +250,37 @@ pub struct WatchApp<G: BoardView> {
 }
 
 impl<G: BoardView> WatchApp<G> {
+    pub fn new(
+        game: G,
+        titles: Titles,
+        snapshot: Snapshot<G>,
+        speed: Speed,
+        save_path: PathBuf,
+        opponent: OpponentKind,
+    ) -> Self {
+        WatchApp {
+            game,
+            titles,
+            snapshot,
+            speed,
+            paused: false,
+            show_help: false,
+            quit: false,
+            message: None,
+            save_path,
+            opponent,
+            fps: 0.0,
+            games_per_sec: 0.0,
+            anim: 1.0,
+        }
+    }
+
     /// Applies an action; returns the commands for the training thread.
     pub fn update(&mut self, action: Action) -> Vec<Command> {
+        // Any key but quit just closes the help.
         if self.show_help && action != Action::Quit {
             self.show_help = false;
-            if action == Action::ToggleHelp {
-                return Vec::new();
-            }
+            return Vec::new();
         }
         self.message = None;
         match action {

@@ -57,22 +57,9 @@ pub fn watch<G: BoardView + Clone + 'static>(
     };
     let snapshot = app::Snapshot::of(&session);
     let (tx, mailbox, handle) = worker::spawn(session, control);
-    let mut app = WatchApp {
-        game,
-        titles,
-        snapshot,
-        speed,
-        paused: false,
-        show_help: false,
-        quit: false,
-        message: None,
-        save_path,
-        opponent,
-        fps: 0.0,
-        games_per_sec: 0.0,
-        anim: 1.0,
-    };
-    let result = with_terminal(|t| watch_loop(t, &mut app, &tx, &mailbox));
+    let mut app = WatchApp::new(game, titles, snapshot, speed, save_path, opponent);
+    let alive = || !handle.is_finished();
+    let result = with_terminal(|t| watch_loop(t, &mut app, &tx, &mailbox, &alive));
     let _ = tx.send(Command::Quit);
     let session = handle
         .join()
@@ -85,6 +72,7 @@ fn watch_loop<G: BoardView>(
     app: &mut WatchApp<G>,
     tx: &Sender<Command>,
     mailbox: &Mailbox<G>,
+    alive: &dyn Fn() -> bool,
 ) -> Result<()> {
     let frame = Duration::from_secs(1) / FPS;
     let mut frames = 0u32;
@@ -93,6 +81,9 @@ fn watch_loop<G: BoardView>(
     let mut anim_seq = 0;
     let mut anim_start = Instant::now();
     loop {
+        if !alive() {
+            anyhow::bail!("the training thread stopped");
+        }
         let now = Instant::now();
         {
             let mut slot = mailbox.lock().unwrap_or_else(|e| e.into_inner());

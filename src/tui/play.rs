@@ -79,11 +79,10 @@ impl<G: BoardView> PlayApp<G> {
     }
 
     pub fn update(&mut self, action: Action) {
+        // Any key but quit just closes the help.
         if self.show_help && action != Action::Quit {
             self.show_help = false;
-            if action == Action::ToggleHelp {
-                return;
-            }
+            return;
         }
         let options = self.options();
         match action {

@@ -103,11 +103,11 @@ pub fn board_panel<G: BoardView>(
         return;
     };
     let mut marks: Vec<(G::Move, Color)> = extra.to_vec();
-    if let Some(&(_, mv)) = rec.moves.last() {
-        // The machine's last move in its bead colour, the rival's in white.
-        let colour = match (snap.opened, rec.moves.len()) {
-            (Some(o), _) if o.game == rec.number && last_move_was_machine(rec, snap) => {
-                o.arrow.map_or(Color::White, bead_colour)
+    if let Some(&(side, mv)) = rec.moves.last() {
+        // The machine's last move in its bead colour, the rival's in grey.
+        let colour = match snap.opened {
+            Some(o) if side == snap.boxes.side() && o.game == rec.number => {
+                o.arrow.map_or(Color::Gray, bead_colour)
             }
             _ => Color::Gray,
         };
@@ -120,7 +120,7 @@ pub fn board_panel<G: BoardView>(
         .iter()
         .map(|&(_, m)| game.format_move(m))
         .collect();
-    let width = area.width.saturating_sub(3) as usize;
+    let width = area.width.saturating_sub(5) as usize;
     let mut shown = texts.join(" ");
     while shown.chars().count() > width {
         match shown.find(' ') {
@@ -145,19 +145,8 @@ pub fn board_panel<G: BoardView>(
         None => Line::styled(format!(" move {}", rec.moves.len() + 1), DIM),
     };
     lines.push(status);
-    let title = format!(" Game {} ", rec.number);
+    let title = format!(" Game {} ", group(rec.number));
     f.render_widget(Paragraph::new(indent(lines)).block(panel(title)), area);
-}
-
-fn last_move_was_machine<G: BoardView>(
-    rec: &super::session::GameRecord<G>,
-    _snap: &Snapshot<G>,
-) -> bool {
-    // The machine moved last when its draws and the side of the last move agree: the machine's
-    // moves alternate with its rival's, so compare the side of the last move with the side of the
-    // first move the machine made.
-    rec.moves.len() >= 2 && rec.moves.len() % 2 == rec.played.len() % 2
-        || rec.moves.len() == 1 && rec.played.len() == 1
 }
 
 fn indent(lines: Vec<Line<'static>>) -> Vec<Line<'static>> {
@@ -250,7 +239,7 @@ pub fn box_panel<G: BoardView>(
         }
         if delta < 0 && playing {
             // The confiscated bead slides out of the box.
-            let gap = if animated { (anim * 8.0) as usize } else { 1 };
+            let gap = if animated { (anim * 4.0) as usize } else { 1 };
             spans.push(Span::raw(" ".repeat(1 + gap)));
             spans.push(Span::styled(
                 dots((-delta) as u32, 3),
@@ -284,12 +273,73 @@ pub fn box_panel<G: BoardView>(
         }
         lines.push(Line::from(spans));
     }
+    if opened.mirrored {
+        lines.push(Line::styled(" (mirror image of the board)", DIM));
+    }
+    if let Some(r) = &snap.reinforced {
+        lines.push(Line::raw(""));
+        lines.extend(reinforcement_lines(game, snap, r));
+    }
     let lost_here = !changes.is_empty() && changes.iter().any(|c| c.1 < 0);
     let mut block = panel(format!(" Box {} · move {} ", b + 1, mbox.move_number()));
     if lost_here && playing && !animated {
         block = block.border_style(BOLD.fg(Color::Red));
     }
     f.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// What the last game did to the beads, in words.
+fn reinforcement_lines<G: BoardView>(
+    game: &G,
+    snap: &Snapshot<G>,
+    r: &super::session::Reinforced,
+) -> Vec<Line<'static>> {
+    let (word, colour) = match r.result {
+        GameResult::Win => ("won", Color::Green),
+        GameResult::Draw => ("drawn", Color::Yellow),
+        GameResult::Loss => ("lost", Color::Red),
+    };
+    let mut lines = vec![Line::styled(
+        format!(" game {} {word}:", group(r.game)),
+        BOLD.fg(colour),
+    )];
+    if r.changes.is_empty() {
+        lines.push(Line::styled(" no bead changes", DIM));
+    }
+    for &(b, a, d) in r.changes.iter().take(3) {
+        let mv = game.format_move(snap.boxes.get(b).arrows[a]);
+        let beads = if d.abs() == 1 { "bead" } else { "beads" };
+        lines.push(Line::styled(
+            format!(" {d:+} {beads}, box {} {mv}", b + 1),
+            Style::new().fg(colour),
+        ));
+    }
+    if r.changes.len() > 3 {
+        lines.push(Line::styled(
+            format!(" and {} more", r.changes.len() - 3),
+            DIM,
+        ));
+    }
+    for &b in r.emptied.iter().take(2) {
+        lines.push(Line::styled(
+            format!(" box {} is now empty", b + 1),
+            BOLD.fg(Color::Red),
+        ));
+    }
+    lines
+}
+
+/// A whole number with thousands separated: 89,740,449.
+pub fn group(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A bar for a bead count.
@@ -380,7 +430,7 @@ pub fn machine_panel<G: BoardView>(f: &mut Frame, area: Rect, snap: &Snapshot<G>
 
 fn kv(k: &str, v: String) -> Line<'static> {
     Line::from(vec![
-        Span::styled(format!(" {k:<11}"), DIM),
+        Span::styled(format!(" {k:<10} "), DIM),
         Span::styled(v, BOLD),
     ])
 }
@@ -391,9 +441,20 @@ pub fn rate(r: f64) -> String {
         format!("{:.1}M", r / 1e6)
     } else if r >= 1e3 {
         format!("{:.1}k", r / 1e3)
-    } else {
+    } else if r >= 10.0 {
         format!("{r:.0}")
+    } else {
+        format!("{r:.1}")
     }
+}
+
+fn signed_rate(v: f64) -> String {
+    let size = if v.abs() < 1e3 {
+        format!("{:.0}", v.abs())
+    } else {
+        rate(v.abs())
+    };
+    if v < 0.0 { format!("-{size}") } else { size }
 }
 
 /// The scoreboard.
@@ -402,7 +463,8 @@ pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
     let st = &s.stats;
     let streak = match st.streak {
         Some((r, n)) => format!(
-            "{n} {}",
+            "{} {}",
+            group(n),
             match r {
                 GameResult::Win => "won",
                 GameResult::Draw => "drawn",
@@ -413,10 +475,16 @@ pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
     };
     let arrows = s.boxes.arrow_count();
     let lines = vec![
-        kv("games", format!("{}", s.games_played)),
-        kv("won", st.wins.to_string()),
-        kv("drawn", st.draws.to_string()),
-        kv("lost", st.losses.to_string()),
+        kv("games", group(s.games_played)),
+        kv(
+            "W/D/L",
+            format!(
+                "{}/{}/{}",
+                group(st.wins),
+                group(st.draws),
+                group(st.losses)
+            ),
+        ),
         kv("streak", streak),
         kv(
             "last loss",
@@ -428,10 +496,8 @@ pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
             format!("{} of {} boxes", s.boxes_emptied, s.boxes.len()),
         ),
         kv("beads", format!("{} ({} arrows)", s.beads_left, arrows)),
-        kv(
-            "speed",
-            format!("{} games/s · {:.0} fps", rate(app.games_per_sec), app.fps),
-        ),
+        kv("speed", format!("{} games/s", rate(app.games_per_sec))),
+        kv("screen", format!("{:.0} frames/s", app.fps)),
     ];
     f.render_widget(Paragraph::new(lines).block(panel(" Score ".into())), area);
 }
@@ -480,15 +546,15 @@ pub fn curve_panel(f: &mut Frame, area: Rect, curve: &Curve, games: u64) {
             Axis::default()
                 .bounds([lo, hi])
                 .labels([
-                    Span::styled(format!("{lo:.0}"), DIM),
-                    Span::styled(format!("{hi:.0}"), DIM),
+                    Span::styled(signed_rate(lo), DIM),
+                    Span::styled(signed_rate(hi), DIM),
                 ])
                 .style(DIM),
         );
     f.render_widget(chart, chart_area);
     f.render_widget(
         Paragraph::new(Line::from(vec![
-            Span::styled(format!(" loss rate, last {} games: ", Curve::WINDOW), DIM),
+            Span::styled(format!(" lost, last {} games: ", Curve::WINDOW), DIM),
             Span::styled(
                 format!("{:.0}%", curve.rolling_loss_rate() * 100.0),
                 BOLD.fg(Color::Red),
@@ -540,9 +606,18 @@ pub fn watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
     } else {
         app.speed.label().to_string()
     };
-    let left = format!(
-        " matchbox · {} learns {} against {opponent} · {} · {} · seed {}",
-        app.titles.machine, app.titles.game, app.titles.symmetry, s.reinforcement, s.seed
+    let left = fit(
+        &[
+            format!(
+                " matchbox · {} learns {}",
+                app.titles.machine, app.titles.game
+            ),
+            format!(" against {opponent}"),
+            format!(" · {}", app.titles.symmetry),
+            format!(" · {} reinforcement", s.reinforcement),
+            format!(" · seed {}", s.seed),
+        ],
+        (area.width as usize).saturating_sub(state.chars().count() + 3),
     );
     let right = format!("[{state}] ");
     let pad = (area.width as usize).saturating_sub(left.chars().count() + right.chars().count());
@@ -575,7 +650,7 @@ pub fn watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
     let bar = match &app.message {
         Some(m) => Line::styled(format!(" {m}"), BOLD.fg(Color::Yellow)),
         None => Line::styled(
-            " space pause · n step · +/- speed · o opponent · r reset · s save · ? help · q quit",
+            " space pause  n step  +/- speed  o opponent  r reset  s save  ? help  q quit",
             DIM,
         ),
     };
@@ -583,6 +658,18 @@ pub fn watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
     if app.show_help {
         help(f, Mode::Watch);
     }
+}
+
+/// As many of the parts as fit in `width`, in order.
+fn fit(parts: &[String], width: usize) -> String {
+    let mut out = String::new();
+    for p in parts {
+        if out.chars().count() + p.chars().count() > width {
+            break;
+        }
+        out.push_str(p);
+    }
+    out
 }
 
 /// The game's name in titles.
@@ -606,13 +693,18 @@ pub fn play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
     ])
     .areas(area);
     let s = &app.snapshot;
-    let left = format!(
-        " matchbox play · you ({}) against {} · {} · {} · seed {}",
-        game.side_name(app.human),
-        app.titles.machine,
-        app.titles.game,
-        app.titles.symmetry,
-        s.seed
+    let left = fit(
+        &[
+            format!(
+                " matchbox play · you ({}) against {} · {}",
+                game.side_name(app.human),
+                app.titles.machine,
+                app.titles.game
+            ),
+            format!(" · {}", app.titles.symmetry),
+            format!(" · seed {}", s.seed),
+        ],
+        area.width as usize,
     );
     f.render_widget(
         Paragraph::new(Line::styled(left, BOLD)).style(Style::new().bg(Color::Rgb(30, 30, 46))),
@@ -663,9 +755,7 @@ pub fn play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
         }
     }
     f.render_widget(Paragraph::new(lines).block(panel(" Your move ".into())), b);
-    let [box_area, machine_area] =
-        Layout::vertical([Constraint::Min(8), Constraint::Length(9)]).areas(c);
-    box_panel(f, box_area, game, s, 1.0, false);
+    box_panel(f, c, game, s, 1.0, false);
     let st = &s.stats;
     let score = vec![
         kv("games", st.games.to_string()),
@@ -680,9 +770,8 @@ pub fn play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
     ];
     f.render_widget(
         Paragraph::new(score).block(panel(format!(" You v {} ", app.titles.machine))),
-        machine_area,
+        score_area,
     );
-    let _ = score_area;
     f.render_widget(
         Paragraph::new(Line::styled(
             " ↑↓ choose · Enter play · or type a move like b1-b2 · ? help · q quit",

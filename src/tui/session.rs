@@ -54,6 +54,8 @@ pub struct Opened {
     pub game: u64,
     pub box_index: usize,
     pub arrow: Option<usize>,
+    /// Whether the box's diagram is the mirror image (or another symmetric image) of the board.
+    pub mirrored: bool,
     /// Increases with every event, so the screen knows when to start an animation.
     pub seq: u64,
 }
@@ -344,6 +346,8 @@ impl<G: GameSetup> Session<G> {
         let trainer = Trainer::new(&self.arena, &self.table);
         let step = trainer.step_with(&mut self.machine, &mut self.st, pick);
         let game_no = self.game.as_ref().map_or(0, |g| g.number);
+        let mirrored =
+            |b: usize| self.machine.boxes.get(b).position != *self.arena.graph.position(before);
         match step {
             Step::Learner { box_index, arrow } => {
                 self.seq += 1;
@@ -351,6 +355,7 @@ impl<G: GameSetup> Session<G> {
                     game: game_no,
                     box_index,
                     arrow: Some(arrow),
+                    mirrored: mirrored(box_index),
                     seq: self.seq,
                 });
                 self.recent.retain(|&b| b != box_index);
@@ -366,6 +371,7 @@ impl<G: GameSetup> Session<G> {
                     game: game_no,
                     box_index,
                     arrow: None,
+                    mirrored: mirrored(box_index),
                     seq: self.seq,
                 });
                 if let Some(g) = &mut self.game {
