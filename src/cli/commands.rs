@@ -296,10 +296,20 @@ fn train<G: GameSetup>(game: G, a: &TrainArgs) -> Result<()> {
         }));
         return Ok(());
     }
-    println!(
-        "\nresults (W win, D draw, L loss; from game {first_game}):\n  {}",
-        result_letters(&results)
-    );
+    if results.len() <= 200 {
+        println!(
+            "\nresults (W win, D draw, L loss; from game {first_game}):\n  {}",
+            result_letters(&results)
+        );
+    } else {
+        let tail = results.len() - 100;
+        println!(
+            "\nresults (W win, D draw, L loss), games {first_game} to {}:\n  {}\n  …\nlast 100 games:\n  {}",
+            first_game + 99,
+            result_letters(&results[..100]),
+            result_letters(&results[tail..])
+        );
+    }
     println!(
         "\n{} games: {wins} won, {draws} drawn, {losses} lost; last loss: {}",
         results.len(),
