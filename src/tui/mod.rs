@@ -77,7 +77,9 @@ fn watch_loop<G: BoardView>(
     let frame = Duration::from_secs(1) / FPS;
     let mut frames = 0u32;
     let mut fps_since = Instant::now();
-    let mut rate_sample = (Instant::now(), app.snapshot.games_played);
+    // Games per second over the last few seconds, so slow speeds read sensibly too.
+    let mut samples: std::collections::VecDeque<(Instant, u64)> =
+        std::collections::VecDeque::from([(Instant::now(), app.snapshot.games_played)]);
     let mut anim_seq = 0;
     let mut anim_start = Instant::now();
     loop {
@@ -102,11 +104,19 @@ fn watch_loop<G: BoardView>(
         }
         let duration = if app.speed.animated() { 1.5 } else { 0.25 };
         app.anim = (now - anim_start).as_secs_f32() / duration;
-        let dt = now - rate_sample.0;
-        if dt >= Duration::from_millis(500) {
-            let games = app.snapshot.games_played;
-            app.games_per_sec = games.saturating_sub(rate_sample.1) as f64 / dt.as_secs_f64();
-            rate_sample = (now, games);
+        if samples
+            .back()
+            .is_some_and(|s| now - s.0 >= Duration::from_millis(250))
+        {
+            samples.push_back((now, app.snapshot.games_played));
+            while samples.len() > 2 && now - samples[0].0 > Duration::from_secs(4) {
+                samples.pop_front();
+            }
+            let (t0, g0) = samples[0];
+            let dt = (now - t0).as_secs_f64();
+            if dt > 0.0 {
+                app.games_per_sec = app.snapshot.games_played.saturating_sub(g0) as f64 / dt;
+            }
         }
         terminal.draw(|f| render::watch(f, app))?;
         frames += 1;
