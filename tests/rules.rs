@@ -153,7 +153,7 @@ fn move_parsing_accepts_variants_and_rejects_illegal_moves() {
     assert!(err.to_string().contains("not a legal move"));
     for junk in ["", "b", "z1-z2", "b9-b2", "hello"] {
         assert!(
-            matches!(g.parse_move(&p, junk), Err(GameError::BadMoveSyntax(_))),
+            matches!(g.parse_move(&p, junk), Err(GameError::BadMoveSyntax { .. })),
             "{junk:?}"
         );
     }

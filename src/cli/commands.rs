@@ -14,9 +14,9 @@ use super::{
     StartSpeed, TrainArgs, WatchArgs,
 };
 use crate::game::graph::GameGraph;
+use crate::learn::GameResult;
 use crate::learn::engine::Arena;
 use crate::learn::engine::Trainer;
-use crate::learn::{BoxSet, GameResult};
 use crate::solve::{Solution, TieBreak};
 use crate::store;
 use crate::tui::{
@@ -55,9 +55,12 @@ fn print_json(v: &Value) {
 }
 
 fn boxes<G: GameSetup>(game: G, a: &BoxesArgs) -> Result<()> {
-    let (side, mode) = box_set_choice(&game, &a.set)?;
-    let set = BoxSet::build(&game, side, mode);
-    let initial = a.beads.clone().unwrap_or_else(|| game.default_beads());
+    let set = box_set_choice(&game, &a.set)?;
+    let (side, mode) = (set.side(), set.mode());
+    let initial = a
+        .beads
+        .clone()
+        .unwrap_or_else(|| a.preset.unwrap_or_else(|| game.default_preset()).beads());
     let beads: u64 = set
         .boxes()
         .iter()
@@ -418,7 +421,10 @@ fn play<G: BoardView>(game: G, a: &PlayArgs) -> Result<()> {
         set: BoxSetArgs {
             side: Some(game.side_name(human.other()).to_string()),
             symmetry: a.symmetry,
+            include_forced: false,
+            skip_forced: false,
         },
+        preset: a.preset,
         opponent: crate::players::OpponentKind::Random,
         tie_break: TieBreak::Random,
         reinforcement: a.reinforcement,

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::game::hexapawn::Size;
-use crate::learn::{Reinforcement, StageBeads, SymmetryMode};
+use crate::learn::{Preset, Reinforcement, StageBeads, SymmetryMode};
 use crate::players::OpponentKind;
 use crate::solve::TieBreak;
 
@@ -46,6 +46,9 @@ pub enum GameName {
     Hexapawn,
     /// Hexapawn on 4×4
     Octopawn,
+    /// Noughts and crosses (Michie's MENACE)
+    #[value(alias = "noughts")]
+    Tictactoe,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -69,6 +72,12 @@ pub struct BoxSetArgs {
     /// How mirror images are merged [default: gardner on 3x3 for black, full otherwise]
     #[arg(long, value_enum)]
     pub symmetry: Option<SymmetryMode>,
+    /// Give a box also to positions with a single legal move (MENACE's 9th move)
+    #[arg(long, conflicts_with = "skip_forced")]
+    pub include_forced: bool,
+    /// Give no box to positions with a single legal move (the default for noughts and crosses)
+    #[arg(long)]
+    pub skip_forced: bool,
 }
 
 #[derive(Args, Debug)]
@@ -77,7 +86,10 @@ pub struct BoxesArgs {
     pub game: GameArgs,
     #[command(flatten)]
     pub set: BoxSetArgs,
-    /// Initial beads per arrow for each of the learner's moves, e.g. 1 or 4,3,2,1 [default: 1]
+    /// Historical settings for beads and reinforcement [default: gardner for hexapawn, michie for tictactoe]
+    #[arg(long, value_enum)]
+    pub preset: Option<Preset>,
+    /// Initial beads per arrow for each of the learner's moves, e.g. 1 or 4,3,2,1 [default: the preset's]
     #[arg(long)]
     pub beads: Option<StageBeads>,
     /// Print only the totals
@@ -109,10 +121,13 @@ pub struct LearnArgs {
     /// How the perfect player chooses among equally good moves
     #[arg(long, value_enum, default_value_t = TieBreak::Random)]
     pub tie_break: TieBreak,
-    /// Reinforcement: gardner, michie, or WIN,DRAW,LOSS[:all|:last] [default: gardner]
+    /// Historical settings for beads and reinforcement [default: gardner for hexapawn, michie for tictactoe]
+    #[arg(long, value_enum)]
+    pub preset: Option<Preset>,
+    /// Reinforcement: gardner, michie, or WIN,DRAW,LOSS[:all|:last] [default: the preset's]
     #[arg(long, allow_hyphen_values = true)]
     pub reinforcement: Option<Reinforcement>,
-    /// Initial beads per arrow for each of the learner's moves, e.g. 1 or 4,3,2,1 [default: 1]
+    /// Initial beads per arrow for each of the learner's moves, e.g. 1 or 4,3,2,1 [default: the preset's]
     #[arg(long)]
     pub beads: Option<StageBeads>,
     /// Games to play [default: 50; watch: no limit]
@@ -178,13 +193,16 @@ pub enum StartSpeed {
 pub struct PlayArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// The side you play: white|black (or first|second); the machine plays the other [default: white]
+    /// The side you play: white|black, x|o, or first|second; the machine plays the other [default: first]
     #[arg(long = "as", value_name = "SIDE")]
     pub human: Option<String>,
     /// How the machine's mirror images are merged [default: as for train]
     #[arg(long, value_enum)]
     pub symmetry: Option<SymmetryMode>,
-    /// The machine's reinforcement [default: gardner]
+    /// Historical settings for the machine's beads and reinforcement [default: the game's]
+    #[arg(long, value_enum)]
+    pub preset: Option<Preset>,
+    /// The machine's reinforcement [default: the preset's]
     #[arg(long, allow_hyphen_values = true)]
     pub reinforcement: Option<Reinforcement>,
     /// Initial beads per arrow for each of the machine's moves [default: 1]

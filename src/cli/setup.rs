@@ -9,9 +9,10 @@ use serde_json::{Value, json};
 
 use super::{BoxSetArgs, GameArgs, GameName, LearnArgs};
 use crate::game::hexapawn::{Hexapawn, Size};
+use crate::game::tictactoe::TicTacToe;
 use crate::game::{Game, Side};
 use crate::learn::engine::{Arena, Machine, Table};
-use crate::learn::{BoxSet, RNG_NAME, Reinforcement, StageBeads, SymmetryMode, rng_from_seed};
+use crate::learn::{BoxSet, Forced, Preset, RNG_NAME, SymmetryMode, rng_from_seed};
 use crate::players::{Opponent, OpponentKind};
 use crate::solve::{Solution, TieBreak};
 use crate::store;
@@ -22,10 +23,12 @@ pub trait GameSetup: Game + Sized {
         Side::Second
     }
     fn default_symmetry(&self, side: Side) -> SymmetryMode;
-    fn default_beads(&self) -> StageBeads {
-        StageBeads::uniform(1)
+    /// Beads and reinforcement when none are given.
+    fn default_preset(&self) -> Preset;
+    /// Whether positions with a single legal move get a box.
+    fn default_forced(&self) -> Forced {
+        Forced::Include
     }
-    fn default_reinforcement(&self) -> Reinforcement;
     /// The `size` key saved in files, for games that come in sizes.
     fn size_key(&self) -> Option<String>;
     /// The machine's historical name, if it has one (HER, HIM, MENACE).
@@ -40,8 +43,8 @@ impl GameSetup for Hexapawn {
             SymmetryMode::Full
         }
     }
-    fn default_reinforcement(&self) -> Reinforcement {
-        Reinforcement::GARDNER
+    fn default_preset(&self) -> Preset {
+        Preset::Gardner
     }
     fn size_key(&self) -> Option<String> {
         Some(self.size().to_string())
@@ -54,10 +57,32 @@ impl GameSetup for Hexapawn {
     }
 }
 
+impl GameSetup for TicTacToe {
+    fn default_side(&self) -> Side {
+        Side::First
+    }
+    fn default_symmetry(&self, _side: Side) -> SymmetryMode {
+        SymmetryMode::Full
+    }
+    fn default_preset(&self) -> Preset {
+        Preset::Michie
+    }
+    fn default_forced(&self) -> Forced {
+        Forced::Skip
+    }
+    fn size_key(&self) -> Option<String> {
+        None
+    }
+    fn nickname(&self, _side: Side, _mode: SymmetryMode) -> Option<&'static str> {
+        Some("MENACE")
+    }
+}
+
 /// Which game (and size) a command runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum GameSpec {
     Hexapawn(Size),
+    TicTacToe,
 }
 
 /// Runs `$body` with `$g` bound to the game named by a [`GameSpec`].
@@ -68,6 +93,10 @@ macro_rules! with_game {
                 let $g = $crate::game::hexapawn::Hexapawn::new(size);
                 $body
             }
+            $crate::cli::setup::GameSpec::TicTacToe => {
+                let $g = $crate::game::tictactoe::TicTacToe;
+                $body
+            }
         }
     };
 }
@@ -75,39 +104,50 @@ pub(crate) use with_game;
 
 /// The game from the command line, checked against the file being resumed, if any.
 pub(crate) fn game_spec(args: &GameArgs, file: Option<&Path>) -> Result<GameSpec> {
+    let shown = || file.map(|p| p.display().to_string()).unwrap_or_default();
     let from_file = match file {
         Some(path) => Some(store::file_game(path, &store::read(path)?)?),
         None => None,
     };
+    let wanted = match args.game {
+        GameName::Hexapawn | GameName::Octopawn => "hexapawn",
+        GameName::Tictactoe => "tictactoe",
+    };
     if let Some(f) = &from_file
-        && f.game != "hexapawn"
+        && f.game != wanted
     {
+        if !["hexapawn", "tictactoe"].contains(&f.game.as_str()) {
+            bail!(
+                "{}: key `game`: unknown game `{}` (known: hexapawn, tictactoe)",
+                shown(),
+                f.game
+            );
+        }
         bail!(
-            "{}: key `game`: unknown game `{}` (known: hexapawn)",
-            file.map(Path::display)
-                .map(|d| d.to_string())
-                .unwrap_or_default(),
+            "{}: key `game`: the file is for {}, not {wanted}",
+            shown(),
             f.game
         );
+    }
+    if args.game == GameName::Tictactoe {
+        if args.size.is_some() {
+            bail!("noughts and crosses has no --size");
+        }
+        return Ok(GameSpec::TicTacToe);
     }
     let file_size = from_file
         .as_ref()
         .and_then(|f| f.size.as_deref())
         .map(|s| s.parse::<Size>())
         .transpose()
-        .with_context(|| {
-            format!(
-                "{}: key `size`",
-                file.map(|p| p.display().to_string()).unwrap_or_default()
-            )
-        })?;
+        .with_context(|| format!("{}: key `size`", shown()))?;
     let size = match (args.game, args.size) {
         (GameName::Octopawn, Some(s)) if s != Size::OCTOPAWN => {
             bail!("octopawn is hexapawn on 4x4; for {s} use `hexapawn --size {s}`")
         }
         (GameName::Octopawn, _) => Size::OCTOPAWN,
-        (GameName::Hexapawn, Some(s)) => s,
-        (GameName::Hexapawn, None) => file_size.unwrap_or(Size::GARDNER),
+        (_, Some(s)) => s,
+        (_, None) => file_size.unwrap_or(Size::GARDNER),
     };
     if let (Some(fs), Some(path)) = (file_size, file)
         && fs != size
@@ -120,19 +160,27 @@ pub(crate) fn game_spec(args: &GameArgs, file: Option<&Path>) -> Result<GameSpec
     Ok(GameSpec::Hexapawn(size))
 }
 
-/// The side and symmetry mode of a box set, with defaults.
-pub(crate) fn box_set_choice<G: GameSetup>(
-    game: &G,
-    args: &BoxSetArgs,
-) -> Result<(Side, SymmetryMode)> {
+/// The box set a command asks for, with defaults.
+pub(crate) fn box_set_choice<G: GameSetup>(game: &G, args: &BoxSetArgs) -> Result<BoxSet<G>> {
     let side = match &args.side {
         Some(s) => parse_side(game, s)?,
         None => game.default_side(),
     };
-    Ok((
+    let mode = args.symmetry.unwrap_or_else(|| game.default_symmetry(side));
+    Ok(BoxSet::build_with(
+        game,
         side,
-        args.symmetry.unwrap_or_else(|| game.default_symmetry(side)),
+        mode,
+        forced_choice(game, args),
     ))
+}
+
+fn forced_choice<G: GameSetup>(game: &G, args: &BoxSetArgs) -> Forced {
+    match (args.include_forced, args.skip_forced) {
+        (true, _) => Forced::Include,
+        (_, true) => Forced::Skip,
+        _ => game.default_forced(),
+    }
 }
 
 pub(crate) fn parse_side<G: Game>(game: &G, s: &str) -> Result<Side> {
@@ -169,6 +217,19 @@ pub(crate) fn build_machine<G: GameSetup>(game: &G, args: &LearnArgs) -> Result<
                     m.boxes.mode()
                 );
             }
+            if (args.set.include_forced || args.set.skip_forced)
+                && forced_choice(game, &args.set) != m.boxes.forced()
+            {
+                bail!(
+                    "{}: the file's boxes {} forced moves, which the command's option contradicts",
+                    path.display(),
+                    m.boxes.forced()
+                );
+            }
+            if let Some(p) = args.preset {
+                m.reinforcement = p.reinforcement();
+                m.initial = p.beads();
+            }
             if let Some(r) = args.reinforcement {
                 m.reinforcement = r;
             }
@@ -182,13 +243,12 @@ pub(crate) fn build_machine<G: GameSetup>(game: &G, args: &LearnArgs) -> Result<
             m
         }
         None => {
-            let (side, mode) = box_set_choice(game, &args.set)?;
-            let boxes = Arc::new(BoxSet::build(game, side, mode));
+            let boxes = Arc::new(box_set_choice(game, &args.set)?);
+            let preset = args.preset.unwrap_or_else(|| game.default_preset());
             Machine::new(
                 boxes,
-                args.beads.clone().unwrap_or_else(|| game.default_beads()),
-                args.reinforcement
-                    .unwrap_or_else(|| game.default_reinforcement()),
+                args.beads.clone().unwrap_or_else(|| preset.beads()),
+                args.reinforcement.unwrap_or_else(|| preset.reinforcement()),
                 args.seed.unwrap_or_else(rand::random),
             )
         }

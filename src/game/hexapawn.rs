@@ -368,7 +368,10 @@ impl Game for Hexapawn {
 
     fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, GameError> {
         let t = text.trim();
-        let syntax = || GameError::BadMoveSyntax(t.to_string());
+        let syntax = || GameError::BadMoveSyntax {
+            text: t.to_string(),
+            example: "b1-b2 or a3xb2",
+        };
         let (from, to) = t
             .split_once(['-', 'x', 'X', ':'])
             .or_else(|| {

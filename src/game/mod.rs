@@ -7,6 +7,7 @@
 
 pub mod graph;
 pub mod hexapawn;
+pub mod tictactoe;
 
 use std::fmt::{self, Debug, Display};
 use std::hash::Hash;
@@ -57,8 +58,8 @@ pub enum GameError {
     BadSize(String),
     #[error("bad position `{text}`: {why}")]
     BadPosition { text: String, why: String },
-    #[error("`{0}` is not a move (expected e.g. b1-b2 or a3xb2)")]
-    BadMoveSyntax(String),
+    #[error("`{text}` is not a move (expected e.g. {example})")]
+    BadMoveSyntax { text: String, example: &'static str },
     #[error("{mv} is not a legal move here; legal moves: {legal}")]
     IllegalMove { mv: String, legal: String },
 }

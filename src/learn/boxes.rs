@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
-use super::SymmetryMode;
+use super::{Forced, SymmetryMode};
 use crate::game::{Game, Side, Sym};
 
 /// One matchbox: a position the learner may have to move in, and its arrows (moves), both in the
@@ -31,6 +31,7 @@ impl<G: Game> MatchBox<G> {
 pub struct BoxSet<G: Game> {
     side: Side,
     mode: SymmetryMode,
+    forced: Forced,
     boxes: Vec<MatchBox<G>>,
     index: HashMap<G::Position, usize>,
     arrow_start: Vec<usize>,
@@ -40,6 +41,12 @@ impl<G: Game> BoxSet<G> {
     /// Enumerates the boxes: every position reachable when the opponent may play anything and the
     /// learner plays any of its arrows, in the mode's frame.
     pub fn build(game: &G, side: Side, mode: SymmetryMode) -> BoxSet<G> {
+        Self::build_with(game, side, mode, Forced::Include)
+    }
+
+    /// As [`BoxSet::build`]; with [`Forced::Skip`], a position where the learner has a single legal
+    /// move gets no box (the move is made without a draw), as Michie left out MENACE's ninth move.
+    pub fn build_with(game: &G, side: Side, mode: SymmetryMode, forced: Forced) -> BoxSet<G> {
         let frame = |child: G::Position, ply: u16| match mode {
             SymmetryMode::Full => game.canonical(&child).0,
             SymmetryMode::Gardner if ply == 1 => game.canonical(&child).0,
@@ -59,12 +66,14 @@ impl<G: Game> BoxSet<G> {
                     SymmetryMode::None => game.moves(&pos),
                     _ => game.distinct_moves(&pos),
                 };
-                found.push(MatchBox {
-                    ply,
-                    stage,
-                    position: pos.clone(),
-                    arrows: arrows.clone(),
-                });
+                if forced == Forced::Include || game.moves(&pos).len() > 1 {
+                    found.push(MatchBox {
+                        ply,
+                        stage,
+                        position: pos.clone(),
+                        arrows: arrows.clone(),
+                    });
+                }
                 arrows
             } else {
                 game.moves(&pos)
@@ -77,10 +86,15 @@ impl<G: Game> BoxSet<G> {
             }
         }
         found.sort_by_key(|b| b.ply);
-        Self::from_boxes(side, mode, found)
+        Self::from_boxes(side, mode, forced, found)
     }
 
-    fn from_boxes(side: Side, mode: SymmetryMode, boxes: Vec<MatchBox<G>>) -> BoxSet<G> {
+    fn from_boxes(
+        side: Side,
+        mode: SymmetryMode,
+        forced: Forced,
+        boxes: Vec<MatchBox<G>>,
+    ) -> BoxSet<G> {
         let index = boxes
             .iter()
             .enumerate()
@@ -96,6 +110,7 @@ impl<G: Game> BoxSet<G> {
         BoxSet {
             side,
             mode,
+            forced,
             boxes,
             index,
             arrow_start,
@@ -107,6 +122,9 @@ impl<G: Game> BoxSet<G> {
     }
     pub fn mode(&self) -> SymmetryMode {
         self.mode
+    }
+    pub fn forced(&self) -> Forced {
+        self.forced
     }
     pub fn boxes(&self) -> &[MatchBox<G>] {
         &self.boxes

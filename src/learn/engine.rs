@@ -37,9 +37,11 @@ fn box_base<G: Game>(boxes: &BoxSet<G>, b: usize) -> usize {
 
 const OPPONENT: u32 = 0;
 const LEARNER: u32 = 1;
-const WIN: u32 = 2;
-const DRAW: u32 = 3;
-const LOSS: u32 = 4;
+/// The learner's single legal move, where the box set has no box.
+const FORCED: u32 = 2;
+const WIN: u32 = 3;
+const DRAW: u32 = 4;
+const LOSS: u32 = 5;
 
 /// One state of the compiled table: a real position seen in a frame.
 #[derive(Clone, Copy, Debug)]
@@ -107,27 +109,35 @@ impl Table {
                     }
                 }
                 None if graph.to_move(n) == side => {
-                    state.kind = LEARNER;
                     let sym = match mode {
                         SymmetryMode::None => Sym::IDENTITY,
                         SymmetryMode::Full => arena.canonical_sym(n),
                         SymmetryMode::Gardner => Sym(frame),
                     };
-                    let framed = game.transform_position(sym, graph.position(n));
-                    let b = boxes
-                        .find(&framed)
-                        .expect("every position the learner meets has a box");
-                    let back = game.inverse(sym);
-                    for &arrow in &boxes.get(b).arrows {
-                        let real = game.transform_move(back, arrow);
-                        opts.push(
-                            graph
-                                .child_by_move(n, real)
-                                .expect("a box arrow maps to a legal move of the real position"),
-                        );
+                    match boxes.find(&game.transform_position(sym, graph.position(n))) {
+                        Some(b) => {
+                            state.kind = LEARNER;
+                            let back = game.inverse(sym);
+                            for &arrow in &boxes.get(b).arrows {
+                                let real = game.transform_move(back, arrow);
+                                opts.push(graph.child_by_move(n, real).expect(
+                                    "a box arrow maps to a legal move of the real position",
+                                ));
+                            }
+                            state.base = box_base(boxes, b) as u32;
+                            box_index = b as u32;
+                        }
+                        None => {
+                            // Only a forced move goes without a box.
+                            assert_eq!(
+                                graph.children(n).len(),
+                                1,
+                                "a position with a choice has a box"
+                            );
+                            state.kind = FORCED;
+                            opts.push(graph.children(n)[0]);
+                        }
                     }
-                    state.base = box_base(boxes, b) as u32;
-                    box_index = b as u32;
                 }
                 None => opts.extend_from_slice(opponent.options(graph, n)),
             }
@@ -428,6 +438,8 @@ impl<'a, G: Game> Trainer<'a, G> {
                 }
                 None => Err(GameResult::Loss),
             }
+        } else if s.kind == FORCED {
+            Ok(0)
         } else {
             Err(match s.kind {
                 WIN => GameResult::Win,

@@ -83,6 +83,63 @@ impl fmt::Display for SymmetryMode {
     }
 }
 
+/// Historical settings: initial beads and reinforcement together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Preset {
+    /// Gardner's HER: 1 bead per arrow; punish only (−1 on the last move of a lost game).
+    Gardner,
+    /// Michie's MENACE: 4/3/2/1 beads per arrow at the machine's 1st/2nd/3rd/4th move; +3 win,
+    /// +1 draw, −1 loss on every move played.
+    Michie,
+    /// M. Scroggs' online MENACE: 8/4/2/1 beads; +3/+1/−1 on every move played.
+    Scroggs,
+}
+
+impl Preset {
+    pub fn beads(self) -> StageBeads {
+        StageBeads(match self {
+            Preset::Gardner => vec![1],
+            Preset::Michie => vec![4, 3, 2, 1],
+            Preset::Scroggs => vec![8, 4, 2, 1],
+        })
+    }
+    pub fn reinforcement(self) -> Reinforcement {
+        match self {
+            Preset::Gardner => Reinforcement::GARDNER,
+            Preset::Michie | Preset::Scroggs => Reinforcement::MICHIE,
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Preset::Gardner => "gardner",
+            Preset::Michie => "michie",
+            Preset::Scroggs => "scroggs",
+        })
+    }
+}
+
+/// Whether a position where the learner has a single legal move gets a box.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Forced {
+    /// Every position gets a box (Gardner's HER has one-arrow boxes).
+    Include,
+    /// The single move is made without a box (Michie's MENACE has no box for the ninth move).
+    Skip,
+}
+
+impl fmt::Display for Forced {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Forced::Include => "include",
+            Forced::Skip => "skip",
+        })
+    }
+}
+
 /// A number of beads for one arrow.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,

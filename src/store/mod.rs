@@ -14,7 +14,7 @@ use thiserror::Error;
 
 use crate::game::{Game, Side};
 use crate::learn::engine::Machine;
-use crate::learn::{Beads, BoxSet, RNG_NAME, Reinforcement, Rng, StageBeads, SymmetryMode};
+use crate::learn::{Beads, BoxSet, Forced, RNG_NAME, Reinforcement, Rng, StageBeads, SymmetryMode};
 
 #[derive(Debug, Error)]
 pub enum StoreError {
@@ -40,6 +40,9 @@ struct MachineFile {
     size: Option<String>,
     side: String,
     symmetry: SymmetryMode,
+    /// Whether positions with a single legal move have a box.
+    #[serde(default = "include")]
+    forced_moves: Forced,
     initial_beads: StageBeads,
     reinforcement: Reinforcement,
     rng: String,
@@ -61,6 +64,10 @@ struct BoxEntry {
     position: String,
     /// Arrow (move in the game's notation) → beads.
     arrows: Mapping,
+}
+
+fn include() -> Forced {
+    Forced::Include
 }
 
 /// What a file says about which game it holds, read before the game is built.
@@ -103,6 +110,7 @@ pub fn to_yaml<G: Game>(game: &G, m: &Machine<G>, size: Option<String>) -> Strin
         size,
         side: game.side_name(boxes.side()).to_string(),
         symmetry: boxes.mode(),
+        forced_moves: boxes.forced(),
         initial_beads: m.initial.clone(),
         reinforcement: m.reinforcement,
         rng: RNG_NAME.to_string(),
@@ -176,7 +184,7 @@ pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G
             ),
         ));
     }
-    let set = Arc::new(BoxSet::build(game, side, f.symmetry));
+    let set = Arc::new(BoxSet::build_with(game, side, f.symmetry, f.forced_moves));
     let mut m = Machine::new(Arc::clone(&set), f.initial_beads, f.reinforcement, f.seed);
     if let Some(rng) = f.rng_state {
         m.rng = rng;
@@ -197,7 +205,7 @@ pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G
         let Some(b) = set.find(&pos) else {
             let other = game.parse_position(&entry.position, side.other()).ok();
             let other_side = other.is_some_and(|p| {
-                BoxSet::build(game, side.other(), f.symmetry)
+                BoxSet::build_with(game, side.other(), f.symmetry, f.forced_moves)
                     .find(&p)
                     .is_some()
             });

@@ -200,13 +200,13 @@ pub fn box_panel<G: BoardView>(
         })
         .unwrap_or_default();
     let playing = anim < 1.0;
-    let marks: Vec<(G::Move, Color)> = mbox
+    let arrows: Vec<(G::Move, Color, u32)> = mbox
         .arrows
         .iter()
         .enumerate()
-        .map(|(i, &m)| (m, bead_colour(i)))
+        .map(|(i, &m)| (m, bead_colour(i), beads.get(i).copied().unwrap_or(0)))
         .collect();
-    let diagram = game.board_lines(&mbox.position, &marks);
+    let diagram = game.box_lines(&mbox.position, &arrows);
     let mut right: Vec<Line> = Vec::new();
     for (i, &mv) in mbox.arrows.iter().enumerate() {
         let colour = bead_colour(i);
