@@ -8,8 +8,9 @@ use std::sync::Arc;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use matchbox::game::Side;
 use matchbox::game::hexapawn::{Hexapawn, Size};
+use matchbox::game::tictactoe::TicTacToe;
 use matchbox::learn::engine::{Arena, GameState, Machine, Table, Trainer};
-use matchbox::learn::{BoxSet, Reinforcement, StageBeads, SymmetryMode};
+use matchbox::learn::{BoxSet, Forced, Preset, Reinforcement, StageBeads, SymmetryMode};
 use matchbox::players::Opponent;
 use matchbox::solve::{Solution, TieBreak};
 
@@ -47,7 +48,45 @@ fn bench_size(
     group.finish();
 }
 
+fn bench_menace(c: &mut Criterion, games: usize) {
+    let boxes = Arc::new(BoxSet::build_with(
+        &TicTacToe,
+        Side::First,
+        SymmetryMode::Full,
+        Forced::Skip,
+    ));
+    let arena = Arena::new(TicTacToe);
+    let solution = Solution::solve(&arena.graph);
+    let opponent = Opponent::perfect(&arena.graph, &solution, TieBreak::Random);
+    let table = Table::new(&arena, &boxes, &opponent);
+    let trainer = Trainer::new(&arena, &table);
+    let fresh = Machine::new(
+        boxes,
+        Preset::Michie.beads(),
+        Preset::Michie.reinforcement(),
+        1,
+    );
+    let mut group = c.benchmark_group("menace_vs_perfect");
+    group.throughput(Throughput::Elements(games as u64));
+    let mut seed = 0u64;
+    let mut st = GameState::new();
+    group.bench_function(format!("{games} games from fresh boxes"), |b| {
+        b.iter(|| {
+            let mut m = fresh.clone();
+            seed += 1;
+            m.reseed(seed);
+            for _ in 0..games {
+                black_box(trainer.play_game(&mut m, &mut st));
+            }
+            m.games_played
+        })
+    });
+    group.finish();
+}
+
 fn training(c: &mut Criterion) {
+    bench_menace(c, 200);
+    bench_menace(c, 100_000);
     use SymmetryMode::{Full, Gardner};
     let (her, octo) = (Size::GARDNER, Size::OCTOPAWN);
     bench_size(c, "her_vs_perfect", her, Side::Second, Gardner, 50);

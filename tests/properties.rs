@@ -128,3 +128,42 @@ proptest! {
         }
     }
 }
+
+/// A noughts-and-crosses position after `plies` random moves.
+fn random_ttt() -> impl Strategy<Value = matchbox::game::tictactoe::Position> {
+    (0usize..9, any::<u64>()).prop_map(|(plies, seed)| {
+        let game = matchbox::game::tictactoe::TicTacToe;
+        let mut pos = game.start();
+        let mut rng = rng_from_seed(seed);
+        for _ in 0..plies {
+            let moves = game.moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            let i = matchbox::learn::uniform_below(&mut rng, moves.len() as u32) as usize;
+            pos = game.play(&pos, moves[i]);
+        }
+        pos
+    })
+}
+
+proptest! {
+    #[test]
+    fn tictactoe_canonical_forms_and_moves(pos in random_ttt()) {
+        let game = matchbox::game::tictactoe::TicTacToe;
+        let (canon, sym) = game.canonical(&pos);
+        prop_assert_eq!(game.canonical(&canon), (canon, Sym::IDENTITY));
+        for s in 0..8u8 {
+            prop_assert_eq!(game.canonical(&game.transform_position(Sym(s), &pos)).0, canon);
+        }
+        let back = game.inverse(sym);
+        for m in game.moves(&canon) {
+            let real = game.transform_move(back, m);
+            prop_assert!(game.moves(&pos).contains(&real));
+            prop_assert_eq!(game.transform_position(sym, &game.play(&pos, real)), game.play(&canon, m));
+        }
+        if game.outcome(&pos).is_none() {
+            prop_assert_eq!(game.parse_position(&game.format_position(&pos), game.to_move(&pos)).unwrap(), pos);
+        }
+    }
+}

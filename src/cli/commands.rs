@@ -15,8 +15,8 @@ use super::{
 };
 use crate::game::graph::GameGraph;
 use crate::learn::GameResult;
-use crate::learn::engine::Arena;
 use crate::learn::engine::Trainer;
+use crate::learn::engine::{Arena, ExperimentResult};
 use crate::solve::{Solution, TieBreak};
 use crate::store;
 use crate::tui::{
@@ -353,6 +353,10 @@ fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
     let result = trainer.experiment(&s.machine, s.machine.seed, a.runs, games);
     let mean_losses = result.mean_losses();
     let loss_rate = result.loss_rate();
+    let kept = result.loss_rate_first_box_kept();
+    let window =
+        |rates: &[f64], from: usize, to: usize| ExperimentResult::mean_over(rates, from, to);
+    let last = games.saturating_sub(19).max(1);
     if a.learn.json {
         print_json(&json!({
             "settings": s.settings_json(),
@@ -360,6 +364,17 @@ fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
             "games": games,
             "mean_losses": mean_losses,
             "loss_rate": loss_rate,
+            "draw_rate": result.draw_rate(),
+            "win_rate": result.win_rate(),
+            "first_box_empty": result.first_box_empty_share(),
+            "loss_rate_first_box_kept": kept,
+            "summary": {
+                "loss_rate_first_20": window(&loss_rate, 1, 20),
+                "loss_rate_last_20": window(&loss_rate, last, games),
+                "loss_rate_last_20_first_box_kept": window(&kept, last, games),
+                "win_rate_last_20": window(&result.win_rate(), last, games),
+                "draw_rate_last_20": window(&result.draw_rate(), last, games),
+            },
         }));
         return Ok(());
     }
@@ -375,6 +390,19 @@ fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
     for g in marks {
         println!("  game {g:>5}: {:.4}", loss_rate[g - 1]);
     }
+    println!(
+        "games 1-{}: lost {:.4}; games {last}-{games}: lost {:.4}, drawn {:.4}, won {:.4}",
+        games.min(20),
+        window(&loss_rate, 1, 20),
+        window(&loss_rate, last, games),
+        window(&result.draw_rate(), last, games),
+        window(&result.win_rate(), last, games),
+    );
+    println!(
+        "first box empty at the end (resigns every game): {:.4} of runs; games {last}-{games} lost by the others: {:.4}",
+        result.first_box_empty_share(),
+        window(&kept, last, games)
+    );
     Ok(())
 }
 

@@ -81,7 +81,7 @@ const LINES: [u16; 8] = [
 const FULL: u16 = 0b111_111_111;
 
 fn has_line(marks: u16) -> bool {
-    LINES.iter().any(|&l| marks & l == l)
+    LINES.into_iter().any(|line| marks & line == line)
 }
 
 /// The 8 symmetries as cell permutations: `PERM[s][c]` is where cell `c` goes.

@@ -525,53 +525,124 @@ impl<'a, G: Game> Trainer<'a, G> {
         games: usize,
     ) -> ExperimentResult {
         use rayon::prelude::*;
-        let losses_by_game = (0..runs as u64)
+        let first_boxes: Vec<usize> = (0..template.boxes.len())
+            .filter(|&b| template.boxes.get(b).stage == 0)
+            .collect();
+        (0..runs as u64)
             .into_par_iter()
             .fold(
-                || (vec![0u32; games], GameState::new()),
-                |(mut acc, mut st), run| {
+                || (ExperimentResult::empty(games), GameState::new(), Vec::new()),
+                |(mut acc, mut st, mut results), run| {
                     let mut m = template.clone();
                     m.reseed(super::derive_seed(seed, run));
-                    for slot in acc.iter_mut() {
-                        if self.play_game(&mut m, &mut st) == GameResult::Loss {
-                            *slot += 1;
-                        }
-                    }
-                    (acc, st)
+                    results.clear();
+                    results.extend((0..games).map(|_| self.play_game(&mut m, &mut st)));
+                    let stuck =
+                        !first_boxes.is_empty() && first_boxes.iter().all(|&b| m.box_total(b) == 0);
+                    acc.add_run(&results, stuck);
+                    (acc, st, results)
                 },
             )
-            .map(|(acc, _)| acc)
-            .reduce(
-                || vec![0u32; games],
-                |mut x, y| {
-                    x.iter_mut().zip(y).for_each(|(a, b)| *a += b);
-                    x
-                },
-            );
-        ExperimentResult {
-            runs,
-            losses_by_game,
-        }
+            .map(|(acc, _, _)| acc)
+            .reduce(|| ExperimentResult::empty(games), ExperimentResult::merge)
     }
 }
 
-/// Losses of many independent learners, counted per game index.
+/// Results of many independent learners, counted per game index (0-based).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExperimentResult {
     pub runs: usize,
-    /// `losses_by_game[g]`: how many runs lost game `g` (0-based).
     pub losses_by_game: Vec<u32>,
+    pub draws_by_game: Vec<u32>,
+    pub wins_by_game: Vec<u32>,
+    /// Runs that ended with every box of their first move empty: such a machine resigns every
+    /// game from then on (for a machine that moves first, its one first box).
+    pub first_box_empty: usize,
+    /// Losses per game among the other runs.
+    pub losses_by_game_first_box_kept: Vec<u32>,
 }
 
 impl ExperimentResult {
+    fn empty(games: usize) -> Self {
+        ExperimentResult {
+            runs: 0,
+            losses_by_game: vec![0; games],
+            draws_by_game: vec![0; games],
+            wins_by_game: vec![0; games],
+            first_box_empty: 0,
+            losses_by_game_first_box_kept: vec![0; games],
+        }
+    }
+
+    fn add_run(&mut self, results: &[GameResult], first_box_empty: bool) {
+        self.runs += 1;
+        self.first_box_empty += usize::from(first_box_empty);
+        for (g, &r) in results.iter().enumerate() {
+            match r {
+                GameResult::Win => self.wins_by_game[g] += 1,
+                GameResult::Draw => self.draws_by_game[g] += 1,
+                GameResult::Loss => {
+                    self.losses_by_game[g] += 1;
+                    if !first_box_empty {
+                        self.losses_by_game_first_box_kept[g] += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    fn merge(mut self, other: Self) -> Self {
+        self.runs += other.runs;
+        self.first_box_empty += other.first_box_empty;
+        for (a, b) in [
+            (&mut self.losses_by_game, &other.losses_by_game),
+            (&mut self.draws_by_game, &other.draws_by_game),
+            (&mut self.wins_by_game, &other.wins_by_game),
+            (
+                &mut self.losses_by_game_first_box_kept,
+                &other.losses_by_game_first_box_kept,
+            ),
+        ] {
+            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        }
+        self
+    }
+
     pub fn mean_losses(&self) -> f64 {
         self.losses_by_game.iter().map(|&x| x as f64).sum::<f64>() / self.runs.max(1) as f64
     }
     /// Share of runs that lost each game.
     pub fn loss_rate(&self) -> Vec<f64> {
-        let runs = self.runs.max(1) as f64;
-        self.losses_by_game
-            .iter()
-            .map(|&x| x as f64 / runs)
-            .collect()
+        Self::rate(&self.losses_by_game, self.runs)
+    }
+    pub fn win_rate(&self) -> Vec<f64> {
+        Self::rate(&self.wins_by_game, self.runs)
+    }
+    pub fn draw_rate(&self) -> Vec<f64> {
+        Self::rate(&self.draws_by_game, self.runs)
+    }
+    /// Loss rate per game among the runs whose first box was not empty at the end.
+    pub fn loss_rate_first_box_kept(&self) -> Vec<f64> {
+        Self::rate(
+            &self.losses_by_game_first_box_kept,
+            self.runs - self.first_box_empty,
+        )
+    }
+    /// Share of runs whose first box was empty at the end.
+    pub fn first_box_empty_share(&self) -> f64 {
+        self.first_box_empty as f64 / self.runs.max(1) as f64
+    }
+    fn rate(counts: &[u32], runs: usize) -> Vec<f64> {
+        let runs = runs.max(1) as f64;
+        counts.iter().map(|&x| x as f64 / runs).collect()
+    }
+    /// Mean of `rates` over games `from..=to` (1-based, clamped to the games played).
+    pub fn mean_over(rates: &[f64], from: usize, to: usize) -> f64 {
+        let lo = from.saturating_sub(1).min(rates.len());
+        let hi = to.min(rates.len());
+        if hi <= lo {
+            return 0.0;
+        }
+        rates[lo..hi].iter().sum::<f64>() / (hi - lo) as f64
     }
 }
