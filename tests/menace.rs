@@ -265,3 +265,105 @@ fn experiment_reports_first_box_empty() {
     ]);
     assert!(v2["first_box_empty"].as_f64().unwrap() < share);
 }
+
+#[test]
+fn her_against_him_ends_with_black_winning_every_game() {
+    let v = json(&[
+        "experiment",
+        "hexapawn",
+        "--opponent",
+        "matchbox",
+        "--runs",
+        "500",
+        "--games",
+        "200",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(v["settings"]["learner"], "black");
+    assert_eq!(v["settings"]["opponent"], "matchbox");
+    assert_eq!(v["settings"]["opponent_machine"]["side"], "white");
+    // The solved value: Black wins. Every run ends with HER winning all of its last 20 games.
+    assert_eq!(v["clean_last_20"], 1.0);
+    let mean = v["mean_last_loss"].as_f64().unwrap();
+    assert!(mean > 1.0 && mean < 60.0, "HER stops losing early: {mean}");
+    // Seen from HIM's side it is the other way round.
+    let w = json(&[
+        "experiment",
+        "hexapawn",
+        "--opponent",
+        "matchbox",
+        "--side",
+        "white",
+        "--runs",
+        "200",
+        "--games",
+        "200",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(w["summary"]["loss_rate_last_20"], 1.0);
+}
+
+#[test]
+fn both_machines_learn_and_both_can_be_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let (her, him) = (dir.path().join("her.yaml"), dir.path().join("him.yaml"));
+    let (her_s, him_s) = (her.to_str().unwrap(), him.to_str().unwrap());
+    let v = json(&[
+        "train",
+        "hexapawn",
+        "--opponent",
+        "matchbox",
+        "--games",
+        "40",
+        "--seed",
+        "9",
+        "--json",
+        "--save",
+        her_s,
+        "--save-opponent",
+        him_s,
+    ]);
+    let lost = v["losses"].as_u64().unwrap();
+    let won = v["wins"].as_u64().unwrap();
+    assert!(lost > 0 && won > 0);
+    // Gardner's scheme takes a bead per loss from each machine's last move (or none when it
+    // resigned before moving), so both have fewer beads than they started with.
+    assert!(v["beads_left"].as_u64().unwrap() < 55);
+    let rival = &v["opponent_machine"];
+    assert_eq!(rival["games_played"], 40);
+    assert!(rival["beads_left"].as_u64().unwrap() < 37);
+    let game = matchbox::game::hexapawn::Hexapawn::new("3x3".parse().unwrap());
+    let m = store::from_yaml(&game, &him, &std::fs::read_to_string(&him).unwrap()).unwrap();
+    assert_eq!((m.boxes.side(), m.games_played), (Side::First, 40));
+    // Resume both: the saved HIM as the opponent of the saved HER.
+    let opp = format!("matchbox:{him_s}");
+    let v2 = json(&[
+        "train",
+        "hexapawn",
+        "--boxes",
+        her_s,
+        "--opponent",
+        &opp,
+        "--games",
+        "10",
+        "--json",
+    ]);
+    assert_eq!(v2["games_played"], 50);
+    assert_eq!(v2["settings"]["opponent_machine"]["seed"], m.seed);
+    // A machine for the wrong side is refused.
+    let out = Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args([
+            "train",
+            "hexapawn",
+            "--opponent",
+            &format!("matchbox:{her_s}"),
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("must play white"));
+}

@@ -1,6 +1,6 @@
 //! The subcommands.
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use serde_json::{Value, json};
 
 use std::path::PathBuf;
@@ -10,13 +10,13 @@ use super::setup::{
     GameSetup, Setup, box_set_choice, build_machine, game_spec, parse_side, with_game,
 };
 use super::{
-    BoxSetArgs, BoxesArgs, Cli, Command, ExperimentArgs, LearnArgs, PlayArgs, SolveArgs,
-    StartSpeed, TrainArgs, WatchArgs,
+    BoxSetArgs, BoxesArgs, Cli, Command, ExperimentArgs, LearnArgs, OpponentSpec, PlayArgs,
+    SolveArgs, StartSpeed, TrainArgs, WatchArgs,
 };
 use crate::game::graph::GameGraph;
 use crate::learn::GameResult;
 use crate::learn::engine::Trainer;
-use crate::learn::engine::{Arena, ExperimentResult};
+use crate::learn::engine::{Arena, Duel, ExperimentResult};
 use crate::solve::{Solution, TieBreak};
 use crate::store;
 use crate::tui::{
@@ -257,17 +257,22 @@ fn result_letters(results: &[GameResult]) -> String {
 
 fn train<G: GameSetup>(game: G, a: &TrainArgs) -> Result<()> {
     let games = a.learn.games.unwrap_or(50);
-    if let Some(path) = &a.save {
+    for path in a.save.iter().chain(&a.save_opponent) {
         store::check_writable(path)?;
     }
     let mut s = Setup::new(game, &a.learn)?;
+    if a.save_opponent.is_some() && s.rival.is_none() {
+        bail!("--save-opponent needs --opponent matchbox");
+    }
     let first_game = s.machine.games_played + 1;
     if !a.learn.json {
         print!("{}", s.header("train", &[("games", games.to_string())]));
     }
     let settings = s.settings_json();
-    let trainer = Trainer::new(&s.arena, &s.table);
-    let results = trainer.train(&mut s.machine, games);
+    let results = match &mut s.rival {
+        Some(rival) => Duel::new(&s.arena, &s.table).train(&mut s.machine, rival, games),
+        None => Trainer::new(&s.arena, &s.table).train(&mut s.machine, games),
+    };
     let count = |r| results.iter().filter(|&&x| x == r).count();
     let (wins, draws, losses) = (
         count(GameResult::Win),
@@ -282,6 +287,17 @@ fn train<G: GameSetup>(game: G, a: &TrainArgs) -> Result<()> {
         let text = store::to_yaml(s.game(), &s.machine, s.game().size_key());
         store::save_atomic(path, &text)?;
     }
+    if let (Some(path), Some(rival)) = (&a.save_opponent, &s.rival) {
+        let text = store::to_yaml(s.game(), rival, s.game().size_key());
+        store::save_atomic(path, &text)?;
+    }
+    let rival_json = s.rival.as_ref().map(|r| {
+        json!({
+            "beads_left": r.beads_left(),
+            "boxes_emptied": r.boxes_emptied(),
+            "games_played": r.games_played,
+        })
+    });
     let m = &s.machine;
     if a.learn.json {
         print_json(&json!({
@@ -295,6 +311,7 @@ fn train<G: GameSetup>(game: G, a: &TrainArgs) -> Result<()> {
             "beads_left": m.beads_left(),
             "boxes_emptied": m.boxes_emptied(),
             "games_played": m.games_played,
+            "opponent_machine": rival_json,
             "saved": a.save.as_ref().map(|p| p.display().to_string()),
         }));
         return Ok(());
@@ -349,8 +366,18 @@ fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
             )
         );
     }
-    let trainer = Trainer::new(&s.arena, &s.table);
-    let result = trainer.experiment(&s.machine, s.machine.seed, a.runs, games);
+    let result = match &s.rival {
+        Some(rival) => Duel::new(&s.arena, &s.table).experiment(
+            &s.machine,
+            rival,
+            s.machine.seed,
+            a.runs,
+            games,
+        ),
+        None => {
+            Trainer::new(&s.arena, &s.table).experiment(&s.machine, s.machine.seed, a.runs, games)
+        }
+    };
     let mean_losses = result.mean_losses();
     let loss_rate = result.loss_rate();
     let kept = result.loss_rate_first_box_kept();
@@ -367,6 +394,9 @@ fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
             "draw_rate": result.draw_rate(),
             "win_rate": result.win_rate(),
             "first_box_empty": result.first_box_empty_share(),
+            "mean_last_loss": result.mean_last_loss(),
+            "last_loss_histogram": result.last_loss,
+            "clean_last_20": result.share_clean_last(20),
             "loss_rate_first_box_kept": kept,
             "summary": {
                 "loss_rate_first_20": window(&loss_rate, 1, 20),
@@ -399,6 +429,11 @@ fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
         window(&result.win_rate(), last, games),
     );
     println!(
+        "last loss at game {:.1} on average; {:.4} of runs lost none of their last 20 games",
+        result.mean_last_loss(),
+        result.share_clean_last(20)
+    );
+    println!(
         "first box empty at the end (resigns every game): {:.4} of runs; games {last}-{games} lost by the others: {:.4}",
         result.first_box_empty_share(),
         window(&kept, last, games)
@@ -416,13 +451,16 @@ fn watch<G: BoardView + Clone + 'static>(game: G, a: &WatchArgs) -> Result<()> {
             game.side_name(machine.boxes.side())
         ))
     });
+    let kind = match &a.learn.opponent {
+        OpponentSpec::Player(kind) => *kind,
+        OpponentSpec::Matchbox(_) => {
+            bail!(
+                "watch plays against the perfect or the random player; use train or experiment for --opponent matchbox"
+            )
+        }
+    };
     let arena = Arc::new(Arena::new(game));
-    let mut session = Session::new(
-        arena,
-        machine,
-        Rival::Player(a.learn.opponent),
-        a.learn.tie_break,
-    );
+    let mut session = Session::new(arena, machine, Rival::Player(kind), a.learn.tie_break);
     session.limit = a.learn.games.map(|g| g as u64);
     let speed = match a.speed {
         StartSpeed::Step => Speed::Step,
@@ -453,7 +491,7 @@ fn play<G: BoardView>(game: G, a: &PlayArgs) -> Result<()> {
             skip_forced: false,
         },
         preset: a.preset,
-        opponent: crate::players::OpponentKind::Random,
+        opponent: OpponentSpec::Player(crate::players::OpponentKind::Random),
         tie_break: TieBreak::Random,
         reinforcement: a.reinforcement,
         beads: a.beads.clone(),

@@ -115,9 +115,10 @@ pub struct LearnArgs {
     pub game: GameArgs,
     #[command(flatten)]
     pub set: BoxSetArgs,
-    /// Who the learner plays against
-    #[arg(long, value_enum, default_value_t = OpponentKind::Perfect)]
-    pub opponent: OpponentKind,
+    /// Who the learner plays against: perfect, random, or matchbox[:FILE] (a second machine that
+    /// learns too: fresh with the game's defaults for the other side, or the one in FILE)
+    #[arg(long, default_value = "perfect")]
+    pub opponent: OpponentSpec,
     /// How the perfect player chooses among equally good moves
     #[arg(long, value_enum, default_value_t = TieBreak::Random)]
     pub tie_break: TieBreak,
@@ -144,10 +145,38 @@ pub struct LearnArgs {
     pub json: bool,
 }
 
+/// The learner's opponent, as named on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpponentSpec {
+    Player(OpponentKind),
+    /// A second machine; fresh, or loaded from a file.
+    Matchbox(Option<PathBuf>),
+}
+
+impl std::str::FromStr for OpponentSpec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "perfect" => Ok(OpponentSpec::Player(OpponentKind::Perfect)),
+            "random" => Ok(OpponentSpec::Player(OpponentKind::Random)),
+            "matchbox" => Ok(OpponentSpec::Matchbox(None)),
+            _ => match s.strip_prefix("matchbox:") {
+                Some(file) if !file.is_empty() => Ok(OpponentSpec::Matchbox(Some(file.into()))),
+                _ => Err(format!(
+                    "`{s}`: use perfect, random, matchbox or matchbox:FILE"
+                )),
+            },
+        }
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct TrainArgs {
     #[command(flatten)]
     pub learn: LearnArgs,
+    /// With --opponent matchbox: save the opponent machine to this YAML file (atomically)
+    #[arg(long, value_name = "FILE")]
+    pub save_opponent: Option<PathBuf>,
     /// Save the trained matchboxes to this YAML file (atomically)
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,

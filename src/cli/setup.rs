@@ -7,11 +7,11 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
-use super::{BoxSetArgs, GameArgs, GameName, LearnArgs};
+use super::{BoxSetArgs, GameArgs, GameName, LearnArgs, OpponentSpec};
 use crate::game::hexapawn::{Hexapawn, Size};
 use crate::game::tictactoe::TicTacToe;
 use crate::game::{Game, Side};
-use crate::learn::engine::{Arena, Machine, Table};
+use crate::learn::engine::{Arena, Machine, RivalPlan, Table};
 use crate::learn::{BoxSet, Forced, Preset, RNG_NAME, SymmetryMode, rng_from_seed};
 use crate::players::{Opponent, OpponentKind};
 use crate::solve::{Solution, TieBreak};
@@ -255,12 +255,54 @@ pub(crate) fn build_machine<G: GameSetup>(game: &G, args: &LearnArgs) -> Result<
     })
 }
 
+/// The second machine of a learner-against-learner run: the file's, or a fresh one for the other
+/// side with the game's defaults, seeded from the learner's seed.
+fn rival_machine<G: GameSetup>(
+    game: &G,
+    learner: &Machine<G>,
+    file: Option<&Path>,
+) -> Result<Machine<G>> {
+    let side = learner.boxes.side().other();
+    match file {
+        Some(path) => {
+            let m = store::from_yaml(game, path, &store::read(path)?)?;
+            if m.boxes.side() != side {
+                bail!(
+                    "{}: the opponent machine must play {}, but it plays {}",
+                    path.display(),
+                    game.side_name(side),
+                    game.side_name(m.boxes.side())
+                );
+            }
+            Ok(m)
+        }
+        None => {
+            let preset = game.default_preset();
+            let boxes = BoxSet::build_with(
+                game,
+                side,
+                game.default_symmetry(side),
+                game.default_forced(),
+            );
+            Ok(Machine::new(
+                Arc::new(boxes),
+                preset.beads(),
+                preset.reinforcement(),
+                crate::learn::derive_seed(learner.seed, u64::MAX),
+            ))
+        }
+    }
+}
+
 /// Everything a training command needs.
 pub(crate) struct Setup<G: GameSetup> {
     pub arena: Arena<G>,
     pub machine: Machine<G>,
     pub table: Table,
-    pub opponent: Opponent,
+    /// The rival machine, when the opponent is a matchbox machine.
+    pub rival: Option<Machine<G>>,
+    /// The opponent player otherwise.
+    pub opponent: Option<Opponent>,
     pub tie_break: TieBreak,
     pub resumed_from: Option<PathBuf>,
 }
@@ -268,19 +310,34 @@ pub(crate) struct Setup<G: GameSetup> {
 impl<G: GameSetup> Setup<G> {
     pub fn new(game: G, args: &LearnArgs) -> Result<Setup<G>> {
         let machine = build_machine(&game, args)?;
-        let arena = Arena::new(game);
-        let opponent = match args.opponent {
-            OpponentKind::Perfect => {
-                let solution = Solution::solve(&arena.graph);
-                Opponent::perfect(&arena.graph, &solution, args.tie_break)
-            }
-            OpponentKind::Random => Opponent::Random,
+        let rival = match &args.opponent {
+            OpponentSpec::Matchbox(file) => Some(rival_machine(&game, &machine, file.as_deref())?),
+            OpponentSpec::Player(_) => None,
         };
-        let table = Table::new(&arena, &machine.boxes, &opponent);
+        let arena = Arena::new(game);
+        let (opponent, table) = match (&args.opponent, &rival) {
+            (_, Some(r)) => (
+                None,
+                Table::compile(&arena, &machine.boxes, RivalPlan::Machine(&r.boxes)),
+            ),
+            (OpponentSpec::Player(kind), None) => {
+                let opponent = match kind {
+                    OpponentKind::Perfect => {
+                        let solution = Solution::solve(&arena.graph);
+                        Opponent::perfect(&arena.graph, &solution, args.tie_break)
+                    }
+                    OpponentKind::Random => Opponent::Random,
+                };
+                let table = Table::new(&arena, &machine.boxes, &opponent);
+                (Some(opponent), table)
+            }
+            (OpponentSpec::Matchbox(_), None) => unreachable!("a matchbox opponent has a machine"),
+        };
         Ok(Setup {
             arena,
             machine,
             table,
+            rival,
             opponent,
             tie_break: args.tie_break,
             resumed_from: args.boxes.clone(),
@@ -292,9 +349,35 @@ impl<G: GameSetup> Setup<G> {
     }
 
     fn opponent_text(&self) -> String {
-        match self.opponent.kind() {
-            OpponentKind::Perfect => format!("perfect (tie-break {})", self.tie_break),
-            OpponentKind::Random => "random".into(),
+        if let Some(r) = &self.rival {
+            let g = self.game();
+            let side = r.boxes.side();
+            let name = g
+                .nickname(side, r.boxes.mode())
+                .map(|n| format!(" {n}"))
+                .unwrap_or_default();
+            return format!(
+                "matchbox{name} ({}): {} boxes, symmetry {}, {}, beads {}, seed {}, {} games played",
+                g.side_name(side),
+                r.boxes.len(),
+                r.boxes.mode(),
+                r.reinforcement,
+                r.initial,
+                r.seed,
+                r.games_played
+            );
+        }
+        match self.opponent.as_ref().map(Opponent::kind) {
+            Some(OpponentKind::Perfect) => format!("perfect (tie-break {})", self.tie_break),
+            _ => "random".into(),
+        }
+    }
+
+    pub fn opponent_name(&self) -> String {
+        match (&self.rival, &self.opponent) {
+            (Some(_), _) => "matchbox".into(),
+            (None, Some(o)) => o.kind().to_string(),
+            (None, None) => "none".into(),
         }
     }
 
@@ -350,7 +433,15 @@ impl<G: GameSetup> Setup<G> {
             "symmetry": m.boxes.mode().to_string(),
             "box_count": m.boxes.len(),
             "arrow_count": m.boxes.arrow_count(),
-            "opponent": self.opponent.kind().to_string(),
+            "opponent": self.opponent_name(),
+            "opponent_machine": self.rival.as_ref().map(|r| json!({
+                "side": g.side_name(r.boxes.side()),
+                "symmetry": r.boxes.mode().to_string(),
+                "box_count": r.boxes.len(),
+                "reinforcement": r.reinforcement.to_string(),
+                "initial_beads": r.initial.to_string(),
+                "seed": r.seed,
+            })),
             "tie_break": self.tie_break.to_string(),
             "reinforcement": m.reinforcement.to_string(),
             "initial_beads": m.initial.to_string(),

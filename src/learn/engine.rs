@@ -37,11 +37,13 @@ fn box_base<G: Game>(boxes: &BoxSet<G>, b: usize) -> usize {
 
 const OPPONENT: u32 = 0;
 const LEARNER: u32 = 1;
-/// The learner's single legal move, where the box set has no box.
+/// A machine's single legal move, where its box set has no box.
 const FORCED: u32 = 2;
-const WIN: u32 = 3;
-const DRAW: u32 = 4;
-const LOSS: u32 = 5;
+/// The rival machine, in a table for two machines.
+const RIVAL: u32 = 3;
+const WIN: u32 = 4;
+const DRAW: u32 = 5;
+const LOSS: u32 = 6;
 
 /// One state of the compiled table: a real position seen in a frame.
 #[derive(Clone, Copy, Debug)]
@@ -68,14 +70,69 @@ pub struct Table {
     box_of: Vec<u32>,
 }
 
+/// Who moves for the learner's rival in a compiled table.
+pub enum RivalPlan<'a, G: Game> {
+    /// A player choosing uniformly among its options.
+    Player(&'a Opponent),
+    /// A second machine with its own boxes (its beads live in its own [`Machine`]).
+    Machine(&'a BoxSet<G>),
+}
+
+/// How a machine moves at a node: from a box (its index and the child of each arrow), or a forced
+/// move where its set has no box.
+enum MachineMove {
+    Box(usize, Vec<NodeId>),
+    Forced(NodeId),
+}
+
+fn machine_move<G: Game>(arena: &Arena<G>, boxes: &BoxSet<G>, n: NodeId, frame: u8) -> MachineMove {
+    let (game, graph) = (&arena.game, &arena.graph);
+    let sym = match boxes.mode() {
+        SymmetryMode::None => Sym::IDENTITY,
+        SymmetryMode::Full => arena.canonical_sym(n),
+        SymmetryMode::Gardner => Sym(frame),
+    };
+    match boxes.find(&game.transform_position(sym, graph.position(n))) {
+        Some(b) => {
+            let back = game.inverse(sym);
+            let children = boxes
+                .get(b)
+                .arrows
+                .iter()
+                .map(|&arrow| {
+                    graph
+                        .child_by_move(n, game.transform_move(back, arrow))
+                        .expect("a box arrow maps to a legal move of the real position")
+                })
+                .collect();
+            MachineMove::Box(b, children)
+        }
+        None => {
+            // Only a forced move goes without a box.
+            assert_eq!(
+                graph.children(n).len(),
+                1,
+                "a position with a choice has a box"
+            );
+            MachineMove::Forced(graph.children(n)[0])
+        }
+    }
+}
+
 impl Table {
     /// Compiles the states reachable from the start when the learner plays its arrows and the
     /// opponent plays any of its options. In Gardner's mode a state is a (position, frame) pair,
     /// the frame being fixed by the first move; in the other modes it is the position.
     pub fn new<G: Game>(arena: &Arena<G>, boxes: &BoxSet<G>, opponent: &Opponent) -> Table {
-        let (game, graph) = (&arena.game, &arena.graph);
+        Self::compile(arena, boxes, RivalPlan::Player(opponent))
+    }
+
+    /// Compiles a table for the learner `boxes` against `rival`.
+    pub fn compile<G: Game>(arena: &Arena<G>, boxes: &BoxSet<G>, rival: RivalPlan<G>) -> Table {
+        let graph = &arena.graph;
         let side = boxes.side();
-        let mode = boxes.mode();
+        let gardner = boxes.mode() == SymmetryMode::Gardner
+            || matches!(&rival, RivalPlan::Machine(b) if b.mode() == SymmetryMode::Gardner);
         let mut t = Table {
             side,
             states: Vec::new(),
@@ -100,53 +157,44 @@ impl Table {
             };
             let mut box_index = u32::MAX;
             opts.clear();
-            match graph.outcome(n) {
-                Some(o) => {
+            let mover_boxes = match (graph.outcome(n), &rival) {
+                (Some(_), _) => None,
+                (None, _) if graph.to_move(n) == side => Some((boxes, LEARNER)),
+                (None, RivalPlan::Machine(b)) => Some((*b, RIVAL)),
+                (None, RivalPlan::Player(_)) => None,
+            };
+            match (graph.outcome(n), mover_boxes) {
+                (Some(o), _) => {
                     state.kind = match o.winner {
                         None => DRAW,
                         Some(w) if w == side => WIN,
                         Some(_) => LOSS,
                     }
                 }
-                None if graph.to_move(n) == side => {
-                    let sym = match mode {
-                        SymmetryMode::None => Sym::IDENTITY,
-                        SymmetryMode::Full => arena.canonical_sym(n),
-                        SymmetryMode::Gardner => Sym(frame),
-                    };
-                    match boxes.find(&game.transform_position(sym, graph.position(n))) {
-                        Some(b) => {
-                            state.kind = LEARNER;
-                            let back = game.inverse(sym);
-                            for &arrow in &boxes.get(b).arrows {
-                                let real = game.transform_move(back, arrow);
-                                opts.push(graph.child_by_move(n, real).expect(
-                                    "a box arrow maps to a legal move of the real position",
-                                ));
-                            }
-                            state.base = box_base(boxes, b) as u32;
-                            box_index = b as u32;
-                        }
-                        None => {
-                            // Only a forced move goes without a box.
-                            assert_eq!(
-                                graph.children(n).len(),
-                                1,
-                                "a position with a choice has a box"
-                            );
-                            state.kind = FORCED;
-                            opts.push(graph.children(n)[0]);
-                        }
+                (None, Some((set, kind))) => match machine_move(arena, set, n, frame) {
+                    MachineMove::Box(b, children) => {
+                        state.kind = kind;
+                        opts.extend(children);
+                        state.base = box_base(set, b) as u32;
+                        box_index = b as u32;
+                    }
+                    MachineMove::Forced(child) => {
+                        state.kind = FORCED;
+                        opts.push(child);
+                    }
+                },
+                (None, None) => {
+                    if let RivalPlan::Player(opponent) = &rival {
+                        opts.extend_from_slice(opponent.options(graph, n));
                     }
                 }
-                None => opts.extend_from_slice(opponent.options(graph, n)),
             }
             state.len = opts.len() as u32;
             state.child0 = t.children.len() as u32;
             let ply = graph.depth(n);
             for &c in &opts {
                 // The frame is fixed by the first move (it only matters in Gardner's mode).
-                let f = if mode == SymmetryMode::Gardner && ply == 0 {
+                let f = if gardner && ply == 0 {
                     arena.canonical_sym(c).0
                 } else {
                     frame
@@ -524,27 +572,144 @@ impl<'a, G: Game> Trainer<'a, G> {
         runs: usize,
         games: usize,
     ) -> ExperimentResult {
-        use rayon::prelude::*;
-        let first_boxes: Vec<usize> = (0..template.boxes.len())
-            .filter(|&b| template.boxes.get(b).stage == 0)
-            .collect();
-        (0..runs as u64)
-            .into_par_iter()
-            .fold(
-                || (ExperimentResult::empty(games), GameState::new(), Vec::new()),
-                |(mut acc, mut st, mut results), run| {
-                    let mut m = template.clone();
-                    m.reseed(super::derive_seed(seed, run));
-                    results.clear();
-                    results.extend((0..games).map(|_| self.play_game(&mut m, &mut st)));
-                    let stuck =
-                        !first_boxes.is_empty() && first_boxes.iter().all(|&b| m.box_total(b) == 0);
-                    acc.add_run(&results, stuck);
-                    (acc, st, results)
-                },
-            )
-            .map(|(acc, _, _)| acc)
-            .reduce(|| ExperimentResult::empty(games), ExperimentResult::merge)
+        run_experiment(runs, games, |run, results| {
+            let mut m = template.clone();
+            m.reseed(super::derive_seed(seed, run));
+            let mut st = GameState::new();
+            results.extend((0..games).map(|_| self.play_game(&mut m, &mut st)));
+            first_box_empty(&m)
+        })
+    }
+}
+
+/// Whether every box of a machine's first move is empty (it resigns every game).
+pub fn first_box_empty<G: Game>(m: &Machine<G>) -> bool {
+    let mut first = (0..m.boxes.len())
+        .filter(|&b| m.boxes.get(b).stage == 0)
+        .peekable();
+    first.peek().is_some() && first.all(|b| m.box_total(b) == 0)
+}
+
+/// Runs `play_run(i, results)` for every run `i` in parallel (it fills `results` with the run's
+/// games and says whether its first box ended empty) and sums the counts. Integer sums, so the
+/// result does not depend on the number of threads.
+pub fn run_experiment(
+    runs: usize,
+    games: usize,
+    play_run: impl Fn(u64, &mut Vec<GameResult>) -> bool + Sync,
+) -> ExperimentResult {
+    use rayon::prelude::*;
+    (0..runs as u64)
+        .into_par_iter()
+        .fold(
+            || (ExperimentResult::empty(games), Vec::with_capacity(games)),
+            |(mut acc, mut results), run| {
+                results.clear();
+                let stuck = play_run(run, &mut results);
+                acc.add_run(&results, stuck);
+                (acc, results)
+            },
+        )
+        .map(|(acc, _)| acc)
+        .reduce(|| ExperimentResult::empty(games), ExperimentResult::merge)
+}
+
+/// The learner's and its rival's moves in a game between two machines.
+#[derive(Clone, Debug, Default)]
+pub struct DuelState {
+    learner: Vec<(u32, u32)>,
+    rival: Vec<(u32, u32)>,
+}
+
+/// Two machines playing each other, both learning: the learner (`a`) and its rival (`b`), compiled
+/// with [`RivalPlan::Machine`].
+pub struct Duel<'a, G: Game> {
+    pub arena: &'a Arena<G>,
+    pub table: &'a Table,
+}
+
+impl<'a, G: Game> Duel<'a, G> {
+    pub fn new(arena: &'a Arena<G>, table: &'a Table) -> Self {
+        Duel { arena, table }
+    }
+
+    /// Plays a game; each machine is reinforced with its own scheme. The result is the learner's.
+    pub fn play_game(
+        &self,
+        a: &mut Machine<G>,
+        b: &mut Machine<G>,
+        st: &mut DuelState,
+    ) -> GameResult {
+        st.learner.clear();
+        st.rival.clear();
+        let child_states = &self.table.child_states[..];
+        let mut s = self.table.states[0];
+        let result = loop {
+            let pick = match s.kind {
+                LEARNER => {
+                    match Machine::<G>::draw_at(
+                        &a.cells,
+                        &mut a.rng,
+                        s.base as usize,
+                        s.len as usize,
+                    ) {
+                        Some(i) => {
+                            st.learner.push((s.base, i as u32));
+                            i as u32
+                        }
+                        None => break GameResult::Loss,
+                    }
+                }
+                RIVAL => {
+                    match Machine::<G>::draw_at(
+                        &b.cells,
+                        &mut b.rng,
+                        s.base as usize,
+                        s.len as usize,
+                    ) {
+                        Some(i) => {
+                            st.rival.push((s.base, i as u32));
+                            i as u32
+                        }
+                        None => break GameResult::Win,
+                    }
+                }
+                FORCED => 0,
+                WIN => break GameResult::Win,
+                DRAW => break GameResult::Draw,
+                _ => break GameResult::Loss,
+            };
+            s = child_states[(s.child0 + pick) as usize];
+        };
+        a.reinforce(&st.learner, result);
+        b.reinforce(&st.rival, result.for_opponent());
+        result
+    }
+
+    /// Plays `games` games, returning each result from the learner's side.
+    pub fn train(&self, a: &mut Machine<G>, b: &mut Machine<G>, games: usize) -> Vec<GameResult> {
+        let mut st = DuelState::default();
+        (0..games).map(|_| self.play_game(a, b, &mut st)).collect()
+    }
+
+    /// As [`Trainer::experiment`], with a fresh copy of the rival per run, seeded from the run's
+    /// seed.
+    pub fn experiment(
+        &self,
+        a: &Machine<G>,
+        b: &Machine<G>,
+        seed: u64,
+        runs: usize,
+        games: usize,
+    ) -> ExperimentResult {
+        run_experiment(runs, games, |run, results| {
+            let (mut ma, mut mb) = (a.clone(), b.clone());
+            let run_seed = super::derive_seed(seed, run);
+            ma.reseed(run_seed);
+            mb.reseed(super::derive_seed(run_seed, u64::MAX));
+            results.extend(self.train(&mut ma, &mut mb, games));
+            first_box_empty(&ma)
+        })
     }
 }
 
@@ -560,6 +725,9 @@ pub struct ExperimentResult {
     pub first_box_empty: usize,
     /// Losses per game among the other runs.
     pub losses_by_game_first_box_kept: Vec<u32>,
+    /// `last_loss[g]`: runs whose last loss was game `g` (1-based); `last_loss[0]`: runs that
+    /// never lost.
+    pub last_loss: Vec<u32>,
 }
 
 impl ExperimentResult {
@@ -571,11 +739,17 @@ impl ExperimentResult {
             wins_by_game: vec![0; games],
             first_box_empty: 0,
             losses_by_game_first_box_kept: vec![0; games],
+            last_loss: vec![0; games + 1],
         }
     }
 
     fn add_run(&mut self, results: &[GameResult], first_box_empty: bool) {
         self.runs += 1;
+        let last = results
+            .iter()
+            .rposition(|&r| r == GameResult::Loss)
+            .map_or(0, |i| i + 1);
+        self.last_loss[last] += 1;
         self.first_box_empty += usize::from(first_box_empty);
         for (g, &r) in results.iter().enumerate() {
             match r {
@@ -602,6 +776,7 @@ impl ExperimentResult {
                 &mut self.losses_by_game_first_box_kept,
                 &other.losses_by_game_first_box_kept,
             ),
+            (&mut self.last_loss, &other.last_loss),
         ] {
             a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
         }
@@ -627,6 +802,24 @@ impl ExperimentResult {
             &self.losses_by_game_first_box_kept,
             self.runs - self.first_box_empty,
         )
+    }
+    /// Mean game (1-based) after which a run never lost again: the game of its last loss, 0 for a
+    /// run that never lost.
+    pub fn mean_last_loss(&self) -> f64 {
+        let sum: u64 = self
+            .last_loss
+            .iter()
+            .enumerate()
+            .map(|(g, &n)| g as u64 * n as u64)
+            .sum();
+        sum as f64 / self.runs.max(1) as f64
+    }
+    /// Share of runs that lost none of their last `n` games.
+    pub fn share_clean_last(&self, n: usize) -> f64 {
+        let games = self.last_loss.len() - 1;
+        let cutoff = games.saturating_sub(n);
+        let clean: u64 = self.last_loss[..=cutoff].iter().map(|&x| x as u64).sum();
+        clean as f64 / self.runs.max(1) as f64
     }
     /// Share of runs whose first box was empty at the end.
     pub fn first_box_empty_share(&self) -> f64 {

@@ -341,6 +341,15 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// The same game seen by the other player.
+    pub fn for_opponent(self) -> GameResult {
+        match self {
+            GameResult::Win => GameResult::Loss,
+            GameResult::Draw => GameResult::Draw,
+            GameResult::Loss => GameResult::Win,
+        }
+    }
+
     /// Michie's score: +1 win, 0 draw, −1 loss.
     pub fn score(self) -> i32 {
         match self {
