@@ -352,3 +352,45 @@ fn watching_flat_out_trains_exactly_as_train_does() {
     let stepped = store::to_yaml(&game, s.machine(), Some("3x3".into()));
     assert_eq!(stepped, trained(77, 300));
 }
+
+#[test]
+fn menace_screen_shows_beads_as_a_heat_map() {
+    use matchbox::game::tictactoe::TicTacToe;
+    use matchbox::learn::{Forced, Preset};
+    let boxes = Arc::new(BoxSet::build_with(
+        &TicTacToe,
+        Side::First,
+        SymmetryMode::Full,
+        Forced::Skip,
+    ));
+    let m = Machine::new(
+        boxes,
+        Preset::Michie.beads(),
+        Preset::Michie.reinforcement(),
+        5,
+    );
+    let mut s = Session::new(
+        Arc::new(Arena::new(TicTacToe)),
+        m,
+        Rival::Player(OpponentKind::Perfect),
+        TieBreak::Random,
+    );
+    s.ply();
+    let titles = Titles::of(&TicTacToe, s.machine());
+    let mut app = WatchApp::new(
+        TicTacToe,
+        titles,
+        Snapshot::of(&s),
+        Speed::Slow,
+        PathBuf::from("menace.yaml"),
+        OpponentKind::Perfect,
+    );
+    app.fps = 30.0;
+    let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    t.draw(|f| render::watch(f, &app)).unwrap();
+    let text = t.backend().to_string();
+    // The first box: 4 beads on each of its three arrows (corner, edge, centre), drawn on the board.
+    assert!(text.contains("Box 1 · move 1"), "{text}");
+    assert!(text.contains("4 4 ·") || text.contains("4 · ·"), "{text}");
+    insta::assert_snapshot!("menace_first_box", t.backend());
+}

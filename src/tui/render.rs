@@ -274,7 +274,7 @@ pub fn box_panel<G: BoardView>(
         lines.push(Line::from(spans));
     }
     if opened.mirrored {
-        lines.push(Line::styled(" (mirror image of the board)", DIM));
+        lines.push(Line::styled(" (board turned to match)", DIM));
     }
     if let Some(r) = &snap.reinforced {
         lines.push(Line::raw(""));
@@ -417,7 +417,7 @@ pub fn machine_panel<G: BoardView>(f: &mut Frame, area: Rect, snap: &Snapshot<G>
     if !all {
         lines.push(Line::styled(
             format!(
-                " {} recent of {total}; {} empty",
+                " {} of {total} shown · {} empty",
                 shown.len(),
                 snap.boxes_emptied
             ),
@@ -473,7 +473,6 @@ pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
         ),
         None => "–".into(),
     };
-    let arrows = s.boxes.arrow_count();
     let lines = vec![
         kv("games", group(s.games_played)),
         kv(
@@ -495,7 +494,7 @@ pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
             "emptied",
             format!("{} of {} boxes", s.boxes_emptied, s.boxes.len()),
         ),
-        kv("beads", format!("{} ({} arrows)", s.beads_left, arrows)),
+        kv("beads", format!("{} left", group(s.beads_left))),
         kv("speed", format!("{} games/s", rate(app.games_per_sec))),
         kv("screen", format!("{:.0} frames/s", app.fps)),
     ];
@@ -609,10 +608,9 @@ pub fn watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
     let left = fit(
         &[
             format!(
-                " matchbox · {} learns {}",
+                " {} learns {} against {opponent}",
                 app.titles.machine, app.titles.game
             ),
-            format!(" against {opponent}"),
             format!(" · {}", app.titles.symmetry),
             format!(" · {} reinforcement", s.reinforcement),
             format!(" · seed {}", s.seed),
