@@ -3,6 +3,7 @@
 //! The core (`game`, `learn`, `players`, `solve`) does no terminal or file I/O; `store` reads and
 //! writes YAML matchbox files, `cli` is the command line.
 
+pub mod chart;
 pub mod cli;
 pub mod game;
 pub mod learn;

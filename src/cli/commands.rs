@@ -1,6 +1,10 @@
 //! The subcommands.
 
-use anyhow::{Result, bail};
+use std::io::IsTerminal;
+
+use anyhow::{Context, Result, bail};
+use clap::ValueEnum;
+use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
 
 use std::path::PathBuf;
@@ -10,13 +14,17 @@ use super::setup::{
     GameSetup, Setup, box_set_choice, build_machine, game_spec, parse_side, with_game,
 };
 use super::{
-    BoxSetArgs, BoxesArgs, Cli, Command, ExperimentArgs, LearnArgs, OpponentSpec, PlayArgs,
-    SolveArgs, StartSpeed, TrainArgs, WatchArgs,
+    BoxSetArgs, BoxesArgs, ChartArgs, Cli, Command, ExperimentArgs, LearnArgs, OpponentSpec,
+    PlayArgs, PlotArgs, SolveArgs, StartSpeed, TrainArgs, WatchArgs,
+};
+use crate::chart::{
+    self,
+    data::{ChartKind, GameRow, Rows},
 };
 use crate::game::graph::GameGraph;
-use crate::learn::GameResult;
 use crate::learn::engine::Trainer;
 use crate::learn::engine::{Arena, Duel, ExperimentResult};
+use crate::learn::{GameResult, LearnError, Preset, SymmetryMode};
 use crate::solve::{Solution, TieBreak};
 use crate::store;
 use crate::tui::{
@@ -47,6 +55,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             })
         }
         Command::Play(a) => with_game!(game_spec(&a.game, a.boxes.as_deref())?, |g| play(g, &a)),
+        Command::Plot(a) => plot(&a),
     }
 }
 
@@ -260,6 +269,7 @@ fn train<G: GameSetup>(game: G, a: &TrainArgs) -> Result<()> {
     for path in a.save.iter().chain(&a.save_opponent) {
         store::check_writable(path)?;
     }
+    check_outputs(&a.output)?;
     let mut s = Setup::new(game, &a.learn)?;
     if a.save_opponent.is_some() && s.rival.is_none() {
         bail!("--save-opponent needs --opponent matchbox");
@@ -269,10 +279,57 @@ fn train<G: GameSetup>(game: G, a: &TrainArgs) -> Result<()> {
         print!("{}", s.header("train", &[("games", games.to_string())]));
     }
     let settings = s.settings_json();
-    let results = match &mut s.rival {
-        Some(rival) => Duel::new(&s.arena, &s.table).train(&mut s.machine, rival, games),
-        None => Trainer::new(&s.arena, &s.table).train(&mut s.machine, games),
+    let tracked = a.output.csv.is_some() || a.output.plot.is_some();
+    let (results, rows) = if tracked {
+        // Game by game, recording the beads after each one (for the table and charts).
+        let label = s.label();
+        let perfect = s.perfect_play();
+        let mut rows = Vec::with_capacity(games);
+        let mut results = Vec::with_capacity(games);
+        let mut score = 0i64;
+        for _ in 0..games {
+            let r = match &mut s.rival {
+                Some(rival) => Duel::new(&s.arena, &s.table).train(&mut s.machine, rival, 1)[0],
+                None => Trainer::new(&s.arena, &s.table).train(&mut s.machine, 1)[0],
+            };
+            score += r.score() as i64;
+            results.push(r);
+            let m = &s.machine;
+            let mut by_move: Vec<u64> = Vec::new();
+            for b in 0..m.boxes.len() {
+                let stage = m.boxes.get(b).stage as usize;
+                if by_move.len() <= stage {
+                    by_move.resize(stage + 1, 0);
+                }
+                by_move[stage] += m.box_total(b) as u64;
+            }
+            rows.push(GameRow {
+                run: 1,
+                game: m.games_played,
+                result: r,
+                cumulative_score: score,
+                beads_left: m.beads_left(),
+                boxes_emptied: m.boxes_emptied() as u64,
+                beads_by_move: by_move
+                    .iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join("/"),
+                perfect_play: perfect,
+                label: label.clone(),
+            });
+        }
+        (results, Some(rows))
+    } else {
+        let results = match &mut s.rival {
+            Some(rival) => Duel::new(&s.arena, &s.table).train(&mut s.machine, rival, games),
+            None => Trainer::new(&s.arena, &s.table).train(&mut s.machine, games),
+        };
+        (results, None)
     };
+    if let Some(rows) = rows {
+        write_outputs(&a.output, &Rows::Games(rows), ChartKind::Score)?;
+    }
     let count = |r| results.iter().filter(|&&x| x == r).count();
     let (wins, draws, losses) = (
         count(GameResult::Win),
@@ -351,45 +408,161 @@ fn train<G: GameSetup>(game: G, a: &TrainArgs) -> Result<()> {
     Ok(())
 }
 
-fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
-    let s = Setup::new(game, &a.learn)?;
-    let games = a.learn.games.unwrap_or(50);
-    if !a.learn.json {
-        print!(
-            "{}",
-            s.header(
-                "experiment",
-                &[
-                    ("runs", format!("{} (run i seeded from seed and i)", a.runs)),
-                    ("games", format!("{games} per run")),
-                ]
-            )
-        );
+/// The variants of `--compare KEY=V1,V2`: each value applied to a copy of the options.
+fn variants(base: &LearnArgs, compare: Option<&str>) -> Result<Vec<(String, LearnArgs)>> {
+    let Some(spec) = compare else {
+        return Ok(vec![(String::new(), base.clone())]);
+    };
+    let (key, values) = spec.split_once('=').with_context(|| {
+        format!("--compare `{spec}`: use KEY=V1,V2, e.g. symmetry=full,gardner")
+    })?;
+    let mut out = Vec::new();
+    for v in values.split(',').map(str::trim).filter(|v| !v.is_empty()) {
+        let mut a = base.clone();
+        let bad = |e: String| anyhow::anyhow!("--compare {key}: `{v}`: {e}");
+        match key.trim() {
+            "symmetry" => {
+                a.set.symmetry = Some(SymmetryMode::from_str(v, true).map_err(bad)?);
+            }
+            "reinforcement" => {
+                a.reinforcement = Some(v.parse().map_err(|e: LearnError| bad(e.to_string()))?);
+            }
+            "preset" => {
+                a.preset = Some(Preset::from_str(v, true).map_err(bad)?);
+                a.beads = None;
+                a.reinforcement = None;
+            }
+            "beads" => a.beads = Some(v.parse().map_err(|e: LearnError| bad(e.to_string()))?),
+            "opponent" => a.opponent = v.parse().map_err(bad)?,
+            other => bail!(
+                "--compare: cannot compare `{other}` (use symmetry, reinforcement, preset, beads or opponent)"
+            ),
+        }
+        out.push((format!("{key} {v}"), a));
     }
-    let result = match &s.rival {
-        Some(rival) => Duel::new(&s.arena, &s.table).experiment(
-            &s.machine,
-            rival,
-            s.machine.seed,
-            a.runs,
-            games,
-        ),
-        None => {
-            Trainer::new(&s.arena, &s.table).experiment(&s.machine, s.machine.seed, a.runs, games)
+    if out.len() < 2 {
+        bail!("--compare {key}: give at least two values, e.g. {key}=a,b");
+    }
+    Ok(out)
+}
+
+/// A progress bar on stderr when it is a terminal; nothing otherwise.
+fn progress(runs: usize) -> Option<ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::new(runs as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} runs · {per_sec} · {eta} left")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    Some(bar)
+}
+
+fn write_outputs(output: &ChartArgs, rows: &Rows, default_chart: ChartKind) -> Result<()> {
+    if let Some(path) = &output.csv {
+        let mut buf = Vec::new();
+        match rows {
+            Rows::Games(r) => chart::data::write_csv(&mut buf, r)?,
+            Rows::Index(r) => chart::data::write_csv(&mut buf, r)?,
+        }
+        store::save_atomic_bytes(path, &buf)?;
+    }
+    if let Some(path) = &output.plot {
+        let spec = chart::data::chart(output.chart.unwrap_or(default_chart), rows)?;
+        let bytes = chart::exporter_for(path)?.export(&spec)?;
+        store::save_atomic_bytes(path, &bytes)?;
+    }
+    Ok(())
+}
+
+fn check_outputs(output: &ChartArgs) -> Result<()> {
+    for path in output.csv.iter().chain(&output.plot) {
+        store::check_writable(path)?;
+    }
+    if let Some(p) = &output.plot {
+        chart::exporter_for(p)?;
+    }
+    Ok(())
+}
+
+fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
+    check_outputs(&a.output)?;
+    let games = a.learn.games.unwrap_or(50);
+    let variants = variants(&a.learn, a.compare.as_deref())?;
+    let bar = progress(a.runs * variants.len());
+    let tick = || {
+        if let Some(b) = &bar {
+            b.inc(1);
         }
     };
-    let mean_losses = result.mean_losses();
-    let loss_rate = result.loss_rate();
-    let kept = result.loss_rate_first_box_kept();
+    let mut rows = Vec::new();
+    let mut reports = Vec::new();
+    for (name, args) in &variants {
+        let s = Setup::new(game.clone(), args)?;
+        if !a.learn.json {
+            let title = if name.is_empty() {
+                "experiment".to_string()
+            } else {
+                format!("experiment ({name})")
+            };
+            print!(
+                "{}",
+                s.header(
+                    &title,
+                    &[
+                        ("runs", format!("{} (run i seeded from seed and i)", a.runs)),
+                        ("games", format!("{games} per run")),
+                    ]
+                )
+            );
+        }
+        let result = match &s.rival {
+            Some(rival) => Duel::new(&s.arena, &s.table).experiment(
+                &s.machine,
+                rival,
+                s.machine.seed,
+                a.runs,
+                games,
+                &tick,
+            ),
+            None => Trainer::new(&s.arena, &s.table).experiment_with(
+                &s.machine,
+                s.machine.seed,
+                a.runs,
+                games,
+                &tick,
+            ),
+        };
+        let label = if name.is_empty() {
+            s.label()
+        } else {
+            // The compared setting varies; the rest of the label is shared.
+            let key = name.split(' ').next().unwrap_or("");
+            s.label()
+                .split(" · ")
+                .filter(|part| !part.contains(key))
+                .collect::<Vec<_>>()
+                .join(" · ")
+        };
+        rows.extend(chart::data::index_rows(name, &label, &result));
+        reports.push((name.clone(), s.settings_json(), result));
+    }
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    write_outputs(&a.output, &Rows::Index(rows), ChartKind::LossRate)?;
     let window =
         |rates: &[f64], from: usize, to: usize| ExperimentResult::mean_over(rates, from, to);
     let last = games.saturating_sub(19).max(1);
-    if a.learn.json {
-        print_json(&json!({
-            "settings": s.settings_json(),
+    let report_json = |settings: &Value, result: &ExperimentResult| {
+        let loss_rate = result.loss_rate();
+        let kept = result.loss_rate_first_box_kept();
+        json!({
+            "settings": settings,
             "runs": a.runs,
             "games": games,
-            "mean_losses": mean_losses,
+            "mean_losses": result.mean_losses(),
             "loss_rate": loss_rate,
             "draw_rate": result.draw_rate(),
             "win_rate": result.win_rate(),
@@ -405,39 +578,88 @@ fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
                 "win_rate_last_20": window(&result.win_rate(), last, games),
                 "draw_rate_last_20": window(&result.draw_rate(), last, games),
             },
-        }));
+        })
+    };
+    if a.learn.json {
+        if a.compare.is_none() {
+            let (_, settings, result) = &reports[0];
+            print_json(&report_json(settings, result));
+        } else {
+            let list: Vec<Value> = reports
+                .iter()
+                .map(|(name, settings, result)| {
+                    let mut v = report_json(settings, result);
+                    v["variant"] = json!(name);
+                    v
+                })
+                .collect();
+            print_json(&json!({ "runs": a.runs, "games": games, "variants": list }));
+        }
         return Ok(());
     }
-    println!(
-        "\n{} runs × {games} games: {mean_losses:.3} losses per run on average",
-        a.runs
-    );
-    let marks: Vec<usize> = [1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 500, 1000]
-        .into_iter()
-        .filter(|&g| g <= games)
-        .collect();
-    println!("share of runs that lost game g:");
-    for g in marks {
-        println!("  game {g:>5}: {:.4}", loss_rate[g - 1]);
+    for (name, _, result) in &reports {
+        let loss_rate = result.loss_rate();
+        let kept = result.loss_rate_first_box_kept();
+        let who = if name.is_empty() {
+            String::new()
+        } else {
+            format!(" [{name}]")
+        };
+        println!(
+            "\n{} runs × {games} games{who}: {:.3} losses per run on average",
+            a.runs,
+            result.mean_losses()
+        );
+        if a.compare.is_none() {
+            println!("share of runs that lost game g:");
+            for g in [1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 500, 1000] {
+                if g <= games {
+                    println!("  game {g:>5}: {:.4}", loss_rate[g - 1]);
+                }
+            }
+        }
+        println!(
+            "games 1-{}: lost {:.4}; games {last}-{games}: lost {:.4}, drawn {:.4}, won {:.4}",
+            games.min(20),
+            window(&loss_rate, 1, 20),
+            window(&loss_rate, last, games),
+            window(&result.draw_rate(), last, games),
+            window(&result.win_rate(), last, games),
+        );
+        println!(
+            "last loss at game {:.1} on average; {:.4} of runs lost none of their last 20 games",
+            result.mean_last_loss(),
+            result.share_clean_last(20)
+        );
+        println!(
+            "first box empty at the end (resigns every game): {:.4} of runs; games {last}-{games} lost by the others: {:.4}",
+            result.first_box_empty_share(),
+            window(&kept, last, games)
+        );
     }
-    println!(
-        "games 1-{}: lost {:.4}; games {last}-{games}: lost {:.4}, drawn {:.4}, won {:.4}",
-        games.min(20),
-        window(&loss_rate, 1, 20),
-        window(&loss_rate, last, games),
-        window(&result.draw_rate(), last, games),
-        window(&result.win_rate(), last, games),
-    );
-    println!(
-        "last loss at game {:.1} on average; {:.4} of runs lost none of their last 20 games",
-        result.mean_last_loss(),
-        result.share_clean_last(20)
-    );
-    println!(
-        "first box empty at the end (resigns every game): {:.4} of runs; games {last}-{games} lost by the others: {:.4}",
-        result.first_box_empty_share(),
-        window(&kept, last, games)
-    );
+    for (what, path) in [("chart", &a.output.plot), ("table", &a.output.csv)] {
+        if let Some(p) = path {
+            println!("{what} written to {}", p.display());
+        }
+    }
+    Ok(())
+}
+
+fn plot(a: &PlotArgs) -> Result<()> {
+    chart::exporter_for(&a.out)?;
+    store::check_writable(&a.out)?;
+    let text = store::read(&a.csv)?;
+    let rows =
+        chart::data::read_csv(text.as_bytes()).with_context(|| format!("{}", a.csv.display()))?;
+    let default = match rows {
+        Rows::Games(_) => ChartKind::Score,
+        Rows::Index(_) => ChartKind::LossRate,
+    };
+    let spec = chart::data::chart(a.chart.unwrap_or(default), &rows)
+        .with_context(|| format!("{}", a.csv.display()))?;
+    let bytes = chart::exporter_for(&a.out)?.export(&spec)?;
+    store::save_atomic_bytes(&a.out, &bytes)?;
+    println!("chart written to {}", a.out.display());
     Ok(())
 }
 

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::chart::data::ChartKind;
 use crate::game::hexapawn::Size;
 use crate::learn::{Preset, Reinforcement, StageBeads, SymmetryMode};
 use crate::players::OpponentKind;
@@ -37,6 +38,8 @@ pub enum Command {
     Watch(WatchArgs),
     /// Play against the machine in the terminal
     Play(PlayArgs),
+    /// Draw a chart from a CSV file written by train or experiment
+    Plot(PlotArgs),
 }
 
 /// The games matchbox knows.
@@ -177,6 +180,8 @@ pub struct TrainArgs {
     /// With --opponent matchbox: save the opponent machine to this YAML file (atomically)
     #[arg(long, value_name = "FILE")]
     pub save_opponent: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: ChartArgs,
     /// Save the trained matchboxes to this YAML file (atomically)
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
@@ -189,6 +194,38 @@ pub struct ExperimentArgs {
     /// Number of independent learners (run i is seeded from --seed and i)
     #[arg(long, default_value_t = 1000)]
     pub runs: usize,
+    /// Run variants with the same seeds and overlay them: symmetry=full,gardner,none;
+    /// reinforcement=gardner,michie; preset=michie,scroggs; beads=1,2; opponent=perfect,random
+    #[arg(long, value_name = "KEY=V1,V2,…")]
+    pub compare: Option<String>,
+    #[command(flatten)]
+    pub output: ChartArgs,
+}
+
+/// Charts and tables of a run.
+#[derive(Args, Debug, Clone)]
+pub struct ChartArgs {
+    /// Draw a chart to this file (.png, 1600×900, or .svg)
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Which chart [default: score for train, loss-rate for experiment]
+    #[arg(long, value_enum)]
+    pub chart: Option<ChartKind>,
+    /// Write the data as CSV: train, one row per game; experiment, one row per game index
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct PlotArgs {
+    /// A CSV file written by `train --csv` or `experiment --csv`
+    pub csv: PathBuf,
+    /// Which chart [default: score for a train CSV, loss-rate for an experiment CSV]
+    #[arg(long, value_enum)]
+    pub chart: Option<ChartKind>,
+    /// The chart file to write (.png or .svg)
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
 }
 
 #[derive(Args, Debug)]

@@ -18,7 +18,7 @@ use crate::solve::{Solution, TieBreak};
 use crate::store;
 
 /// A game with the settings matchbox uses for it when the user gives none.
-pub trait GameSetup: Game + Sized {
+pub trait GameSetup: Game + Sized + Clone {
     fn default_side(&self) -> Side {
         Side::Second
     }
@@ -371,6 +371,47 @@ impl<G: GameSetup> Setup<G> {
             Some(OpponentKind::Perfect) => format!("perfect (tie-break {})", self.tie_break),
             _ => "random".into(),
         }
+    }
+
+    /// One line naming the run, for charts and CSV files.
+    pub fn label(&self) -> String {
+        let g = self.game();
+        let m = &self.machine;
+        let side = m.boxes.side();
+        let name = g.nickname(side, m.boxes.mode()).unwrap_or("machine");
+        let opponent = match &self.rival {
+            Some(r) => {
+                let rs = r.boxes.side();
+                g.nickname(rs, r.boxes.mode())
+                    .unwrap_or("machine")
+                    .to_string()
+                    + &format!(" ({})", g.side_name(rs))
+            }
+            None => format!("{} player", self.opponent_name()),
+        };
+        format!(
+            "{name} ({}) v {opponent} · {} {} · {} symmetry · {} reinforcement · beads {} · seed {}",
+            g.side_name(side),
+            g.name(),
+            g.variant(),
+            m.boxes.mode(),
+            m.reinforcement,
+            m.initial,
+            m.seed
+        )
+    }
+
+    /// The learner's result per game under perfect play, when its opponent is the perfect player.
+    pub fn perfect_play(&self) -> Option<i64> {
+        if self.opponent.as_ref().map(Opponent::kind) != Some(OpponentKind::Perfect) {
+            return None;
+        }
+        let solution = Solution::solve(&self.arena.graph);
+        Some(match solution.winner(&self.arena.graph, 0) {
+            None => 0,
+            Some(w) if w == self.machine.boxes.side() => 1,
+            Some(_) => -1,
+        })
     }
 
     pub fn opponent_name(&self) -> String {

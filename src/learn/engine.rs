@@ -572,7 +572,19 @@ impl<'a, G: Game> Trainer<'a, G> {
         runs: usize,
         games: usize,
     ) -> ExperimentResult {
-        run_experiment(runs, games, |run, results| {
+        self.experiment_with(template, seed, runs, games, &|| {})
+    }
+
+    /// As [`Trainer::experiment`], calling `on_run` after each run (for a progress bar).
+    pub fn experiment_with(
+        &self,
+        template: &Machine<G>,
+        seed: u64,
+        runs: usize,
+        games: usize,
+        on_run: &(dyn Fn() + Sync),
+    ) -> ExperimentResult {
+        run_experiment(runs, games, on_run, |run, results| {
             let mut m = template.clone();
             m.reseed(super::derive_seed(seed, run));
             let mut st = GameState::new();
@@ -596,6 +608,7 @@ pub fn first_box_empty<G: Game>(m: &Machine<G>) -> bool {
 pub fn run_experiment(
     runs: usize,
     games: usize,
+    on_run: &(dyn Fn() + Sync),
     play_run: impl Fn(u64, &mut Vec<GameResult>) -> bool + Sync,
 ) -> ExperimentResult {
     use rayon::prelude::*;
@@ -607,6 +620,7 @@ pub fn run_experiment(
                 results.clear();
                 let stuck = play_run(run, &mut results);
                 acc.add_run(&results, stuck);
+                on_run();
                 (acc, results)
             },
         )
@@ -693,7 +707,7 @@ impl<'a, G: Game> Duel<'a, G> {
     }
 
     /// As [`Trainer::experiment`], with a fresh copy of the rival per run, seeded from the run's
-    /// seed.
+    /// seed; `on_run` is called after each run.
     pub fn experiment(
         &self,
         a: &Machine<G>,
@@ -701,8 +715,9 @@ impl<'a, G: Game> Duel<'a, G> {
         seed: u64,
         runs: usize,
         games: usize,
+        on_run: &(dyn Fn() + Sync),
     ) -> ExperimentResult {
-        run_experiment(runs, games, |run, results| {
+        run_experiment(runs, games, on_run, |run, results| {
             let (mut ma, mut mb) = (a.clone(), b.clone());
             let run_seed = super::derive_seed(seed, run);
             ma.reseed(run_seed);
@@ -728,6 +743,10 @@ pub struct ExperimentResult {
     /// `last_loss[g]`: runs whose last loss was game `g` (1-based); `last_loss[0]`: runs that
     /// never lost.
     pub last_loss: Vec<u32>,
+    /// Sum over runs of the losses up to and including each game, and of their squares (for the
+    /// mean cumulative losses and their spread).
+    pub cumulative_losses: Vec<u64>,
+    pub cumulative_losses_sq: Vec<u64>,
 }
 
 impl ExperimentResult {
@@ -740,6 +759,8 @@ impl ExperimentResult {
             first_box_empty: 0,
             losses_by_game_first_box_kept: vec![0; games],
             last_loss: vec![0; games + 1],
+            cumulative_losses: vec![0; games],
+            cumulative_losses_sq: vec![0; games],
         }
     }
 
@@ -751,7 +772,11 @@ impl ExperimentResult {
             .map_or(0, |i| i + 1);
         self.last_loss[last] += 1;
         self.first_box_empty += usize::from(first_box_empty);
+        let mut lost = 0u64;
         for (g, &r) in results.iter().enumerate() {
+            lost += u64::from(r == GameResult::Loss);
+            self.cumulative_losses[g] += lost;
+            self.cumulative_losses_sq[g] += lost * lost;
             match r {
                 GameResult::Win => self.wins_by_game[g] += 1,
                 GameResult::Draw => self.draws_by_game[g] += 1,
@@ -777,6 +802,12 @@ impl ExperimentResult {
                 &other.losses_by_game_first_box_kept,
             ),
             (&mut self.last_loss, &other.last_loss),
+        ] {
+            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        }
+        for (a, b) in [
+            (&mut self.cumulative_losses, &other.cumulative_losses),
+            (&mut self.cumulative_losses_sq, &other.cumulative_losses_sq),
         ] {
             a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
         }

@@ -318,6 +318,11 @@ pub fn check_writable(path: &Path) -> Result<(), StoreError> {
 /// Writes `contents` to `path` atomically: a temporary file in the same directory, flushed to disk,
 /// then renamed over the target. A failure leaves any existing file untouched.
 pub fn save_atomic(path: &Path, contents: &str) -> Result<(), StoreError> {
+    save_atomic_bytes(path, contents.as_bytes())
+}
+
+/// [`save_atomic`] for any bytes (charts, tables).
+pub fn save_atomic_bytes(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
     let io = |err| StoreError::Io {
         path: path.to_path_buf(),
         err,
@@ -333,7 +338,7 @@ pub fn save_atomic(path: &Path, contents: &str) -> Result<(), StoreError> {
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let result = (|| {
         let mut f = fs::File::create(&tmp)?;
-        f.write_all(contents.as_bytes())?;
+        f.write_all(contents)?;
         f.sync_all()?;
         fs::rename(&tmp, path)
     })();

@@ -1,0 +1,370 @@
+//! What charts show, as data: per-game records of one run, per-game-index statistics of many runs,
+//! their CSV form, and the chart of each kind.
+
+use std::io::{Read, Write};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::{ChartSpec, Kind, Series};
+use crate::learn::GameResult;
+use crate::learn::engine::ExperimentResult;
+
+/// The chart kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ChartKind {
+    /// Michie's learning curve of one run: cumulative wins − losses
+    Score,
+    /// Share of runs that lost game g, with a 95 % band
+    LossRate,
+    /// Mean cumulative losses, with a 95 % band
+    CumulativeLosses,
+    /// Beads left (in all and per move) and boxes emptied
+    Beads,
+    /// Histogram of the game of the last loss across runs
+    LastLoss,
+}
+
+impl ChartKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ChartKind::Score => "learning curve",
+            ChartKind::LossRate => "loss rate",
+            ChartKind::CumulativeLosses => "cumulative losses",
+            ChartKind::Beads => "beads left",
+            ChartKind::LastLoss => "game of the last loss",
+        }
+    }
+}
+
+#[derive(Debug, Error)]
+pub enum DataError {
+    #[error("{0}")]
+    Csv(#[from] csv::Error),
+    #[error("the {chart} chart needs {needs}; this file has {has}")]
+    WrongData {
+        chart: &'static str,
+        needs: &'static str,
+        has: &'static str,
+    },
+}
+
+/// One game of a run, for `train --csv` (columns `run,game,result,cumulative_score,beads_left,
+/// boxes_emptied,beads_by_move,label`; `beads_by_move` lists the beads left in the boxes of each of
+/// the learner's moves, separated by `/`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRow {
+    pub run: u32,
+    pub game: u64,
+    pub result: GameResult,
+    pub cumulative_score: i64,
+    pub beads_left: u64,
+    pub boxes_emptied: u64,
+    pub beads_by_move: String,
+    /// The learner's result per game under perfect play against a perfect opponent (1, 0 or −1);
+    /// empty when the opponent is not the perfect player.
+    pub perfect_play: Option<i64>,
+    pub label: String,
+}
+
+/// Statistics of one game index over many runs, for `experiment --csv` (one row per variant and
+/// game: the share of runs that lost it with a 95 % Wilson interval, the shares drawn and won, the
+/// mean cumulative losses with a 95 % interval, and how many runs had their last loss at it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IndexRow {
+    pub variant: String,
+    pub game: u64,
+    pub runs: u64,
+    pub loss_rate: f64,
+    pub loss_rate_low: f64,
+    pub loss_rate_high: f64,
+    pub draw_rate: f64,
+    pub win_rate: f64,
+    pub mean_cumulative_losses: f64,
+    pub cumulative_losses_low: f64,
+    pub cumulative_losses_high: f64,
+    pub runs_with_last_loss_here: u64,
+    pub label: String,
+}
+
+/// The 95 % Wilson score interval of `k` successes in `n` trials.
+pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let (k, n, z) = (k as f64, n as f64, 1.959_963_984_540_054);
+    let p = k / n;
+    let d = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / d;
+    let half = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt()) / d;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The per-game rows of an experiment.
+pub fn index_rows(variant: &str, label: &str, r: &ExperimentResult) -> Vec<IndexRow> {
+    let n = r.runs as u64;
+    let nf = n.max(1) as f64;
+    (0..r.losses_by_game.len())
+        .map(|g| {
+            let losses = r.losses_by_game[g] as u64;
+            let (lo, hi) = wilson(losses, n);
+            let mean = r.cumulative_losses[g] as f64 / nf;
+            let var = (r.cumulative_losses_sq[g] as f64 / nf - mean * mean).max(0.0);
+            let half = 1.96 * (var / nf).sqrt();
+            IndexRow {
+                variant: variant.to_string(),
+                game: g as u64 + 1,
+                runs: n,
+                loss_rate: losses as f64 / nf,
+                loss_rate_low: lo,
+                loss_rate_high: hi,
+                draw_rate: r.draws_by_game[g] as f64 / nf,
+                win_rate: r.wins_by_game[g] as f64 / nf,
+                mean_cumulative_losses: mean,
+                cumulative_losses_low: (mean - half).max(0.0),
+                cumulative_losses_high: mean + half,
+                runs_with_last_loss_here: r.last_loss[g + 1] as u64,
+                label: label.to_string(),
+            }
+        })
+        .collect()
+}
+
+/// Writes rows as CSV with a header.
+pub fn write_csv<T: Serialize>(out: impl Write, rows: &[T]) -> Result<(), DataError> {
+    let mut w = csv::Writer::from_writer(out);
+    for r in rows {
+        w.serialize(r)?;
+    }
+    w.flush().map_err(csv::Error::from)?;
+    Ok(())
+}
+
+/// Rows read back from a CSV written by `train` or `experiment`.
+pub enum Rows {
+    Games(Vec<GameRow>),
+    Index(Vec<IndexRow>),
+}
+
+/// Reads a CSV written by `train --csv` or `experiment --csv`, telling them apart by their header.
+pub fn read_csv(mut input: impl Read) -> Result<Rows, DataError> {
+    let mut text = String::new();
+    input.read_to_string(&mut text).map_err(csv::Error::from)?;
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let games = r.headers()?.iter().any(|h| h == "cumulative_score");
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    Ok(if games {
+        Rows::Games(r.deserialize().collect::<Result<_, _>>()?)
+    } else {
+        Rows::Index(r.deserialize().collect::<Result<_, _>>()?)
+    })
+}
+
+/// The chart of `kind` for some rows.
+pub fn chart(kind: ChartKind, rows: &Rows) -> Result<ChartSpec, DataError> {
+    let wrong = |needs, has| DataError::WrongData {
+        chart: kind.name(),
+        needs,
+        has,
+    };
+    match (kind, rows) {
+        (ChartKind::Score | ChartKind::Beads, Rows::Games(g)) => Ok(games_chart(kind, g)),
+        (ChartKind::Score | ChartKind::Beads, Rows::Index(_)) => Err(wrong(
+            "one run's games (train --csv)",
+            "many runs (experiment --csv)",
+        )),
+        (_, Rows::Index(rows)) => Ok(index_chart(kind, rows)),
+        (_, Rows::Games(_)) => Err(wrong(
+            "many runs (experiment --csv)",
+            "one run's games (train --csv)",
+        )),
+    }
+}
+
+fn label_of<'a>(labels: impl IntoIterator<Item = &'a String>) -> String {
+    labels.into_iter().next().cloned().unwrap_or_default()
+}
+
+/// Title and subtitle from a run's label (`who v whom · game · settings…`) and the chart's name.
+fn titles(label: &str, chart: &str, runs: Option<u64>) -> (String, String) {
+    let parts: Vec<&str> = label.split(" · ").collect();
+    let title = match parts.as_slice() {
+        [who, game, ..] => format!("{who}, {game}: {chart}"),
+        [who] => format!("{who}: {chart}"),
+        [] => chart.to_string(),
+    };
+    let mut rest: Vec<String> = parts.iter().skip(2).map(|s| s.to_string()).collect();
+    if let Some(n) = runs {
+        rest.push(format!("{} runs", crate::tui::render::group(n)));
+    }
+    (title, rest.join(" · "))
+}
+
+fn games_chart(kind: ChartKind, rows: &[GameRow]) -> ChartSpec {
+    let perfect = rows.first().and_then(|r| r.perfect_play);
+    let label = label_of(rows.iter().map(|r| &r.label));
+    let mut series = Vec::new();
+    let (y_label, title) = match kind {
+        ChartKind::Score => {
+            series.push(Series::line(
+                "the machine",
+                std::iter::once((0.0, 0.0))
+                    .chain(
+                        rows.iter()
+                            .map(|r| (r.game as f64, r.cumulative_score as f64)),
+                    )
+                    .collect(),
+            ));
+            if let (Some(p), Some(first), Some(last)) = (perfect, rows.first(), rows.last()) {
+                let start = first.game as f64 - 1.0;
+                let end = last.game as f64;
+                let base = first.cumulative_score as f64 - first.result.score() as f64;
+                series.push(Series {
+                    name: "perfect play".into(),
+                    points: vec![(start, base), (end, base + p as f64 * (end - start))],
+                    band: None,
+                    reference: true,
+                });
+            }
+            ("score: wins − losses (games)", "learning curve")
+        }
+        _ => {
+            series.push(Series::line(
+                "beads left",
+                rows.iter()
+                    .map(|r| (r.game as f64, r.beads_left as f64))
+                    .collect(),
+            ));
+            let stages = rows.first().map_or(0, |r| {
+                r.beads_by_move.split('/').filter(|s| !s.is_empty()).count()
+            });
+            if stages > 1 {
+                for s in 0..stages {
+                    series.push(Series::line(
+                        format!("beads, machine's move {}", s + 1),
+                        rows.iter()
+                            .map(|r| {
+                                let v = r
+                                    .beads_by_move
+                                    .split('/')
+                                    .nth(s)
+                                    .and_then(|x| x.parse::<f64>().ok())
+                                    .unwrap_or(0.0);
+                                (r.game as f64, v)
+                            })
+                            .collect(),
+                    ));
+                }
+            }
+            series.push(Series::line(
+                "boxes emptied",
+                rows.iter()
+                    .map(|r| (r.game as f64, r.boxes_emptied as f64))
+                    .collect(),
+            ));
+            ("beads / boxes", "beads left and boxes emptied")
+        }
+    };
+    let (title, subtitle) = titles(&label, title, None);
+    ChartSpec {
+        title,
+        subtitle,
+        x_label: "games played".into(),
+        y_label: y_label.into(),
+        kind: Kind::Lines,
+        series,
+    }
+}
+
+fn index_chart(kind: ChartKind, rows: &[IndexRow]) -> ChartSpec {
+    let mut variants: Vec<&str> = Vec::new();
+    for r in rows {
+        if !variants.contains(&r.variant.as_str()) {
+            variants.push(&r.variant);
+        }
+    }
+    let label = label_of(rows.iter().map(|r| &r.label));
+    fn of<'a>(rows: &'a [IndexRow], v: &'a str) -> impl Iterator<Item = &'a IndexRow> + 'a {
+        rows.iter().filter(move |r| r.variant == v)
+    }
+    let name = |v: &str| {
+        if v.is_empty() {
+            "mean".to_string()
+        } else {
+            v.to_string()
+        }
+    };
+    let (series, y_label, x_label, bars): (Vec<Series>, &str, &str, bool) = match kind {
+        ChartKind::LossRate => (
+            variants
+                .iter()
+                .map(|v| Series {
+                    name: name(v),
+                    points: of(rows, v).map(|r| (r.game as f64, r.loss_rate)).collect(),
+                    band: Some(
+                        of(rows, v)
+                            .map(|r| (r.game as f64, r.loss_rate_low, r.loss_rate_high))
+                            .collect(),
+                    ),
+                    reference: false,
+                })
+                .collect(),
+            "share of runs that lost the game",
+            "game",
+            false,
+        ),
+        ChartKind::CumulativeLosses => (
+            variants
+                .iter()
+                .map(|v| Series {
+                    name: name(v),
+                    points: std::iter::once((0.0, 0.0))
+                        .chain(of(rows, v).map(|r| (r.game as f64, r.mean_cumulative_losses)))
+                        .collect(),
+                    band: Some(
+                        of(rows, v)
+                            .map(|r| {
+                                (
+                                    r.game as f64,
+                                    r.cumulative_losses_low,
+                                    r.cumulative_losses_high,
+                                )
+                            })
+                            .collect(),
+                    ),
+                    reference: false,
+                })
+                .collect(),
+            "losses so far (mean per run)",
+            "games played",
+            false,
+        ),
+        _ => (
+            variants
+                .iter()
+                .map(|v| {
+                    Series::line(
+                        name(v),
+                        of(rows, v)
+                            .filter(|r| r.runs_with_last_loss_here > 0)
+                            .map(|r| (r.game as f64, r.runs_with_last_loss_here as f64))
+                            .collect(),
+                    )
+                })
+                .collect(),
+            "runs",
+            "game of the last loss",
+            variants.len() == 1,
+        ),
+    };
+    let runs = rows.first().map_or(0, |r| r.runs);
+    let (title, subtitle) = titles(&label, kind.name(), Some(runs));
+    ChartSpec {
+        title,
+        subtitle,
+        x_label: x_label.into(),
+        y_label: y_label.into(),
+        kind: if bars { Kind::Bars } else { Kind::Lines },
+        series,
+    }
+}

@@ -1,0 +1,293 @@
+//! Learning charts with plotters: line charts with 95 % bands, overlays with a legend, histograms.
+//! Charts are drawn as SVG with plotters (text measured with the embedded DejaVu Sans through
+//! plotters' `ab_glyph` feature). PNG is that SVG rasterised by resvg with the same embedded font:
+//! plotters' own bitmap text places each glyph without its side bearing, which spaces letters
+//! unevenly ("MEN ACE"), so PNGs do not use it. Either way, no system font is needed.
+
+pub mod data;
+
+use std::path::Path;
+use std::sync::Once;
+
+use plotters::prelude::*;
+use plotters::style::FontStyle;
+use thiserror::Error;
+
+/// DejaVu Sans (licence in `src/chart/fonts/LICENSE-DejaVu.txt`).
+static DEJAVU_SANS: &[u8] = include_bytes!("fonts/DejaVuSans.ttf");
+static DEJAVU_SANS_BOLD: &[u8] = include_bytes!("fonts/DejaVuSans-Bold.ttf");
+
+/// Projector size.
+pub const WIDTH: u32 = 1600;
+pub const HEIGHT: u32 = 900;
+
+#[derive(Debug, Error)]
+pub enum ChartError {
+    #[error("cannot draw the chart: {0}")]
+    Draw(String),
+    #[error("`{0}`: charts are .png or .svg files")]
+    Format(String),
+    #[error("nothing to draw: {0}")]
+    Empty(String),
+}
+
+/// One line of a chart, with an optional band (x, low, high) drawn under it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+    pub band: Option<Vec<(f64, f64, f64)>>,
+    /// Drawn dashed and grey: a reference, such as perfect play.
+    pub reference: bool,
+}
+
+impl Series {
+    pub fn line(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
+        Series {
+            name: name.into(),
+            points,
+            band: None,
+            reference: false,
+        }
+    }
+}
+
+/// Lines or bars.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Lines,
+    /// Bars: each point is (bin start, count), bins one unit wide.
+    Bars,
+}
+
+/// Everything a chart shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartSpec {
+    pub title: String,
+    pub subtitle: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub kind: Kind,
+    pub series: Vec<Series>,
+}
+
+/// Okabe–Ito colours, distinguishable for colour-blind readers.
+const COLOURS: [RGBColor; 7] = [
+    RGBColor(0, 114, 178),
+    RGBColor(213, 94, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(230, 159, 0),
+    RGBColor(86, 180, 233),
+    RGBColor(120, 120, 120),
+];
+
+fn register_fonts() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // The embedded fonts are valid, so registration cannot fail.
+        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, DEJAVU_SANS);
+        let _ = plotters::style::register_font("sans-serif", FontStyle::Bold, DEJAVU_SANS_BOLD);
+    });
+}
+
+fn err(e: impl std::fmt::Display) -> ChartError {
+    ChartError::Draw(e.to_string())
+}
+
+/// The chart as an SVG document.
+pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
+    register_fonts();
+    let all: Vec<(f64, f64)> = spec
+        .series
+        .iter()
+        .flat_map(|s| {
+            s.points.iter().copied().chain(
+                s.band
+                    .iter()
+                    .flatten()
+                    .flat_map(|&(x, lo, hi)| [(x, lo), (x, hi)]),
+            )
+        })
+        .collect();
+    if all.is_empty() {
+        return Err(ChartError::Empty(spec.title.clone()));
+    }
+    let (mut x0, mut x1) = all
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let (mut y0, mut y1) = all
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    if spec.kind == Kind::Bars {
+        x1 += 1.0;
+        y0 = 0.0;
+    }
+    if x1 <= x0 {
+        x1 = x0 + 1.0;
+    }
+    if y1 <= y0 {
+        y1 = y0 + 1.0;
+    }
+    let pad = (y1 - y0) * 0.05;
+    (y0, y1) = (if y0 == 0.0 { 0.0 } else { y0 - pad }, y1 + pad);
+    x0 = x0.min(x1);
+    let (x_step, y_step) = ((x1 - x0) / 10.0, (y1 - y0) / 10.0);
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let (top, body) = root.split_vertically(130);
+        top.draw_text(
+            &spec.title,
+            &("sans-serif", 44)
+                .into_font()
+                .style(FontStyle::Bold)
+                .color(&BLACK),
+            (60, 28),
+        )
+        .map_err(err)?;
+        top.draw_text(
+            &spec.subtitle,
+            &("sans-serif", 28).into_font().color(&RGBColor(70, 70, 70)),
+            (60, 86),
+        )
+        .map_err(err)?;
+        let mut chart = ChartBuilder::on(&body)
+            .margin_left(30)
+            .margin_right(60)
+            .margin_bottom(30)
+            .x_label_area_size(90)
+            .y_label_area_size(130)
+            .build_cartesian_2d(x0..x1, y0..y1)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(spec.x_label.as_str())
+            .y_desc(spec.y_label.as_str())
+            .label_style(("sans-serif", 26))
+            .axis_desc_style(("sans-serif", 30))
+            .x_label_formatter(&|x| tick(*x, x_step))
+            .y_label_formatter(&|y| tick(*y, y_step))
+            .light_line_style(RGBColor(235, 235, 235))
+            .bold_line_style(RGBColor(210, 210, 210))
+            .draw()
+            .map_err(err)?;
+        for (i, s) in spec.series.iter().enumerate() {
+            let colour = if s.reference {
+                RGBColor(90, 90, 90)
+            } else {
+                COLOURS[i % COLOURS.len()]
+            };
+            if let Some(band) = &s.band {
+                let mut poly: Vec<(f64, f64)> = band.iter().map(|&(x, _, hi)| (x, hi)).collect();
+                poly.extend(band.iter().rev().map(|&(x, lo, _)| (x, lo)));
+                chart
+                    .draw_series(std::iter::once(Polygon::new(
+                        poly,
+                        colour.mix(0.18).filled(),
+                    )))
+                    .map_err(err)?;
+            }
+            let style = colour.stroke_width(if s.reference { 2 } else { 4 });
+            let anno = match spec.kind {
+                Kind::Lines if s.reference => chart
+                    .draw_series(DashedLineSeries::new(
+                        s.points.iter().copied(),
+                        12,
+                        8,
+                        style,
+                    ))
+                    .map_err(err)?,
+                Kind::Lines => chart
+                    .draw_series(LineSeries::new(s.points.iter().copied(), style))
+                    .map_err(err)?,
+                Kind::Bars => chart
+                    .draw_series(s.points.iter().map(|&(x, y)| {
+                        Rectangle::new([(x + 0.1, 0.0), (x + 0.9, y)], colour.mix(0.85).filled())
+                    }))
+                    .map_err(err)?,
+            };
+            anno.label(s.name.as_str()).legend(move |(x, y)| {
+                PathElement::new(vec![(x - 4, y), (x + 14, y)], colour.stroke_width(5))
+            });
+        }
+        if spec.series.len() > 1 {
+            chart
+                .configure_series_labels()
+                .label_font(("sans-serif", 26))
+                .background_style(WHITE.mix(0.9))
+                .border_style(RGBColor(180, 180, 180))
+                .position(SeriesLabelPosition::UpperRight)
+                .margin(16)
+                .draw()
+                .map_err(err)?;
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(out)
+}
+
+/// An axis label: whole numbers when the ticks are a unit or more apart, else two decimals.
+fn tick(v: f64, step: f64) -> String {
+    if step >= 1.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// The chart as a PNG image ([`WIDTH`] × [`HEIGHT`]): the SVG rasterised with the embedded font.
+pub fn png(spec: &ChartSpec) -> Result<Vec<u8>, ChartError> {
+    svg_to_png(&svg(spec)?)
+}
+
+/// Rasterises an SVG document drawn by [`svg`].
+pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, ChartError> {
+    use resvg::{tiny_skia, usvg};
+    let mut opt = usvg::Options::default();
+    let db = opt.fontdb_mut();
+    db.load_font_data(DEJAVU_SANS.to_vec());
+    db.load_font_data(DEJAVU_SANS_BOLD.to_vec());
+    db.set_sans_serif_family("DejaVu Sans");
+    opt.font_family = "DejaVu Sans".into();
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(err)?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| ChartError::Draw("empty image".into()))?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap.encode_png().map_err(err)
+}
+
+/// How a chart file is written, chosen by its extension.
+pub trait Exporter {
+    fn export(&self, spec: &ChartSpec) -> Result<Vec<u8>, ChartError>;
+}
+
+pub struct Png;
+pub struct Svg;
+
+impl Exporter for Png {
+    fn export(&self, spec: &ChartSpec) -> Result<Vec<u8>, ChartError> {
+        png(spec)
+    }
+}
+impl Exporter for Svg {
+    fn export(&self, spec: &ChartSpec) -> Result<Vec<u8>, ChartError> {
+        svg(spec).map(String::into_bytes)
+    }
+}
+
+/// The exporter for a file name.
+pub fn exporter_for(path: &Path) -> Result<Box<dyn Exporter>, ChartError> {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("png") => Ok(Box::new(Png)),
+        Some("svg") => Ok(Box::new(Svg)),
+        _ => Err(ChartError::Format(path.display().to_string())),
+    }
+}
