@@ -84,7 +84,30 @@ fn bench_menace(c: &mut Criterion, games: usize) {
     group.finish();
 }
 
+/// Issue target: a 10,000-run × 50-game HER experiment against the perfect player on 2 threads.
+fn bench_experiment(c: &mut Criterion) {
+    let game = Hexapawn::new(Size::GARDNER);
+    let boxes = Arc::new(BoxSet::build(&game, Side::Second, SymmetryMode::Gardner));
+    let arena = Arena::new(game);
+    let solution = Solution::solve(&arena.graph);
+    let opponent = Opponent::perfect(&arena.graph, &solution, TieBreak::Random);
+    let table = Table::new(&arena, &boxes, &opponent);
+    let trainer = Trainer::new(&arena, &table);
+    let template = Machine::new(boxes, StageBeads::uniform(1), Reinforcement::GARDNER, 1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let mut group = c.benchmark_group("her_experiment_2_threads");
+    group.throughput(Throughput::Elements(10_000 * 50));
+    group.bench_function("10000 runs x 50 games", |b| {
+        b.iter(|| pool.install(|| black_box(trainer.experiment(&template, 1, 10_000, 50).runs)))
+    });
+    group.finish();
+}
+
 fn training(c: &mut Criterion) {
+    bench_experiment(c);
     bench_menace(c, 200);
     bench_menace(c, 100_000);
     use SymmetryMode::{Full, Gardner};
@@ -114,6 +137,7 @@ fn training(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default()
+        .without_plots()
         .warm_up_time(std::time::Duration::from_secs(1))
         .measurement_time(std::time::Duration::from_secs(3));
     targets = training

@@ -446,6 +446,35 @@ fn variants(base: &LearnArgs, compare: Option<&str>) -> Result<Vec<(String, Lear
     Ok(out)
 }
 
+/// A run's label without the settings that `--compare` varies (they are in the legend).
+fn compared_label(label: &str, compare: Option<&str>) -> String {
+    let Some(key) = compare
+        .and_then(|c| c.split_once('='))
+        .map(|(k, _)| k.trim())
+    else {
+        return label.to_string();
+    };
+    let varied: &[&str] = match key {
+        "preset" => &["reinforcement", "beads"],
+        "symmetry" => &["symmetry"],
+        "reinforcement" => &["reinforcement"],
+        "beads" => &["beads"],
+        _ => &[],
+    };
+    label
+        .split(" · ")
+        .enumerate()
+        .filter_map(|(i, part)| {
+            if i == 0 && key == "opponent" {
+                // `HER (black) v perfect player` → `HER (black)`
+                return Some(part.split(" v ").next().unwrap_or(part).to_string());
+            }
+            (!varied.iter().any(|v| part.contains(v))).then(|| part.to_string())
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
 /// A progress bar on stderr when it is a terminal; nothing otherwise.
 fn progress(runs: usize) -> Option<ProgressBar> {
     if !std::io::stderr().is_terminal() {
@@ -534,17 +563,7 @@ fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
                 &tick,
             ),
         };
-        let label = if name.is_empty() {
-            s.label()
-        } else {
-            // The compared setting varies; the rest of the label is shared.
-            let key = name.split(' ').next().unwrap_or("");
-            s.label()
-                .split(" · ")
-                .filter(|part| !part.contains(key))
-                .collect::<Vec<_>>()
-                .join(" · ")
-        };
+        let label = compared_label(&s.label(), a.compare.as_deref());
         rows.extend(chart::data::index_rows(name, &label, &result));
         reports.push((name.clone(), s.settings_json(), result));
     }

@@ -1,0 +1,292 @@
+//! Charts and tables: the CSV schemas, PNG files that decode at the projector size, SVG files that
+//! parse and carry their title, and `plot` remaking a chart from a saved CSV.
+
+use std::process::Command;
+
+use resvg::tiny_skia::Pixmap;
+use resvg::usvg;
+
+fn run(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn header(path: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .next()
+        .unwrap()
+        .split(',')
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn train_csv_has_one_row_per_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("her.csv");
+    let out = run(&[
+        "train",
+        "hexapawn",
+        "--games",
+        "40",
+        "--seed",
+        "2",
+        "--json",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        header(&csv),
+        [
+            "run",
+            "game",
+            "result",
+            "cumulative_score",
+            "beads_left",
+            "boxes_emptied",
+            "beads_by_move",
+            "perfect_play",
+            "label"
+        ]
+    );
+    let mut r = csv::Reader::from_path(&csv).unwrap();
+    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 40);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mut score = 0i64;
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row[1].parse::<usize>().unwrap(), i + 1);
+        assert_eq!(&row[2], json["results"][i].as_str().unwrap());
+        score += match &row[2] {
+            "win" => 1,
+            "loss" => -1,
+            _ => 0,
+        };
+        assert_eq!(row[3].parse::<i64>().unwrap(), score);
+        let by_move: u64 = row[6].split('/').map(|x| x.parse::<u64>().unwrap()).sum();
+        assert_eq!(
+            by_move,
+            row[4].parse::<u64>().unwrap(),
+            "beads by move add up"
+        );
+        assert_eq!(&row[7], "1", "HER wins under perfect play");
+    }
+    assert_eq!(
+        rows[39][4].parse::<u64>().unwrap(),
+        json["beads_left"].as_u64().unwrap()
+    );
+}
+
+#[test]
+fn experiment_csv_has_one_row_per_game_index_and_variant() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("sym.csv");
+    run(&[
+        "experiment",
+        "hexapawn",
+        "--runs",
+        "300",
+        "--games",
+        "30",
+        "--seed",
+        "4",
+        "--compare",
+        "symmetry=full,gardner,none",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        header(&csv),
+        [
+            "variant",
+            "game",
+            "runs",
+            "loss_rate",
+            "loss_rate_low",
+            "loss_rate_high",
+            "draw_rate",
+            "win_rate",
+            "mean_cumulative_losses",
+            "cumulative_losses_low",
+            "cumulative_losses_high",
+            "runs_with_last_loss_here",
+            "label"
+        ]
+    );
+    let mut r = csv::Reader::from_path(&csv).unwrap();
+    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 90);
+    for row in &rows {
+        let f = |i: usize| row[i].parse::<f64>().unwrap();
+        assert!(f(4) <= f(3) && f(3) <= f(5), "the band holds the rate");
+        assert!(
+            (f(3) + f(6) + f(7) - 1.0).abs() < 1e-9,
+            "lost + drawn + won = 1"
+        );
+        assert!(f(9) <= f(8) && f(8) <= f(10));
+    }
+    let variants: std::collections::BTreeSet<&str> = rows.iter().map(|r| &r[0]).collect();
+    assert_eq!(
+        variants.into_iter().collect::<Vec<_>>(),
+        ["symmetry full", "symmetry gardner", "symmetry none"]
+    );
+}
+
+#[test]
+fn png_charts_decode_at_projector_size() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, file) in [
+        (
+            vec!["train", "hexapawn", "--games", "60", "--seed", "1"],
+            "score.png",
+        ),
+        (
+            vec![
+                "experiment",
+                "hexapawn",
+                "--runs",
+                "200",
+                "--games",
+                "40",
+                "--seed",
+                "1",
+            ],
+            "loss.png",
+        ),
+    ] {
+        let path = dir.path().join(file);
+        let mut a = args.clone();
+        a.extend(["--plot", path.to_str().unwrap()]);
+        run(&a);
+        let bytes = std::fs::read(&path).unwrap();
+        let image = Pixmap::decode_png(&bytes).unwrap();
+        assert_eq!((image.width(), image.height()), (1600, 900), "{file}");
+        // Not blank: the chart has dark text and coloured lines on white.
+        let dark = image
+            .pixels()
+            .iter()
+            .filter(|p| p.red() < 80 && p.green() < 80 && p.blue() < 80)
+            .count();
+        assert!(dark > 2000, "{file}: {dark} dark pixels");
+    }
+}
+
+#[test]
+fn svg_charts_parse_and_carry_their_title() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("cmp.svg");
+    run(&[
+        "experiment",
+        "hexapawn",
+        "--runs",
+        "200",
+        "--games",
+        "40",
+        "--seed",
+        "1",
+        "--compare",
+        "reinforcement=gardner,michie",
+        "--chart",
+        "cumulative-losses",
+        "--plot",
+        svg.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    usvg::Tree::from_str(&text, &usvg::Options::default()).expect("valid SVG");
+    assert!(text.contains("HER (black) v perfect player, hexapawn 3x3: cumulative losses"));
+    assert!(text.contains("200 runs"));
+    assert!(text.contains("reinforcement gardner") && text.contains("reinforcement michie"));
+}
+
+#[test]
+fn plot_remakes_charts_from_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("exp.csv");
+    let direct = dir.path().join("direct.svg");
+    run(&[
+        "experiment",
+        "tictactoe",
+        "--runs",
+        "200",
+        "--games",
+        "50",
+        "--seed",
+        "1",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--plot",
+        direct.to_str().unwrap(),
+        "--chart",
+        "last-loss",
+    ]);
+    let again = dir.path().join("again.svg");
+    run(&[
+        "plot",
+        csv.to_str().unwrap(),
+        "--chart",
+        "last-loss",
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        std::fs::read_to_string(&direct).unwrap(),
+        std::fs::read_to_string(&again).unwrap(),
+        "the same chart from the saved table"
+    );
+    // A train CSV cannot make an experiment chart, and says so.
+    let tcsv = dir.path().join("train.csv");
+    run(&[
+        "train",
+        "tictactoe",
+        "--games",
+        "30",
+        "--seed",
+        "1",
+        "--csv",
+        tcsv.to_str().unwrap(),
+    ]);
+    let out = Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args([
+            "plot",
+            tcsv.to_str().unwrap(),
+            "--chart",
+            "loss-rate",
+            "--out",
+        ])
+        .arg(dir.path().join("x.png"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs many runs"));
+}
+
+#[test]
+fn no_progress_bar_when_stderr_is_not_a_terminal() {
+    let out = Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args([
+            "experiment",
+            "hexapawn",
+            "--runs",
+            "2000",
+            "--seed",
+            "1",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
