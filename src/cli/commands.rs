@@ -482,7 +482,15 @@ fn progress(runs: usize) -> Option<ProgressBar> {
     }
     let bar = ProgressBar::new(runs as u64);
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} runs · {per_sec} · {eta} left")
+        ProgressStyle::with_template("{bar:40} {human_pos}/{human_len} runs · {rate} · {eta} left")
+            .map(|s| {
+                s.with_key(
+                    "rate",
+                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{:.0} runs/s", state.per_sec());
+                    },
+                )
+            })
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     Some(bar)
