@@ -6,6 +6,7 @@
 pub mod chart;
 pub mod cli;
 pub mod game;
+pub mod labels;
 pub mod learn;
 pub mod players;
 pub mod solve;

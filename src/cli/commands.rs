@@ -22,6 +22,7 @@ use crate::chart::{
     data::{ChartKind, GameRow, Rows},
 };
 use crate::game::graph::GameGraph;
+use crate::labels::{self, LabelView};
 use crate::learn::engine::Trainer;
 use crate::learn::engine::{Arena, Duel, ExperimentResult};
 use crate::learn::{GameResult, LearnError, Preset, SymmetryMode};
@@ -63,7 +64,7 @@ fn print_json(v: &Value) {
     println!("{v}");
 }
 
-fn boxes<G: GameSetup>(game: G, a: &BoxesArgs) -> Result<()> {
+fn boxes<G: GameSetup + LabelView>(game: G, a: &BoxesArgs) -> Result<()> {
     let set = box_set_choice(&game, &a.set)?;
     let (side, mode) = (set.side(), set.mode());
     let initial = a
@@ -80,8 +81,37 @@ fn boxes<G: GameSetup>(game: G, a: &BoxesArgs) -> Result<()> {
         .into_iter()
         .map(|(m, n)| (m.to_string(), json!(n)))
         .collect();
+    let bead_list = labels::bead_list(&set, &initial);
+    if let Some(path) = &a.labels {
+        let title = format!(
+            "{}{} {} · {} · {} symmetry · beads {}",
+            game.nickname(side, mode)
+                .map(|n| format!("{n}: "))
+                .unwrap_or_default(),
+            game.name(),
+            game.variant(),
+            game.side_name(side),
+            mode,
+            initial
+        );
+        let layout = labels::Layout {
+            paper: a.paper,
+            label: a.label_size,
+        };
+        let pages = labels::sheets(&game, &set, &initial, &title, layout);
+        let stem = path.with_extension("");
+        for (i, page) in pages.iter().enumerate() {
+            let file = PathBuf::from(format!("{}-{}.svg", stem.display(), i + 1));
+            store::check_writable(&file)?;
+            store::save_atomic(&file, page)?;
+            if !a.json {
+                println!("labels page {} written to {}", i + 1, file.display());
+            }
+        }
+    }
     if a.json {
         let mut v = json!({
+            "bead_list": bead_list.iter().map(|(name, code, n)| json!({"colour": name, "code": code.to_string(), "beads": n})).collect::<Vec<_>>(),
             "game": game.name(),
             "size": game.variant(),
             "side": game.side_name(side),
@@ -131,7 +161,13 @@ fn boxes<G: GameSetup>(game: G, a: &BoxesArgs) -> Result<()> {
         initial,
         per_move.join(", ")
     );
-    if a.count {
+    if a.bead_list {
+        println!("beads to buy:");
+        for (name, code, n) in &bead_list {
+            println!("  {code} {name:<10} {n}");
+        }
+    }
+    if a.count || a.bead_list || a.labels.is_some() {
         return Ok(());
     }
     let cards: Vec<Vec<String>> = set

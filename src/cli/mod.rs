@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::chart::data::ChartKind;
 use crate::game::hexapawn::Size;
+use crate::labels::Paper;
 use crate::learn::{Preset, Reinforcement, StageBeads, SymmetryMode};
 use crate::players::OpponentKind;
 use crate::solve::TieBreak;
@@ -63,6 +64,19 @@ pub struct GameArgs {
     pub size: Option<Size>,
 }
 
+fn parse_label_size(s: &str) -> Result<(f64, f64), String> {
+    let bad = || format!("`{s}`: use WxH in millimetres, e.g. 50x35");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h): (f64, f64) = (
+        w.trim().parse().map_err(|_| bad())?,
+        h.trim().parse().map_err(|_| bad())?,
+    );
+    if !(20.0..=150.0).contains(&w) || !(15.0..=150.0).contains(&h) {
+        return Err(format!("`{s}`: labels from 20x15 to 150x150 mm"));
+    }
+    Ok((w, h))
+}
+
 fn parse_size(s: &str) -> Result<Size, String> {
     s.parse().map_err(|e: crate::game::GameError| e.to_string())
 }
@@ -98,6 +112,18 @@ pub struct BoxesArgs {
     /// Print only the totals
     #[arg(long)]
     pub count: bool,
+    /// Write printable labels, one per box, as SVG pages FILE-1.svg, FILE-2.svg, …
+    #[arg(long, value_name = "FILE.svg")]
+    pub labels: Option<PathBuf>,
+    /// Paper for --labels
+    #[arg(long, value_enum, default_value_t = Paper::A4)]
+    pub paper: Paper,
+    /// Label size in millimetres, WxH (an ordinary matchbox: 50x35)
+    #[arg(long, value_name = "WxH", default_value = "50x35", value_parser = parse_label_size)]
+    pub label_size: (f64, f64),
+    /// Print the bead shopping list: how many beads of each colour the machine needs
+    #[arg(long)]
+    pub bead_list: bool,
     /// Print one JSON object on stdout
     #[arg(long)]
     pub json: bool,
