@@ -146,3 +146,64 @@ fn shipped_label_sheets_are_current() {
         );
     }
 }
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn count_agrees_with_boxes_and_estimates_what_cannot_be_enumerated() {
+    for (game, side_names) in [("hexapawn", ["white", "black"]), ("tictactoe", ["x", "o"])] {
+        let v = json(&["count", game, "--json"]);
+        let counts = v["counts"].as_array().unwrap();
+        assert!(!counts.is_empty());
+        for row in counts {
+            let side = row["side"].as_str().unwrap();
+            assert!(side_names.contains(&side));
+            let mode = row["symmetry"].as_str().unwrap();
+            let b = json(&[
+                "boxes",
+                game,
+                "--side",
+                side,
+                "--symmetry",
+                mode,
+                "--count",
+                "--json",
+            ]);
+            assert_eq!(
+                row["boxes"].as_f64().unwrap(),
+                b["boxes"].as_f64().unwrap(),
+                "{game} {side} {mode}"
+            );
+            assert_eq!(row["arrows"], b["arrows"]);
+            assert_eq!(row["beads"], b["beads"]);
+            assert!(row["method"].as_str().unwrap().starts_with("exact"));
+            let litres = row["volume_litres"].as_f64().unwrap();
+            let boxes = row["boxes"].as_f64().unwrap();
+            assert!((litres - boxes * 0.053 * 0.036 * 0.014 * 1000.0).abs() < 1e-9);
+            let side_m = row["cube_side_m"].as_f64().unwrap();
+            assert!((side_m.powi(3) * 1000.0 - litres).abs() < 1e-6 * litres.max(1.0));
+        }
+    }
+    // A chessboard is far beyond enumeration: an upper bound, named as such.
+    let v = json(&["count", "hexapawn", "--size", "8x8", "--json"]);
+    let none = v["counts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["symmetry"] == "none")
+        .unwrap();
+    assert!(none["method"].as_str().unwrap().starts_with("upper bound"));
+    assert!(none["boxes"].as_f64().unwrap() > 1e15);
+    assert!(none["arrows"].is_null());
+}

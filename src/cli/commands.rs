@@ -14,18 +14,19 @@ use super::setup::{
     GameSetup, Setup, box_set_choice, build_machine, game_spec, parse_side, with_game,
 };
 use super::{
-    BoxSetArgs, BoxesArgs, ChartArgs, Cli, Command, ExperimentArgs, LearnArgs, OpponentSpec,
-    PlayArgs, PlotArgs, SolveArgs, StartSpeed, TrainArgs, WatchArgs,
+    BoxSetArgs, BoxesArgs, ChartArgs, Cli, Command, CountArgs, ExperimentArgs, LearnArgs,
+    OpponentSpec, PlayArgs, PlotArgs, SolveArgs, StartSpeed, TrainArgs, WatchArgs,
 };
 use crate::chart::{
     self,
     data::{ChartKind, GameRow, Rows},
 };
+use crate::game::Side;
 use crate::game::graph::GameGraph;
 use crate::labels::{self, LabelView};
 use crate::learn::engine::Trainer;
 use crate::learn::engine::{Arena, Duel, ExperimentResult};
-use crate::learn::{GameResult, LearnError, Preset, SymmetryMode};
+use crate::learn::{BoxSet, GameResult, LearnError, Preset, SymmetryMode};
 use crate::solve::{Solution, TieBreak};
 use crate::store;
 use crate::tui::{
@@ -57,6 +58,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         }
         Command::Play(a) => with_game!(game_spec(&a.game, a.boxes.as_deref())?, |g| play(g, &a)),
         Command::Plot(a) => plot(&a),
+        Command::Count(a) => with_game!(game_spec(&a.game, None)?, |g| count(g, &a)),
     }
 }
 
@@ -704,6 +706,136 @@ fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
         if let Some(p) = path {
             println!("{what} written to {}", p.display());
         }
+    }
+    Ok(())
+}
+
+/// An ordinary matchbox, outside: 53 × 36 × 14 mm.
+const MATCHBOX_LITRES: f64 = 0.053 * 0.036 * 0.014 * 1000.0;
+
+/// Enumerate exactly up to this many positions; estimate beyond.
+const ENUMERATE_UP_TO: f64 = 5e7;
+
+fn pile(boxes: f64) -> (String, f64) {
+    let litres = boxes * MATCHBOX_LITRES;
+    let side_m = (litres / 1000.0).cbrt();
+    let volume = if litres < 1000.0 {
+        format!("{litres:.1} litres")
+    } else if litres < 1e12 {
+        format!("{:.1} m³", litres / 1000.0)
+    } else {
+        format!("{:.2e} m³", litres / 1000.0)
+    };
+    (volume, side_m)
+}
+
+fn count<G: GameSetup>(game: G, a: &CountArgs) -> Result<()> {
+    let preset = game.default_preset();
+    let beads = a.beads.clone().unwrap_or_else(|| preset.beads());
+    let mut rows = Vec::new();
+    for side in [Side::First, Side::Second] {
+        let bound = game.position_bound(side);
+        match bound {
+            Some((b, method)) if b > ENUMERATE_UP_TO => {
+                for (mode, factor, note) in [
+                    (SymmetryMode::None, 1.0, method.to_string()),
+                    (
+                        SymmetryMode::Full,
+                        1.0 / game.symmetry_count() as f64,
+                        format!(
+                            "estimate: the bound shared by the {} symmetries",
+                            game.symmetry_count()
+                        ),
+                    ),
+                ] {
+                    let boxes = b * factor;
+                    rows.push((side, mode, boxes, None, None, note));
+                }
+            }
+            _ => {
+                for &mode in game.symmetry_modes() {
+                    let set = BoxSet::build_with(&game, side, mode, game.default_forced());
+                    let beads_total: u64 = set
+                        .boxes()
+                        .iter()
+                        .map(|b| {
+                            beads.for_stage(b.stage as usize).get() as u64 * b.arrows.len() as u64
+                        })
+                        .sum();
+                    rows.push((
+                        side,
+                        mode,
+                        set.len() as f64,
+                        Some(set.arrow_count() as u64),
+                        Some(beads_total),
+                        "exact: every reachable position enumerated".to_string(),
+                    ));
+                }
+            }
+        }
+    }
+    if a.json {
+        let list: Vec<Value> = rows
+            .iter()
+            .map(|(side, mode, boxes, arrows, bead_total, method)| {
+                let (volume, cube) = pile(*boxes);
+                json!({
+                    "side": game.side_name(*side),
+                    "symmetry": mode.to_string(),
+                    "boxes": boxes,
+                    "arrows": arrows,
+                    "beads": bead_total,
+                    "method": method,
+                    "volume": volume,
+                    "volume_litres": boxes * MATCHBOX_LITRES,
+                    "cube_side_m": cube,
+                })
+            })
+            .collect();
+        print_json(&json!({
+            "game": game.name(),
+            "size": game.variant(),
+            "initial_beads": beads.to_string(),
+            "matchbox_mm": [53, 36, 14],
+            "counts": list,
+        }));
+        return Ok(());
+    }
+    println!(
+        "{} {}: matchboxes of 53 × 36 × 14 mm; beads per arrow: {}",
+        game.name(),
+        game.variant(),
+        beads
+    );
+    println!(
+        "  {:<7} {:<9} {:>12} {:>9} {:>9}  {:<16} {:>10}  how",
+        "side", "symmetry", "boxes", "arrows", "beads", "pile", "cube side"
+    );
+    for (side, mode, boxes, arrows, bead_total, method) in &rows {
+        let (volume, cube) = pile(*boxes);
+        let cube = if cube < 1.0 {
+            format!("{:.0} cm", cube * 100.0)
+        } else if cube < 1000.0 {
+            format!("{cube:.1} m")
+        } else {
+            format!("{:.1} km", cube / 1000.0)
+        };
+        let n = if *boxes < 1e12 {
+            crate::tui::render::group(*boxes as u64)
+        } else {
+            format!("{boxes:.2e}")
+        };
+        let opt = |x: &Option<u64>| x.map_or("–".to_string(), |v| v.to_string());
+        println!(
+            "  {:<7} {:<9} {:>12} {:>9} {:>9}  {:<16} {:>10}  {method}",
+            game.side_name(*side),
+            mode.to_string(),
+            n,
+            opt(arrows),
+            opt(bead_total),
+            volume,
+            cube
+        );
     }
     Ok(())
 }

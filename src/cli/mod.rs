@@ -41,6 +41,20 @@ pub enum Command {
     Play(PlayArgs),
     /// Draw a chart from a CSV file written by train or experiment
     Plot(PlotArgs),
+    /// How many matchboxes, arrows and beads a machine needs, and how big the pile would be
+    Count(CountArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CountArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Initial beads per arrow for each of the learner's moves [default: the game's preset]
+    #[arg(long)]
+    pub beads: Option<StageBeads>,
+    /// Print one JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The games matchbox knows.

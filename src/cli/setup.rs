@@ -29,6 +29,10 @@ pub trait GameSetup: Game + Sized + Clone {
     fn default_forced(&self) -> Forced {
         Forced::Include
     }
+    /// The symmetry modes worth counting for this game.
+    fn symmetry_modes(&self) -> &'static [SymmetryMode] {
+        &[SymmetryMode::Full, SymmetryMode::None]
+    }
     /// The `size` key saved in files, for games that come in sizes.
     fn size_key(&self) -> Option<String>;
     /// The machine's historical name, if it has one (HER, HIM, MENACE).
@@ -45,6 +49,13 @@ impl GameSetup for Hexapawn {
     }
     fn default_preset(&self) -> Preset {
         Preset::Gardner
+    }
+    fn symmetry_modes(&self) -> &'static [SymmetryMode] {
+        &[
+            SymmetryMode::Full,
+            SymmetryMode::Gardner,
+            SymmetryMode::None,
+        ]
     }
     fn size_key(&self) -> Option<String> {
         Some(self.size().to_string())

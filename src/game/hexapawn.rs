@@ -275,6 +275,24 @@ impl Game for Hexapawn {
         sym
     }
 
+    /// Each side has at most C pawns, none on its own far rank: at most
+    /// (Σ_{k ≤ C} C((R−1)·C, k))² placements, whoever is to move.
+    fn position_bound(&self, _side: Side) -> Option<(f64, &'static str)> {
+        let squares = (self.rows() - 1) * self.cols();
+        let mut per_side = 0.0;
+        let mut choose = 1.0f64;
+        for k in 0..=self.cols() {
+            if k > 0 {
+                choose = choose * (squares + 1 - k) as f64 / k as f64;
+            }
+            per_side += choose;
+        }
+        Some((
+            per_side * per_side,
+            "upper bound: up to C pawns a side, anywhere but the side's far rank",
+        ))
+    }
+
     fn format_position(&self, pos: &Position) -> String {
         (0..self.rows())
             .rev()

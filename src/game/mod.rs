@@ -150,6 +150,13 @@ pub trait Game: Send + Sync {
         moves
     }
 
+    /// An upper bound on the number of positions with `side` to move, and how it was found, for
+    /// counting boxes where the game is too big to enumerate. `None`: the game is small enough to
+    /// enumerate always.
+    fn position_bound(&self, _side: Side) -> Option<(f64, &'static str)> {
+        None
+    }
+
     /// Parses a side: `first`/`second` or the game's own names.
     fn parse_side(&self, text: &str) -> Option<Side> {
         let t = text.trim().to_ascii_lowercase();
