@@ -1,7 +1,8 @@
 //! matchbox: matchbox learning machines (Michie's MENACE, Gardner's HER) and the games they learn.
 //!
-//! The core (`game`, `learn`, `players`, `solve`) does no terminal or file I/O; `store` reads and
-//! writes YAML matchbox files, `cli` is the command line.
+//! The core (`game`, `learn`, `players`, `solve`) does no terminal or file I/O; neither do `chart`
+//! and `labels`, which return image and SVG data. `store` reads and writes YAML matchbox files (and
+//! saves every file atomically), `tui` owns the terminal screens, `cli` is the command line.
 
 pub mod chart;
 pub mod cli;
@@ -11,4 +12,5 @@ pub mod learn;
 pub mod players;
 pub mod solve;
 pub mod store;
+pub mod text;
 pub mod tui;

@@ -195,7 +195,7 @@ fn titles(label: &str, chart: &str, runs: Option<u64>) -> (String, String) {
     };
     let mut rest: Vec<String> = parts.iter().skip(2).map(|s| s.to_string()).collect();
     if let Some(n) = runs {
-        rest.push(format!("{} runs", crate::tui::render::group(n)));
+        rest.push(format!("{} runs", crate::text::group(n)));
     }
     (title, rest.join(" · "))
 }

@@ -821,7 +821,7 @@ fn count<G: GameSetup>(game: G, a: &CountArgs) -> Result<()> {
             format!("{:.1} km", cube / 1000.0)
         };
         let n = if *boxes < 1e12 {
-            crate::tui::render::group(*boxes as u64)
+            crate::text::group(*boxes as u64)
         } else {
             format!("{boxes:.2e}")
         };

@@ -14,6 +14,7 @@ use super::board::{BoardView, bead_colour};
 use super::session::{Curve, Rival};
 use crate::game::Game;
 use crate::learn::GameResult;
+pub use crate::text::group;
 
 /// The smallest terminal the screens fit in (taller for big boards).
 pub fn min_size<G: BoardView>(game: &G) -> (u16, u16) {
@@ -327,19 +328,6 @@ fn reinforcement_lines<G: BoardView>(
         ));
     }
     lines
-}
-
-/// A whole number with thousands separated: 89,740,449.
-pub fn group(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A bar for a bead count.
