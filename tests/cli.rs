@@ -260,6 +260,16 @@ fn errors_are_one_clear_line() {
 
     let out = run(&["boxes", "octopawn", "--size", "3x3"]);
     assert!(!out.status.success());
+    // A board too big to enumerate is refused at once, with a pointer to `count`.
+    for cmd in ["train", "solve", "boxes", "experiment"] {
+        let out = run(&[cmd, "hexapawn", "--size", "8x8"]);
+        assert_eq!(out.status.code(), Some(1), "{cmd}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("too big to enumerate") && err.contains("matchbox count"),
+            "{err}"
+        );
+    }
     let out = run(&["train", "hexapawn", "--reinforcement", "harsh"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad reinforcement `harsh`"));
 }

@@ -218,6 +218,7 @@ fn lay_out(cards: &[Vec<String>], per_row: usize) -> String {
 }
 
 fn solve<G: GameSetup>(game: G, a: &SolveArgs) -> Result<()> {
+    super::setup::check_enumerable(&game)?;
     let graph = GameGraph::build(&game);
     let solution = Solution::solve(&graph);
     let side_name = |s| game.side_name(s);

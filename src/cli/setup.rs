@@ -171,8 +171,28 @@ pub(crate) fn game_spec(args: &GameArgs, file: Option<&Path>) -> Result<GameSpec
     Ok(GameSpec::Hexapawn(size))
 }
 
+/// Above this bound on positions, a game is not enumerated (memory and time run out long before).
+const ENUMERABLE_BOUND: f64 = 1e11;
+
+/// Refuses games too big to enumerate, with a pointer to `count`.
+pub(crate) fn check_enumerable<G: Game>(game: &G) -> Result<()> {
+    if let Some((bound, _)) = game.position_bound(Side::First)
+        && bound > ENUMERABLE_BOUND
+    {
+        bail!(
+            "{} {} is too big to enumerate here (up to {bound:.1e} positions); `matchbox count {} --size {}` estimates how many boxes it needs",
+            game.name(),
+            game.variant(),
+            game.name(),
+            game.variant()
+        );
+    }
+    Ok(())
+}
+
 /// The box set a command asks for, with defaults.
 pub(crate) fn box_set_choice<G: GameSetup>(game: &G, args: &BoxSetArgs) -> Result<BoxSet<G>> {
+    check_enumerable(game)?;
     let side = match &args.side {
         Some(s) => parse_side(game, s)?,
         None => game.default_side(),
@@ -207,6 +227,7 @@ pub(crate) fn parse_side<G: Game>(game: &G, s: &str) -> Result<Side> {
 
 /// The learner a command starts from: fresh boxes, or a file's, with the command's settings.
 pub(crate) fn build_machine<G: GameSetup>(game: &G, args: &LearnArgs) -> Result<Machine<G>> {
+    check_enumerable(game)?;
     Ok(match &args.boxes {
         Some(path) => {
             let mut m = store::from_yaml(game, path, &store::read(path)?)?;
