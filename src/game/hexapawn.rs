@@ -404,23 +404,7 @@ impl Game for Hexapawn {
             .ok_or_else(syntax)?;
         let from = self.parse_cell(from.trim()).ok_or_else(syntax)?;
         let to = self.parse_cell(to.trim()).ok_or_else(syntax)?;
-        let moves = self.moves(pos);
-        moves
-            .iter()
-            .copied()
-            .find(|m| m.from == from && m.to == to)
-            .ok_or_else(|| GameError::IllegalMove {
-                mv: t.to_string(),
-                legal: if moves.is_empty() {
-                    "none (the game is over)".into()
-                } else {
-                    moves
-                        .iter()
-                        .map(|&m| self.format_move(m))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                },
-            })
+        super::find_legal(self, pos, t, |m| m.from == from && m.to == to)
     }
 
     fn diagram(&self, pos: &Position) -> Vec<String> {

@@ -166,6 +166,32 @@ pub trait Game: Send + Sync {
     }
 }
 
+/// The legal move of `pos` that `matches`, or the error listing the legal moves (for `parse_move`).
+pub fn find_legal<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    text: &str,
+    matches: impl Fn(G::Move) -> bool,
+) -> Result<G::Move, GameError> {
+    let moves = game.moves(pos);
+    moves
+        .iter()
+        .copied()
+        .find(|&m| matches(m))
+        .ok_or_else(|| GameError::IllegalMove {
+            mv: text.to_string(),
+            legal: if moves.is_empty() {
+                "none (the game is over)".into()
+            } else {
+                moves
+                    .iter()
+                    .map(|&m| game.format_move(m))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        })
+}
+
 /// `first` or `second`.
 pub fn side_generic_name(side: Side) -> &'static str {
     match side {

@@ -284,24 +284,9 @@ impl Game for TicTacToe {
             text: text.trim().to_string(),
             example: "b2",
         })?;
-        let moves = self.moves(pos);
-        moves
-            .iter()
-            .copied()
-            .find(|m| m.0 == cell)
-            .ok_or_else(|| GameError::IllegalMove {
-                mv: text.trim().to_string(),
-                legal: if moves.is_empty() {
-                    "none (the game is over)".into()
-                } else {
-                    moves
-                        .iter()
-                        .map(|&m| self.format_move(m))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                },
-            })
+        super::find_legal(self, pos, text.trim(), |m| m.0 == cell)
     }
+
     fn diagram(&self, pos: &Position) -> Vec<String> {
         let mut lines: Vec<String> = (0..3)
             .rev()

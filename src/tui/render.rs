@@ -12,7 +12,6 @@ use ratatui::widgets::{
 use super::app::{Mode, Snapshot, WatchApp, key_table};
 use super::board::{BoardView, bead_colour};
 use super::session::{Curve, Rival};
-use crate::game::Game;
 use crate::learn::GameResult;
 pub use crate::text::group;
 
@@ -567,13 +566,24 @@ pub fn curve_panel(f: &mut Frame, area: Rect, curve: &Curve, games: u64) {
     );
 }
 
-/// The watch screen.
-pub fn watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
-    let need = min_size(&app.game);
+/// The areas both screens share: title line, three columns (the first split into the board and
+/// what goes under it), key line. `None` (with the "enlarge" message drawn) when the terminal is too
+/// small.
+struct Screen {
+    title: Rect,
+    board: Rect,
+    under_board: Rect,
+    middle: Rect,
+    right: Rect,
+    keys: Rect,
+}
+
+fn screen<G: BoardView>(f: &mut Frame, game: &G) -> Option<Screen> {
+    let need = min_size(game);
     let area = f.area();
     if area.width < need.0 || area.height < need.1 {
         too_small(f, need);
-        return;
+        return None;
     }
     let [title, body, keys] = Layout::vertical([
         Constraint::Length(1),
@@ -581,6 +591,39 @@ pub fn watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
         Constraint::Length(1),
     ])
     .areas(area);
+    let (bw, bh) = game.board_size();
+    let [a, middle, right] = Layout::horizontal([
+        Constraint::Length((bw + 20).max(28)),
+        Constraint::Length(24),
+        Constraint::Min(28),
+    ])
+    .areas(body);
+    let [board, under_board] =
+        Layout::vertical([Constraint::Length(bh + 5), Constraint::Min(0)]).areas(a);
+    Some(Screen {
+        title,
+        board,
+        under_board,
+        middle,
+        right,
+        keys,
+    })
+}
+
+/// The watch screen.
+pub fn watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
+    let Some(Screen {
+        title,
+        board: board_area,
+        under_board: box_area,
+        middle: b,
+        right: c,
+        keys,
+    }) = screen(f, &app.game)
+    else {
+        return;
+    };
+    let area = f.area();
     let s = &app.snapshot;
     let opponent = match s.rival {
         Rival::Player(k) => format!("the {k} player"),
@@ -616,16 +659,6 @@ pub fn watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
         .style(Style::new().bg(Color::Rgb(30, 30, 46))),
         title,
     );
-    let (bw, bh) = app.game.board_size();
-    let col_a = (bw + 20).max(28);
-    let [a, b, c] = Layout::horizontal([
-        Constraint::Length(col_a),
-        Constraint::Length(24),
-        Constraint::Min(28),
-    ])
-    .areas(body);
-    let [board_area, box_area] =
-        Layout::vertical([Constraint::Length(bh + 5), Constraint::Min(0)]).areas(a);
     board_panel(f, board_area, &app.game, s, &app.titles.machine, &[]);
     box_panel(f, box_area, &app.game, s, app.anim, app.speed.animated());
     machine_panel(f, b, s);
@@ -658,26 +691,21 @@ fn fit(parts: &[String], width: usize) -> String {
     out
 }
 
-/// The game's name in titles.
-pub fn game_title<G: Game>(game: &G) -> String {
-    format!("{} {}", game.name(), game.variant())
-}
-
 /// The play screen.
 pub fn play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
     let game = app.session.game();
-    let need = min_size(game);
-    let area = f.area();
-    if area.width < need.0 || area.height < need.1 {
-        too_small(f, need);
+    let Some(Screen {
+        title,
+        board: board_area,
+        under_board: score_area,
+        middle: b,
+        right: c,
+        keys,
+    }) = screen(f, game)
+    else {
         return;
-    }
-    let [title, body, keys] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Min(0),
-        Constraint::Length(1),
-    ])
-    .areas(area);
+    };
+    let area = f.area();
     let s = &app.snapshot;
     let left = fit(
         &[
@@ -696,22 +724,12 @@ pub fn play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
         Paragraph::new(Line::styled(left, BOLD)).style(Style::new().bg(Color::Rgb(30, 30, 46))),
         title,
     );
-    let (bw, bh) = game.board_size();
-    let col_a = (bw + 20).max(28);
-    let [a, b, c] = Layout::horizontal([
-        Constraint::Length(col_a),
-        Constraint::Length(24),
-        Constraint::Min(28),
-    ])
-    .areas(body);
     let options = app.options();
     let selected: Vec<(G::Move, Color)> = options
         .get(app.cursor)
         .filter(|_| app.input.is_empty())
         .map(|&m| vec![(m, Color::Cyan)])
         .unwrap_or_default();
-    let [board_area, score_area] =
-        Layout::vertical([Constraint::Length(bh + 5), Constraint::Min(0)]).areas(a);
     board_panel(f, board_area, game, s, &app.titles.machine, &selected);
     // Your moves.
     let mut lines: Vec<Line> = Vec::new();
