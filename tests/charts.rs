@@ -6,18 +6,8 @@ use std::process::Command;
 use resvg::tiny_skia::Pixmap;
 use resvg::usvg;
 
-fn run(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_matchbox"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+mod common;
+use common::stdout as run;
 
 fn header(path: &std::path::Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap();

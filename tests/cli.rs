@@ -1,35 +1,11 @@
 //! The command line, run as a user runs it: JSON keys, determinism, resuming, errors.
 
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_matchbox"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn json(args: &[&str]) -> Value {
-    let text = stdout(args);
-    assert_eq!(
-        text.trim().lines().count(),
-        1,
-        "one JSON object on one line"
-    );
-    serde_json::from_str(&text).unwrap()
-}
+mod common;
+use common::{json, run, stdout};
 
 #[test]
 fn boxes_count_json_reproduces_the_published_counts() {

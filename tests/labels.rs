@@ -147,18 +147,8 @@ fn shipped_label_sheets_are_current() {
     }
 }
 
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_matchbox"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+mod common;
+use common::json;
 
 #[test]
 fn count_agrees_with_boxes_and_estimates_what_cannot_be_enumerated() {

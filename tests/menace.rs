@@ -15,18 +15,8 @@ use matchbox::solve::{Solution, TieBreak};
 use matchbox::store;
 use serde_json::Value;
 
-fn json(args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_matchbox"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+mod common;
+use common::json;
 
 #[test]
 fn menace_box_counts_match_michie() {

@@ -37,26 +37,22 @@ use crate::tui::{
     session::{Rival, Session},
 };
 
+/// The game a learning command runs on (checked against the file it resumes, if any).
+fn learn_spec(a: &LearnArgs) -> Result<super::setup::GameSpec> {
+    game_spec(&a.game, a.machine.boxes.as_deref())
+}
+
 pub(super) fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Boxes(a) => with_game!(game_spec(&a.game, None)?, |g| boxes(g, &a)),
         Command::Solve(a) => with_game!(game_spec(&a.game, None)?, |g| solve(g, &a)),
-        Command::Train(a) => {
-            with_game!(game_spec(&a.learn.game, a.learn.boxes.as_deref())?, |g| {
-                train(g, &a)
-            })
+        Command::Train(a) => with_game!(learn_spec(&a.learn)?, |g| train(g, &a)),
+        Command::Experiment(a) => with_game!(learn_spec(&a.learn)?, |g| experiment(g, &a)),
+        Command::Watch(a) => with_game!(learn_spec(&a.learn)?, |g| watch(g, &a)),
+        Command::Play(a) => {
+            let spec = game_spec(&a.game, a.machine.boxes.as_deref())?;
+            with_game!(spec, |g| play(g, &a))
         }
-        Command::Experiment(a) => {
-            with_game!(game_spec(&a.learn.game, a.learn.boxes.as_deref())?, |g| {
-                experiment(g, &a)
-            })
-        }
-        Command::Watch(a) => {
-            with_game!(game_spec(&a.learn.game, a.learn.boxes.as_deref())?, |g| {
-                watch(g, &a)
-            })
-        }
-        Command::Play(a) => with_game!(game_spec(&a.game, a.boxes.as_deref())?, |g| play(g, &a)),
         Command::Plot(a) => plot(&a),
         Command::Count(a) => with_game!(game_spec(&a.game, None)?, |g| count(g, &a)),
     }
@@ -464,14 +460,17 @@ fn variants(base: &LearnArgs, compare: Option<&str>) -> Result<Vec<(String, Lear
                 a.set.symmetry = Some(SymmetryMode::from_str(v, true).map_err(bad)?);
             }
             "reinforcement" => {
-                a.reinforcement = Some(v.parse().map_err(|e: LearnError| bad(e.to_string()))?);
+                a.machine.reinforcement =
+                    Some(v.parse().map_err(|e: LearnError| bad(e.to_string()))?);
             }
             "preset" => {
-                a.preset = Some(Preset::from_str(v, true).map_err(bad)?);
-                a.beads = None;
-                a.reinforcement = None;
+                a.machine.preset = Some(Preset::from_str(v, true).map_err(bad)?);
+                a.machine.beads = None;
+                a.machine.reinforcement = None;
             }
-            "beads" => a.beads = Some(v.parse().map_err(|e: LearnError| bad(e.to_string()))?),
+            "beads" => {
+                a.machine.beads = Some(v.parse().map_err(|e: LearnError| bad(e.to_string()))?)
+            }
             "opponent" => a.opponent = v.parse().map_err(bad)?,
             other => bail!(
                 "--compare: cannot compare `{other}` (use symmetry, reinforcement, preset, beads or opponent)"
@@ -908,14 +907,10 @@ fn play<G: BoardView>(game: G, a: &PlayArgs) -> Result<()> {
             include_forced: false,
             skip_forced: false,
         },
-        preset: a.preset,
+        machine: a.machine.clone(),
         opponent: OpponentSpec::Player(crate::players::OpponentKind::Random),
         tie_break: TieBreak::Random,
-        reinforcement: a.reinforcement,
-        beads: a.beads.clone(),
         games: None,
-        seed: a.seed,
-        boxes: a.boxes.clone(),
         json: false,
     };
     let machine = build_machine(&game, &learn)?;

@@ -165,24 +165,11 @@ pub struct LearnArgs {
     /// How the perfect player chooses among equally good moves
     #[arg(long, value_enum, default_value_t = TieBreak::Random)]
     pub tie_break: TieBreak,
-    /// Historical settings for beads and reinforcement [default: gardner for hexapawn, michie for tictactoe]
-    #[arg(long, value_enum)]
-    pub preset: Option<Preset>,
-    /// Reinforcement: gardner, michie, or WIN,DRAW,LOSS[:all|:last] [default: the preset's]
-    #[arg(long, allow_hyphen_values = true)]
-    pub reinforcement: Option<Reinforcement>,
-    /// Initial beads per arrow for each of the learner's moves, e.g. 1 or 4,3,2,1 [default: the preset's]
-    #[arg(long)]
-    pub beads: Option<StageBeads>,
+    #[command(flatten)]
+    pub machine: MachineArgs,
     /// Games to play [default: 50; watch: no limit]
     #[arg(long)]
     pub games: Option<usize>,
-    /// Seed of the random number generator (xoshiro256++) [default: drawn from the system and printed]
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Start from the matchboxes in this YAML file instead of fresh ones
-    #[arg(long, value_name = "FILE")]
-    pub boxes: Option<PathBuf>,
     /// Print one JSON object on stdout
     #[arg(long)]
     pub json: bool,
@@ -211,6 +198,26 @@ impl std::str::FromStr for OpponentSpec {
             },
         }
     }
+}
+
+/// The machine's settings: where it comes from, its beads, its reinforcement, its seed.
+#[derive(Args, Debug, Clone)]
+pub struct MachineArgs {
+    /// Historical settings for beads and reinforcement [default: gardner for hexapawn, michie for tictactoe]
+    #[arg(long, value_enum)]
+    pub preset: Option<Preset>,
+    /// Reinforcement: gardner, michie, or WIN,DRAW,LOSS[:all|:last] [default: the preset's]
+    #[arg(long, allow_hyphen_values = true)]
+    pub reinforcement: Option<Reinforcement>,
+    /// Initial beads per arrow for each of the learner's moves, e.g. 1 or 4,3,2,1 [default: the preset's]
+    #[arg(long)]
+    pub beads: Option<StageBeads>,
+    /// Seed of the random number generator (xoshiro256++) [default: drawn from the system and printed]
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Start from the matchboxes in this YAML file instead of fresh ones
+    #[arg(long, value_name = "FILE")]
+    pub boxes: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -305,21 +312,8 @@ pub struct PlayArgs {
     /// How the machine's mirror images are merged [default: as for train]
     #[arg(long, value_enum)]
     pub symmetry: Option<SymmetryMode>,
-    /// Historical settings for the machine's beads and reinforcement [default: the game's]
-    #[arg(long, value_enum)]
-    pub preset: Option<Preset>,
-    /// The machine's reinforcement [default: the preset's]
-    #[arg(long, allow_hyphen_values = true)]
-    pub reinforcement: Option<Reinforcement>,
-    /// Initial beads per arrow for each of the machine's moves [default: 1]
-    #[arg(long)]
-    pub beads: Option<StageBeads>,
-    /// Seed of the machine's random number generator [default: drawn from the system]
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Play against the machine in this YAML file
-    #[arg(long, value_name = "FILE")]
-    pub boxes: Option<PathBuf>,
+    #[command(flatten)]
+    pub machine: MachineArgs,
     /// Save the machine to this YAML file when you quit
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,

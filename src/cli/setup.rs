@@ -228,7 +228,7 @@ pub(crate) fn parse_side<G: Game>(game: &G, s: &str) -> Result<Side> {
 /// The learner a command starts from: fresh boxes, or a file's, with the command's settings.
 pub(crate) fn build_machine<G: GameSetup>(game: &G, args: &LearnArgs) -> Result<Machine<G>> {
     check_enumerable(game)?;
-    Ok(match &args.boxes {
+    Ok(match &args.machine.boxes {
         Some(path) => {
             let mut m = store::from_yaml(game, path, &store::read(path)?)?;
             if let Some(s) = &args.set.side
@@ -258,17 +258,17 @@ pub(crate) fn build_machine<G: GameSetup>(game: &G, args: &LearnArgs) -> Result<
                     m.boxes.forced()
                 );
             }
-            if let Some(p) = args.preset {
+            if let Some(p) = args.machine.preset {
                 m.reinforcement = p.reinforcement();
                 m.initial = p.beads();
             }
-            if let Some(r) = args.reinforcement {
+            if let Some(r) = args.machine.reinforcement {
                 m.reinforcement = r;
             }
-            if let Some(b) = &args.beads {
+            if let Some(b) = &args.machine.beads {
                 m.initial = b.clone();
             }
-            if let Some(seed) = args.seed {
+            if let Some(seed) = args.machine.seed {
                 m.seed = seed;
                 m.rng = rng_from_seed(seed);
             }
@@ -276,12 +276,14 @@ pub(crate) fn build_machine<G: GameSetup>(game: &G, args: &LearnArgs) -> Result<
         }
         None => {
             let boxes = Arc::new(box_set_choice(game, &args.set)?);
-            let preset = args.preset.unwrap_or_else(|| game.default_preset());
+            let preset = args.machine.preset.unwrap_or_else(|| game.default_preset());
             Machine::new(
                 boxes,
-                args.beads.clone().unwrap_or_else(|| preset.beads()),
-                args.reinforcement.unwrap_or_else(|| preset.reinforcement()),
-                args.seed.unwrap_or_else(rand::random),
+                args.machine.beads.clone().unwrap_or_else(|| preset.beads()),
+                args.machine
+                    .reinforcement
+                    .unwrap_or_else(|| preset.reinforcement()),
+                args.machine.seed.unwrap_or_else(rand::random),
             )
         }
     })
@@ -372,7 +374,7 @@ impl<G: GameSetup> Setup<G> {
             rival,
             opponent,
             tie_break: args.tie_break,
-            resumed_from: args.boxes.clone(),
+            resumed_from: args.machine.boxes.clone(),
         })
     }
 

@@ -1,0 +1,37 @@
+//! Running the `matchbox` binary from the tests.
+// Each test file uses some of these.
+#![allow(dead_code)]
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// Runs `matchbox` with `args`.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Runs `matchbox`, which must succeed; its stdout.
+pub fn stdout(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Runs `matchbox`, which must succeed and print one JSON object on one line.
+pub fn json(args: &[&str]) -> Value {
+    let text = stdout(args);
+    assert_eq!(
+        text.trim().lines().count(),
+        1,
+        "one JSON object on one line"
+    );
+    serde_json::from_str(&text).unwrap()
+}
