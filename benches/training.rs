@@ -6,13 +6,13 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use matchbox::game::hexapawn::{Hexapawn, Size};
-use matchbox::game::tictactoe::TicTacToe;
 use matchbox::game::{Game, Side};
-use matchbox::learn::engine::{Arena, GameState, Machine, Table, Trainer};
+use matchbox::games::hexapawn::{Hexapawn, Size};
+use matchbox::games::tictactoe::TicTacToe;
+use matchbox::learn::Machine;
+use matchbox::learn::engine::{Enumerated, GameState, Table, Trainer};
 use matchbox::learn::{BoxSet, Forced, Preset, SymmetryMode};
-use matchbox::players::Opponent;
-use matchbox::solve::{Solution, TieBreak};
+use matchbox::solve::TieBreak;
 
 /// A learner for `game` against the perfect player, fresh, and the compiled arena and table.
 fn setup<G: Game>(
@@ -21,12 +21,10 @@ fn setup<G: Game>(
     mode: SymmetryMode,
     forced: Forced,
     preset: Preset,
-) -> (Arena<G>, Table, Machine<G>) {
+) -> (Enumerated<G>, Table, Machine<G>) {
     let boxes = Arc::new(BoxSet::build_with(&game, side, mode, forced));
-    let arena = Arena::new(game);
-    let solution = Solution::solve(&arena.graph);
-    let opponent = Opponent::perfect(&arena.graph, &solution, TieBreak::Random);
-    let table = Table::new(&arena, &boxes, &opponent);
+    let arena = Enumerated::new(game);
+    let table = Table::against_perfect(&arena, &boxes, TieBreak::Random).unwrap();
     let fresh = Machine::new(boxes, preset.beads(), preset.reinforcement(), 1);
     (arena, table, fresh)
 }
@@ -35,7 +33,7 @@ fn setup<G: Game>(
 fn bench_games<G: Game>(
     c: &mut Criterion,
     name: &str,
-    setup: (Arena<G>, Table, Machine<G>),
+    setup: (Enumerated<G>, Table, Machine<G>),
     games: usize,
 ) {
     let (arena, table, fresh) = setup;

@@ -1,15 +1,24 @@
 //! matchbox: matchbox learning machines (Michie's MENACE, Gardner's HER) and the games they learn.
 //!
-//! The core (`game`, `learn`, `players`, `solve`) does no terminal or file I/O; neither do `chart`
-//! and `labels`, which return image and SVG data. `store` reads and writes YAML matchbox files (and
-//! saves every file atomically), `tui` owns the terminal screens, `cli` is the command line.
+//! Layers, from the bottom (a module imports only from its own layer or below):
+//! 1. `rng`, `palette`, `text`: the generator, the arrow colours and letters, number formatting;
+//! 2. the core, with no terminal or file I/O: `game` (the [`game::Game`] trait and the game
+//!    graph), `solve` (exact values), `players` (each chooses a move from a position), `learn`
+//!    (boxes, beads, reinforcement; the compiled table engine and the lazy position engine);
+//! 3. `store` (YAML files, atomic saves), `chart` (plotters), `labels` (SVG), `tui` (ratatui);
+//! 4. `games`: one folder per game, each holding its rules (core), its defaults, its board on the
+//!    screen and on a label, and the registry ([`games::GameKind`]) that names them;
+//! 5. `cli`: the command line (clap stays here).
 
 pub mod chart;
 pub mod cli;
 pub mod game;
+pub mod games;
 pub mod labels;
 pub mod learn;
+pub mod palette;
 pub mod players;
+pub mod rng;
 pub mod solve;
 pub mod store;
 pub mod text;

@@ -12,3 +12,31 @@ pub fn group(n: u64) -> String {
     }
     out
 }
+
+/// A value typed by a user or read from a file, made safe to quote in a one-line message: control
+/// characters escaped (no terminal escape sequence gets through), and cut to 60 characters.
+pub fn quote(s: &str) -> String {
+    const MAX: usize = 60;
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i == MAX {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn quote_escapes_and_cuts() {
+        assert_eq!(super::quote("a\nb\x1b[2J"), "a\\nb\\u{1b}[2J");
+        assert_eq!(super::quote(&"x".repeat(100)).chars().count(), 61);
+    }
+}

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use matchbox::game::Side;
-use matchbox::game::hexapawn::{Hexapawn, Size};
+use matchbox::games::hexapawn::{Hexapawn, Size};
 use matchbox::learn::{BoxSet, SymmetryMode};
 
 struct Case {

@@ -4,8 +4,8 @@
 use std::process::Command;
 
 use matchbox::game::Side;
-use matchbox::game::hexapawn::Hexapawn;
-use matchbox::game::tictactoe::TicTacToe;
+use matchbox::games::hexapawn::Hexapawn;
+use matchbox::games::tictactoe::TicTacToe;
 use matchbox::labels::{self, Layout, Paper};
 use matchbox::learn::{BoxSet, Forced, Preset, StageBeads, SymmetryMode};
 use resvg::usvg;

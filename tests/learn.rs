@@ -5,15 +5,15 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use matchbox::game::graph::NodeId;
-use matchbox::game::hexapawn::{Hexapawn, Size};
 use matchbox::game::{Game, Side, Sym};
-use matchbox::learn::engine::{Arena, GameState, Machine, Step, Table, Trainer};
+use matchbox::games::hexapawn::{Hexapawn, Size};
+use matchbox::learn::Machine;
+use matchbox::learn::engine::{Enumerated, GameState, Step, Table, Trainer};
 use matchbox::learn::{Beads, BoxSet, GameResult, Reinforcement, Scope, StageBeads, SymmetryMode};
-use matchbox::players::Opponent;
 use matchbox::solve::{Solution, TieBreak, Value};
 
 struct World {
-    arena: Arena<Hexapawn>,
+    arena: Enumerated<Hexapawn>,
     solution: Solution,
     boxes: Arc<BoxSet<Hexapawn>>,
     table: Table,
@@ -22,14 +22,13 @@ struct World {
 fn world(size: Size, side: Side, mode: SymmetryMode, perfect: bool) -> World {
     let game = Hexapawn::new(size);
     let boxes = Arc::new(BoxSet::build(&game, side, mode));
-    let arena = Arena::new(game);
-    let solution = Solution::solve(&arena.graph);
-    let opponent = if perfect {
-        Opponent::perfect(&arena.graph, &solution, TieBreak::Random)
+    let arena = Enumerated::new(game);
+    let solution = Solution::solve(&arena.graph).expect("no cycles");
+    let table = if perfect {
+        Table::against_perfect(&arena, &boxes, TieBreak::Random).unwrap()
     } else {
-        Opponent::Random
+        Table::against_random(&arena, &boxes)
     };
-    let table = Table::new(&arena, &boxes, &opponent);
     World {
         arena,
         solution,
@@ -175,7 +174,7 @@ fn resigning_loses_and_punishes_the_move_before() {
     for b in 0..m.boxes.len() {
         if m.boxes.get(b).move_number() == 4 {
             let n = m.boxes.get(b).arrows.len();
-            m.set_beads(b, &vec![Beads(0); n]);
+            m.set_beads(b, &vec![Beads(0); n]).unwrap();
         }
     }
     let mut resigned = 0;
@@ -195,7 +194,7 @@ fn resigning_loses_and_punishes_the_move_before() {
     let mut m = machine(&w, Reinforcement::GARDNER, 11);
     for b in 0..m.boxes.len() {
         let n = m.boxes.get(b).arrows.len();
-        m.set_beads(b, &vec![Beads(0); n]);
+        m.set_beads(b, &vec![Beads(0); n]).unwrap();
     }
     let (played, result, did_resign) = play_recorded(&t, &mut m);
     assert!(did_resign && played.is_empty() && result == GameResult::Loss);
@@ -267,7 +266,8 @@ fn only_winning_beads_left(w: &World, m: &Machine<Hexapawn>) -> bool {
         }
         let pos = graph.position(n);
         let next: Vec<NodeId> = if graph.to_move(n) == m.boxes.side() {
-            let (b, sym) = m.boxes.lookup(game, pos, frame).expect("a box");
+            let (view, sym) = m.boxes.mode().box_view(game, pos, frame);
+            let b = m.boxes.find(&view).expect("a box");
             let beads = m.beads_in(b);
             let mut kids = Vec::new();
             for (i, &arrow) in m.boxes.get(b).arrows.iter().enumerate() {
@@ -288,6 +288,7 @@ fn only_winning_beads_left(w: &World, m: &Machine<Hexapawn>) -> bool {
         for c in next {
             let f = m
                 .boxes
+                .mode()
                 .frame_after(game, plies + 1, graph.position(c), frame);
             stack.push((c, f, plies + 1));
         }

@@ -3,12 +3,11 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use matchbox::game::hexapawn::{Hexapawn, Position, Size};
 use matchbox::game::{Game, Side, Sym};
-use matchbox::learn::engine::Machine;
-use matchbox::learn::{
-    Beads, BoxSet, Reinforcement, Scope, StageBeads, SymmetryMode, rng_from_seed,
-};
+use matchbox::games::hexapawn::{Hexapawn, Position, Size};
+use matchbox::learn::Machine;
+use matchbox::learn::{Beads, BoxSet, Reinforcement, Scope, StageBeads, SymmetryMode};
+use matchbox::rng::rng_from_seed;
 use matchbox::store;
 use proptest::prelude::*;
 
@@ -105,7 +104,7 @@ proptest! {
         for b in 0..m.boxes.len() {
             let n = m.boxes.get(b).arrows.len();
             let counts: Vec<Beads> = (0..n).map(|i| Beads(beads[(b * 7 + i) % beads.len()])).collect();
-            m.set_beads(b, &counts);
+            m.set_beads(b, &counts).unwrap();
         }
         m.games_played = games;
         for _ in 0..advance {
@@ -130,9 +129,9 @@ proptest! {
 }
 
 /// A noughts-and-crosses position after `plies` random moves.
-fn random_ttt() -> impl Strategy<Value = matchbox::game::tictactoe::Position> {
+fn random_ttt() -> impl Strategy<Value = matchbox::games::tictactoe::Position> {
     (0usize..9, any::<u64>()).prop_map(|(plies, seed)| {
-        let game = matchbox::game::tictactoe::TicTacToe;
+        let game = matchbox::games::tictactoe::TicTacToe;
         let mut pos = game.start();
         let mut rng = rng_from_seed(seed);
         for _ in 0..plies {
@@ -140,7 +139,7 @@ fn random_ttt() -> impl Strategy<Value = matchbox::game::tictactoe::Position> {
             if moves.is_empty() {
                 break;
             }
-            let i = matchbox::learn::uniform_below(&mut rng, moves.len() as u32) as usize;
+            let i = matchbox::rng::uniform_below(&mut rng, moves.len() as u32) as usize;
             pos = game.play(&pos, moves[i]);
         }
         pos
@@ -150,7 +149,7 @@ fn random_ttt() -> impl Strategy<Value = matchbox::game::tictactoe::Position> {
 proptest! {
     #[test]
     fn tictactoe_canonical_forms_and_moves(pos in random_ttt()) {
-        let game = matchbox::game::tictactoe::TicTacToe;
+        let game = matchbox::games::tictactoe::TicTacToe;
         let (canon, sym) = game.canonical(&pos);
         prop_assert_eq!(game.canonical(&canon), (canon, Sym::IDENTITY));
         for s in 0..8u8 {

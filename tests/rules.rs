@@ -1,7 +1,7 @@
 //! Hexapawn rules and notation, as data: positions, their legal moves and their outcomes.
 
-use matchbox::game::hexapawn::{Hexapawn, Reason, Size};
 use matchbox::game::{Game, GameError, Side};
+use matchbox::games::hexapawn::{Hexapawn, Reason, Size};
 
 fn game(size: &str) -> Hexapawn {
     Hexapawn::new(size.parse().unwrap())

@@ -2,14 +2,14 @@
 //! (1. b2 axb2 2. cxb2 c2 3. a2 c1#), 4×4 (octopawn) a first-player win.
 
 use matchbox::game::graph::GameGraph;
-use matchbox::game::hexapawn::Hexapawn;
 use matchbox::game::{Game, Side};
+use matchbox::games::hexapawn::Hexapawn;
 use matchbox::solve::{Solution, TieBreak, Value};
 
 fn solved(size: &str) -> (Hexapawn, GameGraph<Hexapawn>, Solution) {
     let game = Hexapawn::new(size.parse().unwrap());
     let graph = GameGraph::build(&game);
-    let solution = Solution::solve(&graph);
+    let solution = Solution::solve(&graph).expect("no cycles");
     (game, graph, solution)
 }
 

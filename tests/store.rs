@@ -5,11 +5,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use matchbox::game::Side;
-use matchbox::game::hexapawn::{Hexapawn, Size};
-use matchbox::learn::engine::{Arena, Machine, Table, Trainer};
+use matchbox::games::hexapawn::{Hexapawn, Size};
+use matchbox::learn::Machine;
+use matchbox::learn::engine::{Enumerated, Table, Trainer};
 use matchbox::learn::{BoxSet, Reinforcement, StageBeads, SymmetryMode};
-use matchbox::players::Opponent;
-use matchbox::solve::{Solution, TieBreak};
+use matchbox::solve::TieBreak;
 use matchbox::store;
 
 fn her_game() -> Hexapawn {
@@ -56,10 +56,8 @@ fn shipped_presets_are_fresh_her_machines() {
 fn resuming_from_a_file_continues_the_same_run() {
     let game = her_game();
     let boxes = Arc::new(BoxSet::build(&game, Side::Second, SymmetryMode::Gardner));
-    let arena = Arena::new(her_game());
-    let solution = Solution::solve(&arena.graph);
-    let opponent = Opponent::perfect(&arena.graph, &solution, TieBreak::Random);
-    let table = Table::new(&arena, &boxes, &opponent);
+    let arena = Enumerated::new(her_game());
+    let table = Table::against_perfect(&arena, &boxes, TieBreak::Random).unwrap();
     let t = Trainer::new(&arena, &table);
 
     let mut straight = fresh(SymmetryMode::Gardner, 5);

@@ -6,16 +6,17 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use matchbox::game::Side;
-use matchbox::game::hexapawn::{Hexapawn, Size};
-use matchbox::learn::engine::{Arena, Machine, Table, Trainer};
+use matchbox::games::hexapawn::{Hexapawn, Size};
+use matchbox::learn::Machine;
+use matchbox::learn::engine::{Enumerated, Table, Trainer};
 use matchbox::learn::{BoxSet, GameResult, Reinforcement, StageBeads, SymmetryMode};
-use matchbox::players::{Opponent, OpponentKind};
-use matchbox::solve::{Solution, TieBreak};
+use matchbox::players::Opponent;
+use matchbox::solve::TieBreak;
 use matchbox::store;
 use matchbox::tui::app::{Action, Command, Mode, Snapshot, Speed, Titles, WatchApp, action_for};
 use matchbox::tui::play::PlayApp;
 use matchbox::tui::render;
-use matchbox::tui::session::{Rival, Session};
+use matchbox::tui::session::Session;
 use matchbox::tui::worker::{self, Control};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -27,9 +28,9 @@ fn her_machine(seed: u64) -> Machine<Hexapawn> {
     Machine::new(boxes, StageBeads::uniform(1), Reinforcement::GARDNER, seed)
 }
 
-fn session(seed: u64, rival: Rival) -> Session<Hexapawn> {
-    let arena = Arc::new(Arena::new(Hexapawn::new(Size::GARDNER)));
-    Session::new(arena, her_machine(seed), rival, TieBreak::Random)
+fn session(seed: u64, rival: Opponent) -> Session<Hexapawn> {
+    let arena = Arc::new(Enumerated::new(Hexapawn::new(Size::GARDNER)));
+    Session::new(arena, her_machine(seed), rival, TieBreak::Random).unwrap()
 }
 
 fn watch_app(s: &Session<Hexapawn>) -> WatchApp<Hexapawn> {
@@ -41,7 +42,7 @@ fn watch_app(s: &Session<Hexapawn>) -> WatchApp<Hexapawn> {
         Snapshot::of(s),
         Speed::Slow,
         PathBuf::from("her.yaml"),
-        OpponentKind::Perfect,
+        Opponent::Perfect,
     );
     app.fps = 30.0;
     app.games_per_sec = 1.0;
@@ -60,7 +61,7 @@ fn screen_text(t: &Terminal<TestBackend>) -> String {
 
 #[test]
 fn watch_screen_mid_game() {
-    let mut s = session(1, Rival::Player(OpponentKind::Perfect));
+    let mut s = session(1, Opponent::Perfect);
     for _ in 0..5 {
         s.recorded_game();
     }
@@ -78,7 +79,7 @@ fn watch_screen_mid_game() {
 
 #[test]
 fn box_after_a_confiscation() {
-    let mut s = session(1, Rival::Player(OpponentKind::Perfect));
+    let mut s = session(1, Opponent::Perfect);
     // Play until a game is lost with a bead taken from the box the machine opened last.
     loop {
         s.recorded_game();
@@ -99,7 +100,7 @@ fn box_after_a_confiscation() {
 
 #[test]
 fn help_overlay() {
-    let s = session(1, Rival::Player(OpponentKind::Perfect));
+    let s = session(1, Opponent::Perfect);
     let mut app = watch_app(&s);
     app.update(Action::ToggleHelp);
     assert!(app.show_help);
@@ -113,7 +114,7 @@ fn help_overlay() {
 
 #[test]
 fn too_small_terminal() {
-    let s = session(1, Rival::Player(OpponentKind::Perfect));
+    let s = session(1, Opponent::Perfect);
     let app = watch_app(&s);
     let t = draw_watch(&app, 60, 20);
     let text = screen_text(&t);
@@ -125,7 +126,7 @@ fn too_small_terminal() {
 
 #[test]
 fn play_screen_after_an_illegal_move() {
-    let s = session(4, Rival::Human);
+    let s = session(4, Opponent::Human);
     let game = Hexapawn::new(Size::GARDNER);
     let titles = Titles::of(&game, s.machine());
     let mut app = PlayApp::new(s, titles, Side::First, None);
@@ -160,7 +161,7 @@ fn play_screen_after_an_illegal_move() {
 
 #[test]
 fn playing_whole_games_with_the_arrow_keys() {
-    let s = session(9, Rival::Human);
+    let s = session(9, Opponent::Human);
     let game = Hexapawn::new(Size::GARDNER);
     let titles = Titles::of(&game, s.machine());
     let mut app = PlayApp::new(s, titles, Side::First, None);
@@ -231,7 +232,7 @@ fn apply(cmds: Vec<Command>, s: &mut Session<Hexapawn>, c: &mut Control) -> Vec<
 
 #[test]
 fn actions_drive_the_session() {
-    let mut s = session(2, Rival::Player(OpponentKind::Perfect));
+    let mut s = session(2, Opponent::Perfect);
     let mut app = watch_app(&s);
     let mut c = Control {
         speed: Speed::Slow,
@@ -282,7 +283,7 @@ fn actions_drive_the_session() {
     assert_eq!(s.stats.games, 20, "one game per 10 ms");
     // Opponent changes from the next game.
     apply(app.update(Action::ToggleOpponent), &mut s, &mut c);
-    assert_eq!(s.rival(), Rival::Player(OpponentKind::Random));
+    assert_eq!(s.rival(), Opponent::Random);
     // Reset refills every box.
     assert!(s.machine().beads_left() < 55);
     apply(app.update(Action::Reset), &mut s, &mut c);
@@ -306,10 +307,8 @@ fn actions_drive_the_session() {
 fn trained(seed: u64, games: usize) -> String {
     let game = Hexapawn::new(Size::GARDNER);
     let mut m = her_machine(seed);
-    let arena = Arena::new(Hexapawn::new(Size::GARDNER));
-    let solution = Solution::solve(&arena.graph);
-    let opponent = Opponent::perfect(&arena.graph, &solution, TieBreak::Random);
-    let table = Table::new(&arena, &m.boxes, &opponent);
+    let arena = Enumerated::new(Hexapawn::new(Size::GARDNER));
+    let table = Table::against_perfect(&arena, &m.boxes, TieBreak::Random).unwrap();
     Trainer::new(&arena, &table).train(&mut m, games);
     store::to_yaml(&game, &m, Some("3x3".into()))
 }
@@ -318,7 +317,7 @@ fn trained(seed: u64, games: usize) -> String {
 fn watching_flat_out_trains_exactly_as_train_does() {
     let games = 5000;
     // On the real training thread, at flat out, with the session's game limit.
-    let mut s = session(77, Rival::Player(OpponentKind::Perfect));
+    let mut s = session(77, Opponent::Perfect);
     s.limit = Some(games);
     let control = Control {
         speed: Speed::FlatOut,
@@ -345,7 +344,7 @@ fn watching_flat_out_trains_exactly_as_train_does() {
     let watched = store::to_yaml(&game, s.machine(), Some("3x3".into()));
     assert_eq!(watched, trained(77, games as usize));
     // Slower speeds play move by move, and still draw the same beads.
-    let mut s = session(77, Rival::Player(OpponentKind::Perfect));
+    let mut s = session(77, Opponent::Perfect);
     for _ in 0..300 {
         s.recorded_game();
     }
@@ -355,7 +354,7 @@ fn watching_flat_out_trains_exactly_as_train_does() {
 
 #[test]
 fn menace_screen_shows_beads_as_a_heat_map() {
-    use matchbox::game::tictactoe::TicTacToe;
+    use matchbox::games::tictactoe::TicTacToe;
     use matchbox::learn::{Forced, Preset};
     let boxes = Arc::new(BoxSet::build_with(
         &TicTacToe,
@@ -370,11 +369,12 @@ fn menace_screen_shows_beads_as_a_heat_map() {
         5,
     );
     let mut s = Session::new(
-        Arc::new(Arena::new(TicTacToe)),
+        Arc::new(Enumerated::new(TicTacToe)),
         m,
-        Rival::Player(OpponentKind::Perfect),
+        Opponent::Perfect,
         TieBreak::Random,
-    );
+    )
+    .unwrap();
     s.ply();
     let titles = Titles::of(&TicTacToe, s.machine());
     let mut app = WatchApp::new(
@@ -383,7 +383,7 @@ fn menace_screen_shows_beads_as_a_heat_map() {
         Snapshot::of(&s),
         Speed::Slow,
         PathBuf::from("menace.yaml"),
-        OpponentKind::Perfect,
+        Opponent::Perfect,
     );
     app.fps = 30.0;
     let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();

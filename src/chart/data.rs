@@ -11,7 +11,7 @@ use crate::learn::GameResult;
 use crate::learn::engine::ExperimentResult;
 
 /// The chart kinds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChartKind {
     /// Michie's learning curve of one run: cumulative wins − losses
     Score,
@@ -23,6 +23,23 @@ pub enum ChartKind {
     Beads,
     /// Histogram of the game of the last loss across runs
     LastLoss,
+}
+
+impl std::str::FromStr for ChartKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<ChartKind, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "score" => Ok(ChartKind::Score),
+            "loss-rate" => Ok(ChartKind::LossRate),
+            "cumulative-losses" => Ok(ChartKind::CumulativeLosses),
+            "beads" => Ok(ChartKind::Beads),
+            "last-loss" => Ok(ChartKind::LastLoss),
+            _ => Err(format!(
+                "`{}` is not a chart (use score, beads, loss-rate, cumulative-losses or last-loss)",
+                crate::text::quote(s)
+            )),
+        }
+    }
 }
 
 impl ChartKind {

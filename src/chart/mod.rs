@@ -71,16 +71,11 @@ pub struct ChartSpec {
     pub series: Vec<Series>,
 }
 
-/// Okabe–Ito colours, distinguishable for colour-blind readers.
-const COLOURS: [RGBColor; 7] = [
-    RGBColor(0, 114, 178),
-    RGBColor(213, 94, 0),
-    RGBColor(0, 158, 115),
-    RGBColor(204, 121, 167),
-    RGBColor(230, 159, 0),
-    RGBColor(86, 180, 233),
-    RGBColor(120, 120, 120),
-];
+/// The colour of series `i`: from the one palette of [`crate::palette`].
+fn colour(i: usize) -> RGBColor {
+    let (r, g, b) = crate::palette::series(i).rgb;
+    RGBColor(r, g, b)
+}
 
 fn register_fonts() {
     static ONCE: Once = Once::new();
@@ -177,7 +172,7 @@ pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
             let colour = if s.reference {
                 RGBColor(90, 90, 90)
             } else {
-                COLOURS[i % COLOURS.len()]
+                colour(i)
             };
             if let Some(band) = &s.band {
                 let mut poly: Vec<(f64, f64)> = band.iter().map(|&(x, _, hi)| (x, hi)).collect();

@@ -3,7 +3,6 @@
 use std::io::IsTerminal;
 
 use anyhow::{Context, Result, bail};
-use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
 
@@ -11,22 +10,22 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::setup::{
-    GameSetup, Setup, box_set_choice, build_machine, game_spec, parse_side, with_game,
+    MachineOptions, SetOptions, Setup, box_set_choice, build_machine, game_kind, parse_side,
 };
 use super::{
-    BoxSetArgs, BoxesArgs, ChartArgs, Cli, Command, CountArgs, ExperimentArgs, LearnArgs,
-    OpponentSpec, PlayArgs, PlotArgs, SolveArgs, StartSpeed, TrainArgs, WatchArgs,
+    BoxesArgs, ChartArgs, Cli, Command, CountArgs, ExperimentArgs, LearnArgs, PlayArgs, PlotArgs,
+    SolveArgs, StartSpeed, TrainArgs, WatchArgs,
 };
 use crate::chart::{
     self,
     data::{ChartKind, GameRow, Rows},
 };
-use crate::game::Side;
 use crate::game::graph::GameGraph;
+use crate::game::{Game, Side};
 use crate::labels::{self, LabelView};
-use crate::learn::engine::Trainer;
-use crate::learn::engine::{Arena, Duel, ExperimentResult};
-use crate::learn::{BoxSet, GameResult, LearnError, Preset, SymmetryMode};
+use crate::learn::engine::{Enumerated, ExperimentResult};
+use crate::learn::{BoxSet, GameDefaults, GameResult, LearnError, Preset, SymmetryMode};
+use crate::players::Opponent;
 use crate::solve::{Solution, TieBreak};
 use crate::store;
 use crate::tui::{
@@ -34,27 +33,32 @@ use crate::tui::{
     app::{Speed, Titles},
     board::BoardView,
     play::PlayApp,
-    session::{Rival, Session},
+    session::Session,
 };
+use crate::with_game;
+
+/// A game every command can run: rules with defaults, a screen view and a label view.
+pub(crate) trait FullGame: GameDefaults + BoardView + LabelView + 'static {}
+impl<G: GameDefaults + BoardView + LabelView + 'static> FullGame for G {}
 
 /// The game a learning command runs on (checked against the file it resumes, if any).
-fn learn_spec(a: &LearnArgs) -> Result<super::setup::GameSpec> {
-    game_spec(&a.game, a.machine.boxes.as_deref())
+fn learn_kind(a: &LearnArgs) -> Result<crate::games::GameKind> {
+    game_kind(&a.game, a.machine.boxes.as_deref())
 }
 
 pub(super) fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Boxes(a) => with_game!(game_spec(&a.game, None)?, |g| boxes(g, &a)),
-        Command::Solve(a) => with_game!(game_spec(&a.game, None)?, |g| solve(g, &a)),
-        Command::Train(a) => with_game!(learn_spec(&a.learn)?, |g| train(g, &a)),
-        Command::Experiment(a) => with_game!(learn_spec(&a.learn)?, |g| experiment(g, &a)),
-        Command::Watch(a) => with_game!(learn_spec(&a.learn)?, |g| watch(g, &a)),
+        Command::Boxes(a) => with_game!(game_kind(&a.game, None)?, |g| boxes(g, &a)),
+        Command::Solve(a) => with_game!(game_kind(&a.game, None)?, |g| solve(g, &a)),
+        Command::Train(a) => with_game!(learn_kind(&a.learn)?, |g| train(g, &a)),
+        Command::Experiment(a) => with_game!(learn_kind(&a.learn)?, |g| experiment(g, &a)),
+        Command::Watch(a) => with_game!(learn_kind(&a.learn)?, |g| watch(g, &a)),
         Command::Play(a) => {
-            let spec = game_spec(&a.game, a.machine.boxes.as_deref())?;
-            with_game!(spec, |g| play(g, &a))
+            let kind = game_kind(&a.game, a.machine.boxes.as_deref())?;
+            with_game!(kind, |g| play(g, &a))
         }
         Command::Plot(a) => plot(&a),
-        Command::Count(a) => with_game!(game_spec(&a.game, None)?, |g| count(g, &a)),
+        Command::Count(a) => with_game!(game_kind(&a.game, None)?, |g| count(g, &a)),
     }
 }
 
@@ -62,8 +66,8 @@ fn print_json(v: &Value) {
     println!("{v}");
 }
 
-fn boxes<G: GameSetup + LabelView>(game: G, a: &BoxesArgs) -> Result<()> {
-    let set = box_set_choice(&game, &a.set)?;
+fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
+    let set = box_set_choice(&game, &SetOptions::from(&a.set))?;
     let (side, mode) = (set.side(), set.mode());
     let initial = a
         .beads
@@ -213,10 +217,10 @@ fn lay_out(cards: &[Vec<String>], per_row: usize) -> String {
     out
 }
 
-fn solve<G: GameSetup>(game: G, a: &SolveArgs) -> Result<()> {
+fn solve<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
     super::setup::check_enumerable(&game)?;
-    let graph = GameGraph::build(&game);
-    let solution = Solution::solve(&graph);
+    let graph = build_graph(&game);
+    let solution = Solution::solve(&graph)?;
     let side_name = |s| game.side_name(s);
     let winner = solution.winner(&graph, 0);
     let value = solution.value(0);
@@ -299,7 +303,7 @@ fn result_letters(results: &[GameResult]) -> String {
         .join(" ")
 }
 
-fn train<G: GameSetup>(game: G, a: &TrainArgs) -> Result<()> {
+fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
     let games = a.learn.games.unwrap_or(50);
     for path in a.save.iter().chain(&a.save_opponent) {
         store::check_writable(path)?;
@@ -323,10 +327,7 @@ fn train<G: GameSetup>(game: G, a: &TrainArgs) -> Result<()> {
         let mut results = Vec::with_capacity(games);
         let mut score = 0i64;
         for _ in 0..games {
-            let r = match &mut s.rival {
-                Some(rival) => Duel::new(&s.arena, &s.table).train(&mut s.machine, rival, 1)[0],
-                None => Trainer::new(&s.arena, &s.table).train(&mut s.machine, 1)[0],
-            };
+            let r = s.train(1)[0];
             score += r.score() as i64;
             results.push(r);
             let m = &s.machine;
@@ -356,11 +357,7 @@ fn train<G: GameSetup>(game: G, a: &TrainArgs) -> Result<()> {
         }
         (results, Some(rows))
     } else {
-        let results = match &mut s.rival {
-            Some(rival) => Duel::new(&s.arena, &s.table).train(&mut s.machine, rival, games),
-            None => Trainer::new(&s.arena, &s.table).train(&mut s.machine, games),
-        };
-        (results, None)
+        (s.train(games), None)
     };
     if let Some(rows) = rows {
         write_outputs(&a.output, &Rows::Games(rows), ChartKind::Score)?;
@@ -457,14 +454,14 @@ fn variants(base: &LearnArgs, compare: Option<&str>) -> Result<Vec<(String, Lear
         let bad = |e: String| anyhow::anyhow!("--compare {key}: `{v}`: {e}");
         match key.trim() {
             "symmetry" => {
-                a.set.symmetry = Some(SymmetryMode::from_str(v, true).map_err(bad)?);
+                a.set.symmetry = Some(v.parse::<SymmetryMode>().map_err(|e| bad(e.to_string()))?);
             }
             "reinforcement" => {
                 a.machine.reinforcement =
                     Some(v.parse().map_err(|e: LearnError| bad(e.to_string()))?);
             }
             "preset" => {
-                a.machine.preset = Some(Preset::from_str(v, true).map_err(bad)?);
+                a.machine.preset = Some(v.parse::<Preset>().map_err(|e| bad(e.to_string()))?);
                 a.machine.beads = None;
                 a.machine.reinforcement = None;
             }
@@ -561,7 +558,7 @@ fn check_outputs(output: &ChartArgs) -> Result<()> {
     Ok(())
 }
 
-fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
+fn experiment<G: FullGame>(game: G, a: &ExperimentArgs) -> Result<()> {
     check_outputs(&a.output)?;
     let games = a.learn.games.unwrap_or(50);
     let variants = variants(&a.learn, a.compare.as_deref())?;
@@ -592,23 +589,7 @@ fn experiment<G: GameSetup>(game: G, a: &ExperimentArgs) -> Result<()> {
                 )
             );
         }
-        let result = match &s.rival {
-            Some(rival) => Duel::new(&s.arena, &s.table).experiment(
-                &s.machine,
-                rival,
-                s.machine.seed,
-                a.runs,
-                games,
-                &tick,
-            ),
-            None => Trainer::new(&s.arena, &s.table).experiment_with(
-                &s.machine,
-                s.machine.seed,
-                a.runs,
-                games,
-                &tick,
-            ),
-        };
+        let result = s.experiment(a.runs, games, &tick);
         let label = compared_label(&s.label(), a.compare.as_deref());
         rows.extend(chart::data::index_rows(name, &label, &result));
         reports.push((name.clone(), s.settings_json(), result));
@@ -729,7 +710,7 @@ fn pile(boxes: f64) -> (String, f64) {
     (volume, side_m)
 }
 
-fn count<G: GameSetup>(game: G, a: &CountArgs) -> Result<()> {
+fn count<G: FullGame>(game: G, a: &CountArgs) -> Result<()> {
     let preset = game.default_preset();
     let beads = a.beads.clone().unwrap_or_else(|| preset.beads());
     let mut rows = Vec::new();
@@ -858,8 +839,45 @@ fn plot(a: &PlotArgs) -> Result<()> {
     Ok(())
 }
 
-fn watch<G: BoardView + Clone + 'static>(game: G, a: &WatchArgs) -> Result<()> {
-    let machine = build_machine(&game, &a.learn)?;
+/// The whole graph of a game, with progress on stderr (when it is a terminal) for big ones.
+fn build_graph<G: Game>(game: &G) -> GameGraph<G> {
+    let terminal = std::io::stderr().is_terminal();
+    let big = game
+        .position_bound(Side::First)
+        .is_some_and(|(b, _)| b > 1e7);
+    if big {
+        eprintln!(
+            "{} {}: enumerating every reachable position; on big boards this takes minutes and gigabytes (about 100 bytes a position)",
+            game.name(),
+            game.variant()
+        );
+    }
+    let graph = GameGraph::build_with_progress(game, &mut |n| {
+        if terminal && big {
+            eprint!("\r  {} positions so far", crate::text::group(n as u64));
+        }
+    });
+    if terminal && big {
+        eprintln!();
+    }
+    graph
+}
+
+/// A learner on the screens: the table engine (every box enumerated).
+fn screen_machine<G: FullGame>(
+    game: &G,
+    opts: &MachineOptions,
+) -> Result<crate::learn::Machine<G>> {
+    if opts.engine == crate::learn::Engine::Lazy {
+        bail!("the watch and play screens run on the table engine; use --engine table or auto");
+    }
+    super::setup::check_enumerable(game)?;
+    build_machine(game, opts)
+}
+
+fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
+    let opts = MachineOptions::new(SetOptions::from(&a.learn.set), &a.learn.machine);
+    let machine = screen_machine(&game, &opts)?;
     let titles = Titles::of(&game, &machine);
     let save = a.save.clone().unwrap_or_else(|| {
         PathBuf::from(format!(
@@ -868,16 +886,16 @@ fn watch<G: BoardView + Clone + 'static>(game: G, a: &WatchArgs) -> Result<()> {
             game.side_name(machine.boxes.side())
         ))
     });
-    let kind = match &a.learn.opponent {
-        OpponentSpec::Player(kind) => *kind,
-        OpponentSpec::Matchbox(_) => {
+    let kind = match a.learn.opponent.kind {
+        Opponent::Matchbox => {
             bail!(
                 "watch plays against the perfect or the random player; use train or experiment for --opponent matchbox"
             )
         }
+        kind => kind,
     };
-    let arena = Arc::new(Arena::new(game));
-    let mut session = Session::new(arena, machine, Rival::Player(kind), a.learn.tie_break);
+    let enumerated = Arc::new(Enumerated::new(game));
+    let mut session = Session::new(enumerated, machine, kind, a.learn.tie_break)?;
     session.limit = a.learn.games.map(|g| g as u64);
     let speed = match a.speed {
         StartSpeed::Step => Speed::Step,
@@ -891,7 +909,7 @@ fn watch<G: BoardView + Clone + 'static>(game: G, a: &WatchArgs) -> Result<()> {
     Ok(())
 }
 
-fn play<G: BoardView>(game: G, a: &PlayArgs) -> Result<()> {
+fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
     if let Some(path) = &a.save {
         store::check_writable(path)?;
     }
@@ -899,28 +917,19 @@ fn play<G: BoardView>(game: G, a: &PlayArgs) -> Result<()> {
         Some(s) => parse_side(&game, s)?,
         None => crate::game::Side::First,
     };
-    let learn = LearnArgs {
-        game: a.game.clone(),
-        set: BoxSetArgs {
-            side: Some(game.side_name(human.other()).to_string()),
-            symmetry: a.symmetry,
-            include_forced: false,
-            skip_forced: false,
-        },
-        machine: a.machine.clone(),
-        opponent: OpponentSpec::Player(crate::players::OpponentKind::Random),
-        tie_break: TieBreak::Random,
-        games: None,
-        json: false,
+    let set = SetOptions {
+        side: Some(game.side_name(human.other()).to_string()),
+        symmetry: a.symmetry,
+        forced: None,
     };
-    let machine = build_machine(&game, &learn)?;
+    let machine = screen_machine(&game, &MachineOptions::new(set, &a.machine))?;
     let titles = Titles::of(&game, &machine);
     let session = Session::new(
-        Arc::new(Arena::new(game)),
+        Arc::new(Enumerated::new(game)),
         machine,
-        Rival::Human,
+        Opponent::Human,
         TieBreak::Random,
-    );
+    )?;
     let mut app = PlayApp::new(session, titles, human, a.save.clone());
     tui::play(&mut app)?;
     if let Some(path) = &app.save_path {

@@ -8,10 +8,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::chart::data::ChartKind;
-use crate::game::hexapawn::Size;
 use crate::labels::Paper;
-use crate::learn::{Preset, Reinforcement, StageBeads, SymmetryMode};
-use crate::players::OpponentKind;
+use crate::learn::{Engine, Preset, Reinforcement, StageBeads, SymmetryMode};
+use crate::players::Opponent;
 use crate::solve::TieBreak;
 
 #[derive(Parser, Debug)]
@@ -57,25 +56,31 @@ pub struct CountArgs {
     pub json: bool,
 }
 
-/// The games matchbox knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GameName {
-    /// Hexapawn on an R×C board (3×3 by default: Gardner's game)
-    Hexapawn,
-    /// Hexapawn on 4×4
-    Octopawn,
-    /// Noughts and crosses (Michie's MENACE)
-    #[value(alias = "noughts")]
-    Tictactoe,
-}
-
 #[derive(Args, Debug, Clone)]
 pub struct GameArgs {
-    /// The game
-    pub game: GameName,
-    /// Board size as ROWSxCOLS, 2 to 8 each (hexapawn: 3x3 unless given; octopawn: 4x4)
-    #[arg(long, value_parser = parse_size)]
-    pub size: Option<Size>,
+    /// The game: hexapawn (--size RxC, 3x3 unless given), octopawn (4x4), tictactoe (noughts)
+    #[arg(value_parser = parse_game_name)]
+    pub game: String,
+    /// Board size: RxC for hexapawn, 2 to 8 each (3x3 unless given, or the file's)
+    #[arg(long)]
+    pub size: Option<String>,
+}
+
+/// A game name the registry knows (any case), lower-cased.
+fn parse_game_name(s: &str) -> Result<String, String> {
+    let name = s.trim().to_ascii_lowercase();
+    let known = crate::games::NAMES
+        .iter()
+        .chain(crate::games::ALIASES)
+        .any(|&n| n == name);
+    if known {
+        Ok(name)
+    } else {
+        Err(format!(
+            "unknown game (known: {})",
+            crate::games::NAMES.join(", ")
+        ))
+    }
 }
 
 fn parse_label_size(s: &str) -> Result<(f64, f64), String> {
@@ -91,17 +96,13 @@ fn parse_label_size(s: &str) -> Result<(f64, f64), String> {
     Ok((w, h))
 }
 
-fn parse_size(s: &str) -> Result<Size, String> {
-    s.parse().map_err(|e: crate::game::GameError| e.to_string())
-}
-
 #[derive(Args, Debug, Clone)]
 pub struct BoxSetArgs {
     /// The side the learner plays: white|black (or first|second) [default: black]
     #[arg(long, visible_alias = "learner")]
     pub side: Option<String>,
-    /// How mirror images are merged [default: gardner on 3x3 for black, full otherwise]
-    #[arg(long, value_enum)]
+    /// How mirror images are merged: full, gardner or none [default: gardner on 3x3 for black, full otherwise]
+    #[arg(long)]
     pub symmetry: Option<SymmetryMode>,
     /// Give a box also to positions with a single legal move (MENACE's 9th move)
     #[arg(long, conflicts_with = "skip_forced")]
@@ -117,8 +118,8 @@ pub struct BoxesArgs {
     pub game: GameArgs,
     #[command(flatten)]
     pub set: BoxSetArgs,
-    /// Historical settings for beads and reinforcement [default: gardner for hexapawn, michie for tictactoe]
-    #[arg(long, value_enum)]
+    /// Historical settings for beads and reinforcement: gardner, michie or scroggs [default: gardner for hexapawn, michie for tictactoe]
+    #[arg(long)]
     pub preset: Option<Preset>,
     /// Initial beads per arrow for each of the learner's moves, e.g. 1 or 4,3,2,1 [default: the preset's]
     #[arg(long)]
@@ -129,8 +130,8 @@ pub struct BoxesArgs {
     /// Write printable labels, one per box, as SVG pages FILE-1.svg, FILE-2.svg, …
     #[arg(long, value_name = "FILE.svg")]
     pub labels: Option<PathBuf>,
-    /// Paper for --labels
-    #[arg(long, value_enum, default_value_t = Paper::A4)]
+    /// Paper for --labels: a4 or letter
+    #[arg(long, default_value_t = Paper::A4)]
     pub paper: Paper,
     /// Label size in millimetres, WxH (an ordinary matchbox: 50x35)
     #[arg(long, value_name = "WxH", default_value = "50x35", value_parser = parse_label_size)]
@@ -162,8 +163,8 @@ pub struct LearnArgs {
     /// learns too: fresh with the game's defaults for the other side, or the one in FILE)
     #[arg(long, default_value = "perfect")]
     pub opponent: OpponentSpec,
-    /// How the perfect player chooses among equally good moves
-    #[arg(long, value_enum, default_value_t = TieBreak::Random)]
+    /// How the perfect player chooses among equally good moves: random or fastest
+    #[arg(long, default_value_t = TieBreak::Random)]
     pub tie_break: TieBreak,
     #[command(flatten)]
     pub machine: MachineArgs,
@@ -175,27 +176,35 @@ pub struct LearnArgs {
     pub json: bool,
 }
 
-/// The learner's opponent, as named on the command line.
+/// The learner's opponent, as named on the command line: a player, or a second machine (fresh,
+/// or loaded from a file).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OpponentSpec {
-    Player(OpponentKind),
-    /// A second machine; fresh, or loaded from a file.
-    Matchbox(Option<PathBuf>),
+pub struct OpponentSpec {
+    pub kind: Opponent,
+    pub file: Option<PathBuf>,
 }
 
 impl std::str::FromStr for OpponentSpec {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "perfect" => Ok(OpponentSpec::Player(OpponentKind::Perfect)),
-            "random" => Ok(OpponentSpec::Player(OpponentKind::Random)),
-            "matchbox" => Ok(OpponentSpec::Matchbox(None)),
-            _ => match s.strip_prefix("matchbox:") {
-                Some(file) if !file.is_empty() => Ok(OpponentSpec::Matchbox(Some(file.into()))),
-                _ => Err(format!(
-                    "`{s}`: use perfect, random, matchbox or matchbox:FILE"
-                )),
-            },
+        let bad = || {
+            format!(
+                "`{}`: use perfect, random, matchbox or matchbox:FILE",
+                crate::text::quote(s)
+            )
+        };
+        if let Some(file) = s.strip_prefix("matchbox:") {
+            if file.is_empty() {
+                return Err(bad());
+            }
+            return Ok(OpponentSpec {
+                kind: Opponent::Matchbox,
+                file: Some(file.into()),
+            });
+        }
+        match s.parse() {
+            Ok(Opponent::Human) | Err(_) => Err(bad()),
+            Ok(kind) => Ok(OpponentSpec { kind, file: None }),
         }
     }
 }
@@ -203,8 +212,8 @@ impl std::str::FromStr for OpponentSpec {
 /// The machine's settings: where it comes from, its beads, its reinforcement, its seed.
 #[derive(Args, Debug, Clone)]
 pub struct MachineArgs {
-    /// Historical settings for beads and reinforcement [default: gardner for hexapawn, michie for tictactoe]
-    #[arg(long, value_enum)]
+    /// Historical settings for beads and reinforcement: gardner, michie or scroggs [default: gardner for hexapawn, michie for tictactoe]
+    #[arg(long)]
     pub preset: Option<Preset>,
     /// Reinforcement: gardner, michie, or WIN,DRAW,LOSS[:all|:last] [default: the preset's]
     #[arg(long, allow_hyphen_values = true)]
@@ -218,6 +227,10 @@ pub struct MachineArgs {
     /// Start from the matchboxes in this YAML file instead of fresh ones
     #[arg(long, value_name = "FILE")]
     pub boxes: Option<PathBuf>,
+    /// Training engine: table (every box enumerated, the game compiled: fastest), lazy (boxes made
+    /// the first time a position comes up: for big games), or auto (table where the game is small)
+    #[arg(long, default_value_t = Engine::Auto)]
+    pub engine: Engine,
 }
 
 #[derive(Args, Debug)]
@@ -255,8 +268,8 @@ pub struct ChartArgs {
     /// Draw a chart to this file (.png, 1600×900, or .svg)
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Which chart [default: score for train, loss-rate for experiment]
-    #[arg(long, value_enum)]
+    /// Which chart: score, beads, loss-rate, cumulative-losses, last-loss [default: score for train, loss-rate for experiment]
+    #[arg(long)]
     pub chart: Option<ChartKind>,
     /// Write the data as CSV: train, one row per game; experiment, one row per game index
     #[arg(long, value_name = "FILE")]
@@ -267,8 +280,8 @@ pub struct ChartArgs {
 pub struct PlotArgs {
     /// A CSV file written by `train --csv` or `experiment --csv`
     pub csv: PathBuf,
-    /// Which chart [default: score for a train CSV, loss-rate for an experiment CSV]
-    #[arg(long, value_enum)]
+    /// Which chart: score, beads, loss-rate, cumulative-losses, last-loss [default: score for a train CSV, loss-rate for an experiment CSV]
+    #[arg(long)]
     pub chart: Option<ChartKind>,
     /// The chart file to write (.png or .svg)
     #[arg(long, value_name = "FILE")]
@@ -309,8 +322,8 @@ pub struct PlayArgs {
     /// The side you play: white|black, x|o, or first|second; the machine plays the other [default: first]
     #[arg(long = "as", value_name = "SIDE")]
     pub human: Option<String>,
-    /// How the machine's mirror images are merged [default: as for train]
-    #[arg(long, value_enum)]
+    /// How the machine's mirror images are merged: full, gardner or none [default: as for train]
+    #[arg(long)]
     pub symmetry: Option<SymmetryMode>,
     #[command(flatten)]
     pub machine: MachineArgs,

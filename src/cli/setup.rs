@@ -7,172 +7,71 @@ use std::sync::Arc;
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
-use super::{BoxSetArgs, GameArgs, GameName, LearnArgs, OpponentSpec};
-use crate::game::hexapawn::{Hexapawn, Size};
-use crate::game::tictactoe::TicTacToe;
+use super::{BoxSetArgs, GameArgs, LearnArgs, MachineArgs, OpponentSpec};
 use crate::game::{Game, Side};
-use crate::learn::engine::{Arena, Machine, RivalPlan, Table};
-use crate::learn::{BoxSet, Forced, Preset, RNG_NAME, SymmetryMode, rng_from_seed};
-use crate::players::{Opponent, OpponentKind};
-use crate::solve::{Solution, TieBreak};
+use crate::games::GameKind;
+use crate::learn::engine::{Duel, Enumerated, ExperimentResult, Table, Trainer, run_experiment};
+use crate::learn::lazy::{self, MatchboxPlayer, Scratch};
+use crate::learn::{
+    BoxSet, Engine, Forced, GameDefaults, GameResult, Machine, Preset, Reinforcement, StageBeads,
+    SymmetryMode, first_box_empty,
+};
+use crate::players::{Opponent, PerfectPlayer, Player, RandomPlayer, Turn};
+use crate::rng::{RNG_NAME, derive_seed, rng_from_seed};
+use crate::solve::{GraphValues, OnDemand, Solution, TieBreak, Value as Solved};
 use crate::store;
+use crate::text::quote;
 
-/// A game with the settings matchbox uses for it when the user gives none.
-pub trait GameSetup: Game + Sized + Clone {
-    fn default_side(&self) -> Side {
-        Side::Second
-    }
-    fn default_symmetry(&self, side: Side) -> SymmetryMode;
-    /// Beads and reinforcement when none are given.
-    fn default_preset(&self) -> Preset;
-    /// Whether positions with a single legal move get a box.
-    fn default_forced(&self) -> Forced {
-        Forced::Include
-    }
-    /// The symmetry modes worth counting for this game.
-    fn symmetry_modes(&self) -> &'static [SymmetryMode] {
-        &[SymmetryMode::Full, SymmetryMode::None]
-    }
-    /// The `size` key saved in files, for games that come in sizes.
-    fn size_key(&self) -> Option<String>;
-    /// The machine's historical name, if it has one (HER, HIM, MENACE).
-    fn nickname(&self, side: Side, mode: SymmetryMode) -> Option<&'static str>;
-}
-
-impl GameSetup for Hexapawn {
-    fn default_symmetry(&self, side: Side) -> SymmetryMode {
-        if self.size() == Size::GARDNER && side == Side::Second {
-            SymmetryMode::Gardner
-        } else {
-            SymmetryMode::Full
-        }
-    }
-    fn default_preset(&self) -> Preset {
-        Preset::Gardner
-    }
-    fn symmetry_modes(&self) -> &'static [SymmetryMode] {
-        &[
-            SymmetryMode::Full,
-            SymmetryMode::Gardner,
-            SymmetryMode::None,
-        ]
-    }
-    fn size_key(&self) -> Option<String> {
-        Some(self.size().to_string())
-    }
-    fn nickname(&self, side: Side, _mode: SymmetryMode) -> Option<&'static str> {
-        (self.size() == Size::GARDNER).then_some(match side {
-            Side::First => "HIM",
-            Side::Second => "HER",
-        })
-    }
-}
-
-impl GameSetup for TicTacToe {
-    fn default_side(&self) -> Side {
-        Side::First
-    }
-    fn default_symmetry(&self, _side: Side) -> SymmetryMode {
-        SymmetryMode::Full
-    }
-    fn default_preset(&self) -> Preset {
-        Preset::Michie
-    }
-    fn default_forced(&self) -> Forced {
-        Forced::Skip
-    }
-    fn size_key(&self) -> Option<String> {
-        None
-    }
-    fn nickname(&self, _side: Side, _mode: SymmetryMode) -> Option<&'static str> {
-        Some("MENACE")
-    }
-}
-
-/// Which game (and size) a command runs on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum GameSpec {
-    Hexapawn(Size),
-    TicTacToe,
-}
-
-/// Runs `$body` with `$g` bound to the game named by a [`GameSpec`].
-macro_rules! with_game {
-    ($spec:expr, |$g:ident| $body:expr) => {
-        match $spec {
-            $crate::cli::setup::GameSpec::Hexapawn(size) => {
-                let $g = $crate::game::hexapawn::Hexapawn::new(size);
-                $body
-            }
-            $crate::cli::setup::GameSpec::TicTacToe => {
-                let $g = $crate::game::tictactoe::TicTacToe;
-                $body
-            }
-        }
+/// The game from the command line, checked against the file being resumed, if any (whose size is
+/// used when the command gives none).
+pub(crate) fn game_kind(args: &GameArgs, file: Option<&Path>) -> Result<GameKind> {
+    let mut kind = GameKind::parse(&args.game, args.size.as_deref())?;
+    let Some(path) = file else {
+        return Ok(kind);
     };
-}
-pub(crate) use with_game;
-
-/// The game from the command line, checked against the file being resumed, if any.
-pub(crate) fn game_spec(args: &GameArgs, file: Option<&Path>) -> Result<GameSpec> {
-    let shown = || file.map(|p| p.display().to_string()).unwrap_or_default();
-    let from_file = match file {
-        Some(path) => Some(store::file_game(path, &store::read(path)?)?),
-        None => None,
-    };
-    let wanted = match args.game {
-        GameName::Hexapawn | GameName::Octopawn => "hexapawn",
-        GameName::Tictactoe => "tictactoe",
-    };
-    if let Some(f) = &from_file
-        && f.game != wanted
-    {
-        if !["hexapawn", "tictactoe"].contains(&f.game.as_str()) {
+    let f = store::file_game(path, &store::read(path)?)?;
+    if f.game != kind.name() {
+        if !crate::games::NAMES.contains(&f.game.as_str()) {
             bail!(
-                "{}: key `game`: unknown game `{}` (known: hexapawn, tictactoe)",
-                shown(),
-                f.game
+                "{}: key `game`: unknown game `{}` (known: {})",
+                path.display(),
+                quote(&f.game),
+                crate::games::NAMES.join(", ")
             );
         }
         bail!(
-            "{}: key `game`: the file is for {}, not {wanted}",
-            shown(),
-            f.game
+            "{}: key `game`: the file is for {}, not {}",
+            path.display(),
+            quote(&f.game),
+            kind.name()
         );
     }
-    if args.game == GameName::Tictactoe {
-        if args.size.is_some() {
-            bail!("noughts and crosses has no --size");
+    if let Some(size) = &f.size {
+        let from_file = kind
+            .with_size(size)
+            .with_context(|| format!("{}: key `size`", path.display()))?;
+        if args.size.is_none() && args.game.trim().eq_ignore_ascii_case(kind.name()) {
+            kind = from_file;
+        } else if from_file != kind {
+            bail!(
+                "{}: the file holds a {} machine, but the command asks for {}",
+                path.display(),
+                from_file.size().unwrap_or_default(),
+                kind.size().unwrap_or_default()
+            );
         }
-        return Ok(GameSpec::TicTacToe);
     }
-    let file_size = from_file
-        .as_ref()
-        .and_then(|f| f.size.as_deref())
-        .map(|s| s.parse::<Size>())
-        .transpose()
-        .with_context(|| format!("{}: key `size`", shown()))?;
-    let size = match (args.game, args.size) {
-        (GameName::Octopawn, Some(s)) if s != Size::OCTOPAWN => {
-            bail!("octopawn is hexapawn on 4x4; for {s} use `hexapawn --size {s}`")
-        }
-        (GameName::Octopawn, _) => Size::OCTOPAWN,
-        (_, Some(s)) => s,
-        (_, None) => file_size.unwrap_or(Size::GARDNER),
-    };
-    if let (Some(fs), Some(path)) = (file_size, file)
-        && fs != size
-    {
-        bail!(
-            "{}: the file holds a {fs} machine, but the command asks for {size}",
-            path.display()
-        );
-    }
-    Ok(GameSpec::Hexapawn(size))
+    Ok(kind)
 }
 
 /// Above this bound on positions, a game is not enumerated (memory and time run out long before).
 const ENUMERABLE_BOUND: f64 = 1e11;
+
+/// Whether a game is small enough to enumerate.
+pub(crate) fn enumerable<G: Game>(game: &G) -> bool {
+    game.position_bound(Side::First)
+        .is_none_or(|(bound, _)| bound <= ENUMERABLE_BOUND)
+}
 
 /// Refuses games too big to enumerate, with a pointer to `count`.
 pub(crate) fn check_enumerable<G: Game>(game: &G) -> Result<()> {
@@ -190,34 +89,82 @@ pub(crate) fn check_enumerable<G: Game>(game: &G) -> Result<()> {
     Ok(())
 }
 
-/// The box set a command asks for, with defaults.
-pub(crate) fn box_set_choice<G: GameSetup>(game: &G, args: &BoxSetArgs) -> Result<BoxSet<G>> {
+/// The box-set options of a command, mapped once from its arguments.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SetOptions {
+    pub side: Option<String>,
+    pub symmetry: Option<SymmetryMode>,
+    pub forced: Option<Forced>,
+}
+
+impl From<&BoxSetArgs> for SetOptions {
+    fn from(a: &BoxSetArgs) -> Self {
+        SetOptions {
+            side: a.side.clone(),
+            symmetry: a.symmetry,
+            forced: match (a.include_forced, a.skip_forced) {
+                (true, _) => Some(Forced::Include),
+                (_, true) => Some(Forced::Skip),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// A learner's options, mapped once from a command's arguments.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct MachineOptions {
+    pub set: SetOptions,
+    pub preset: Option<Preset>,
+    pub reinforcement: Option<Reinforcement>,
+    pub beads: Option<StageBeads>,
+    pub seed: Option<u64>,
+    pub boxes: Option<PathBuf>,
+    pub engine: Engine,
+}
+
+impl MachineOptions {
+    pub fn new(set: SetOptions, m: &MachineArgs) -> Self {
+        MachineOptions {
+            set,
+            preset: m.preset,
+            reinforcement: m.reinforcement,
+            beads: m.beads.clone(),
+            seed: m.seed,
+            boxes: m.boxes.clone(),
+            engine: m.engine,
+        }
+    }
+}
+
+/// The box set a command asks for, with defaults (enumerated in full).
+pub(crate) fn box_set_choice<G: GameDefaults>(game: &G, opts: &SetOptions) -> Result<BoxSet<G>> {
     check_enumerable(game)?;
-    let side = match &args.side {
+    let (side, mode, forced) = set_choice(game, opts)?;
+    Ok(BoxSet::build_with(game, side, mode, forced))
+}
+
+fn set_choice<G: GameDefaults>(
+    game: &G,
+    opts: &SetOptions,
+) -> Result<(Side, SymmetryMode, Forced)> {
+    let side = match &opts.side {
         Some(s) => parse_side(game, s)?,
         None => game.default_side(),
     };
-    let mode = args.symmetry.unwrap_or_else(|| game.default_symmetry(side));
-    Ok(BoxSet::build_with(
-        game,
+    let mode = opts.symmetry.unwrap_or_else(|| game.default_symmetry(side));
+    Ok((
         side,
         mode,
-        forced_choice(game, args),
+        opts.forced.unwrap_or_else(|| game.default_forced()),
     ))
-}
-
-fn forced_choice<G: GameSetup>(game: &G, args: &BoxSetArgs) -> Forced {
-    match (args.include_forced, args.skip_forced) {
-        (true, _) => Forced::Include,
-        (_, true) => Forced::Skip,
-        _ => game.default_forced(),
-    }
 }
 
 pub(crate) fn parse_side<G: Game>(game: &G, s: &str) -> Result<Side> {
     game.parse_side(s).with_context(|| {
         format!(
-            "`{s}` is not a side of {} (use {}, {}, first or second)",
+            "`{}` is not a side of {} (use {}, {}, first or second)",
+            quote(s),
             game.name(),
             game.side_name(Side::First),
             game.side_name(Side::Second)
@@ -225,22 +172,43 @@ pub(crate) fn parse_side<G: Game>(game: &G, s: &str) -> Result<Side> {
     })
 }
 
+/// Whether a machine for `game` runs on the lazy engine.
+fn lazy_engine<G: Game>(game: &G, engine: Engine) -> Result<bool> {
+    match engine {
+        Engine::Lazy => Ok(true),
+        Engine::Table => check_enumerable(game).map(|_| false),
+        Engine::Auto => Ok(!enumerable(game)),
+    }
+}
+
 /// The learner a command starts from: fresh boxes, or a file's, with the command's settings.
-pub(crate) fn build_machine<G: GameSetup>(game: &G, args: &LearnArgs) -> Result<Machine<G>> {
-    check_enumerable(game)?;
-    Ok(match &args.machine.boxes {
+pub(crate) fn build_machine<G: GameDefaults>(
+    game: &G,
+    opts: &MachineOptions,
+) -> Result<Machine<G>> {
+    Ok(match &opts.boxes {
         Some(path) => {
             let mut m = store::from_yaml(game, path, &store::read(path)?)?;
-            if let Some(s) = &args.set.side
+            if m.boxes.is_lazy() && opts.engine == Engine::Table {
+                bail!(
+                    "{}: the file holds a lazy machine (only the boxes it made); use --engine lazy or auto",
+                    path.display()
+                );
+            }
+            if !m.boxes.is_lazy() && opts.engine == Engine::Auto {
+                check_enumerable(game)?;
+            }
+            if let Some(s) = &opts.set.side
                 && parse_side(game, s)? != m.boxes.side()
             {
                 bail!(
-                    "{}: the file's learner plays {}, but --side asks for {s}",
+                    "{}: the file's learner plays {}, but --side asks for {}",
                     path.display(),
-                    game.side_name(m.boxes.side())
+                    game.side_name(m.boxes.side()),
+                    quote(s)
                 );
             }
-            if let Some(mode) = args.set.symmetry
+            if let Some(mode) = opts.set.symmetry
                 && mode != m.boxes.mode()
             {
                 bail!(
@@ -249,8 +217,8 @@ pub(crate) fn build_machine<G: GameSetup>(game: &G, args: &LearnArgs) -> Result<
                     m.boxes.mode()
                 );
             }
-            if (args.set.include_forced || args.set.skip_forced)
-                && forced_choice(game, &args.set) != m.boxes.forced()
+            if let Some(forced) = opts.set.forced
+                && forced != m.boxes.forced()
             {
                 bail!(
                     "{}: the file's boxes {} forced moves, which the command's option contradicts",
@@ -258,32 +226,35 @@ pub(crate) fn build_machine<G: GameSetup>(game: &G, args: &LearnArgs) -> Result<
                     m.boxes.forced()
                 );
             }
-            if let Some(p) = args.machine.preset {
+            if let Some(p) = opts.preset {
                 m.reinforcement = p.reinforcement();
                 m.initial = p.beads();
             }
-            if let Some(r) = args.machine.reinforcement {
+            if let Some(r) = opts.reinforcement {
                 m.reinforcement = r;
             }
-            if let Some(b) = &args.machine.beads {
+            if let Some(b) = &opts.beads {
                 m.initial = b.clone();
             }
-            if let Some(seed) = args.machine.seed {
+            if let Some(seed) = opts.seed {
                 m.seed = seed;
                 m.rng = rng_from_seed(seed);
             }
             m
         }
         None => {
-            let boxes = Arc::new(box_set_choice(game, &args.set)?);
-            let preset = args.machine.preset.unwrap_or_else(|| game.default_preset());
+            let (side, mode, forced) = set_choice(game, &opts.set)?;
+            let boxes = if lazy_engine(game, opts.engine)? {
+                BoxSet::lazy(side, mode, forced)
+            } else {
+                BoxSet::build_with(game, side, mode, forced)
+            };
+            let preset = opts.preset.unwrap_or_else(|| game.default_preset());
             Machine::new(
-                boxes,
-                args.machine.beads.clone().unwrap_or_else(|| preset.beads()),
-                args.machine
-                    .reinforcement
-                    .unwrap_or_else(|| preset.reinforcement()),
-                args.machine.seed.unwrap_or_else(rand::random),
+                Arc::new(boxes),
+                opts.beads.clone().unwrap_or_else(|| preset.beads()),
+                opts.reinforcement.unwrap_or_else(|| preset.reinforcement()),
+                opts.seed.unwrap_or_else(rand::random),
             )
         }
     })
@@ -291,7 +262,7 @@ pub(crate) fn build_machine<G: GameSetup>(game: &G, args: &LearnArgs) -> Result<
 
 /// The second machine of a learner-against-learner run: the file's, or a fresh one for the other
 /// side with the game's defaults, seeded from the learner's seed.
-fn rival_machine<G: GameSetup>(
+fn rival_machine<G: GameDefaults>(
     game: &G,
     learner: &Machine<G>,
     file: Option<&Path>,
@@ -308,78 +279,219 @@ fn rival_machine<G: GameSetup>(
                     game.side_name(m.boxes.side())
                 );
             }
+            if m.boxes.is_lazy() && !learner.boxes.is_lazy() {
+                bail!(
+                    "{}: the opponent is a lazy machine; run the learner with --engine lazy",
+                    path.display()
+                );
+            }
             Ok(m)
         }
         None => {
             let preset = game.default_preset();
-            let boxes = BoxSet::build_with(
-                game,
-                side,
-                game.default_symmetry(side),
-                game.default_forced(),
-            );
+            let mode = game.default_symmetry(side);
+            let boxes = if learner.boxes.is_lazy() {
+                BoxSet::lazy(side, mode, game.default_forced())
+            } else {
+                BoxSet::build_with(game, side, mode, game.default_forced())
+            };
             Ok(Machine::new(
                 Arc::new(boxes),
                 preset.beads(),
                 preset.reinforcement(),
-                crate::learn::derive_seed(learner.seed, u64::MAX),
+                derive_seed(learner.seed, u64::MAX),
             ))
         }
     }
 }
 
-/// Everything a training command needs.
-pub(crate) struct Setup<G: GameSetup> {
-    pub arena: Arena<G>,
-    pub machine: Machine<G>,
-    pub table: Table,
-    /// The rival machine, when the opponent is a matchbox machine.
-    pub rival: Option<Machine<G>>,
-    /// The opponent player otherwise.
-    pub opponent: Option<Opponent>,
-    pub tie_break: TieBreak,
-    pub resumed_from: Option<PathBuf>,
+/// The most positions the perfect player of the lazy engine may solve.
+const ON_DEMAND_LIMIT: usize = 20_000_000;
+
+/// The opponent of a lazy learner, as a player from positions.
+#[derive(Clone)]
+pub(crate) enum LazyOpponent<G: Game> {
+    Random(RandomPlayer),
+    Perfect(PerfectPlayer<OnDemand<G>>),
 }
 
-impl<G: GameSetup> Setup<G> {
+impl<G: Game> Player<G> for LazyOpponent<G> {
+    fn choose(&mut self, game: &G, pos: &G::Position, turn: Turn<'_, G>) -> Option<G::Move> {
+        match self {
+            LazyOpponent::Random(p) => p.choose(game, pos, turn),
+            LazyOpponent::Perfect(p) => p.choose(game, pos, turn),
+        }
+    }
+}
+
+/// How the games are played: the compiled table, or from positions.
+pub(crate) enum Run<G: Game> {
+    Table { en: Enumerated<G>, table: Table },
+    Lazy { opponent: Option<LazyOpponent<G>> },
+}
+
+/// Everything a training command needs.
+pub(crate) struct Setup<G: GameDefaults> {
+    game: G,
+    pub machine: Machine<G>,
+    pub run: Run<G>,
+    /// The rival machine, when the opponent is a matchbox machine.
+    pub rival: Option<Machine<G>>,
+    pub opponent: Opponent,
+    pub tie_break: TieBreak,
+    pub resumed_from: Option<PathBuf>,
+    /// The start's value for the side to move, when the opponent is perfect.
+    start_value: Option<Solved>,
+}
+
+impl<G: GameDefaults> Setup<G> {
     pub fn new(game: G, args: &LearnArgs) -> Result<Setup<G>> {
-        let machine = build_machine(&game, args)?;
-        let rival = match &args.opponent {
-            OpponentSpec::Matchbox(file) => Some(rival_machine(&game, &machine, file.as_deref())?),
-            OpponentSpec::Player(_) => None,
+        let opts = MachineOptions::new(SetOptions::from(&args.set), &args.machine);
+        Self::with(game, &opts, &args.opponent, args.tie_break)
+    }
+
+    pub fn with(
+        game: G,
+        opts: &MachineOptions,
+        opponent: &OpponentSpec,
+        tie_break: TieBreak,
+    ) -> Result<Setup<G>> {
+        let machine = build_machine(&game, opts)?;
+        let lazy = machine.boxes.is_lazy() || opts.engine == Engine::Lazy;
+        let rival = match opponent.kind {
+            Opponent::Matchbox => Some(rival_machine(&game, &machine, opponent.file.as_deref())?),
+            _ => None,
         };
-        let arena = Arena::new(game);
-        let (opponent, table) = match (&args.opponent, &rival) {
-            (_, Some(r)) => (
-                None,
-                Table::compile(&arena, &machine.boxes, RivalPlan::Machine(&r.boxes)),
-            ),
-            (OpponentSpec::Player(kind), None) => {
-                let opponent = match kind {
-                    OpponentKind::Perfect => {
-                        let solution = Solution::solve(&arena.graph);
-                        Opponent::perfect(&arena.graph, &solution, args.tie_break)
-                    }
-                    OpponentKind::Random => Opponent::Random,
-                };
-                let table = Table::new(&arena, &machine.boxes, &opponent);
-                (Some(opponent), table)
-            }
-            (OpponentSpec::Matchbox(_), None) => unreachable!("a matchbox opponent has a machine"),
+        let mut start_value = None;
+        let run = if lazy {
+            let player = match opponent.kind {
+                Opponent::Random => Some(LazyOpponent::Random(RandomPlayer)),
+                Opponent::Perfect => {
+                    // The perfect player needs the game solved: only games small enough.
+                    check_enumerable(&game)?;
+                    let mut solver = OnDemand::new(ON_DEMAND_LIMIT);
+                    let v = solver.solve(&game, &game.start()).with_context(|| {
+                        format!(
+                            "the perfect player cannot solve {} {}; use --opponent random",
+                            game.name(),
+                            game.variant()
+                        )
+                    })?;
+                    start_value = Some(v);
+                    Some(LazyOpponent::Perfect(PerfectPlayer::new(solver, tie_break)))
+                }
+                _ => None,
+            };
+            Run::Lazy { opponent: player }
+        } else {
+            let en = Enumerated::new(game.clone());
+            let table = match (&rival, opponent.kind) {
+                (Some(r), _) => Table::against_machine(&en, &machine.boxes, &r.boxes),
+                (None, Opponent::Perfect) => {
+                    let solution = Arc::new(Solution::solve(&en.graph)?);
+                    start_value = Some(solution.value(0));
+                    let values = GraphValues::new(Arc::clone(&en.graph), solution);
+                    let mut perfect = PerfectPlayer::new(values, tie_break);
+                    Table::against_player(&en, &machine.boxes, &mut perfect)?
+                }
+                (None, _) => Table::against_player(&en, &machine.boxes, &mut RandomPlayer)?,
+            };
+            Run::Table { en, table }
         };
         Ok(Setup {
-            arena,
+            game,
             machine,
-            table,
+            run,
             rival,
-            opponent,
-            tie_break: args.tie_break,
-            resumed_from: args.machine.boxes.clone(),
+            opponent: opponent.kind,
+            tie_break,
+            resumed_from: opts.boxes.clone(),
+            start_value,
         })
     }
 
+    /// The engine in use.
+    pub fn engine(&self) -> Engine {
+        match self.run {
+            Run::Table { .. } => Engine::Table,
+            Run::Lazy { .. } => Engine::Lazy,
+        }
+    }
+
+    /// Plays `games` games, returning each result.
+    pub fn train(&mut self, games: usize) -> Vec<GameResult> {
+        let game = &self.game;
+        match (&mut self.run, &mut self.rival) {
+            (Run::Table { table, .. }, Some(rival)) => {
+                Duel::new(table).train(&mut self.machine, rival, games)
+            }
+            (Run::Table { en, table }, None) => {
+                Trainer::new(en, table).train(&mut self.machine, games)
+            }
+            (Run::Lazy { .. }, Some(rival)) => {
+                let mut player = MatchboxPlayer::new(rival.clone());
+                let mut scratch = Scratch::default();
+                let results = (0..games)
+                    .map(|_| lazy::duel_game(game, &mut self.machine, &mut player, &mut scratch))
+                    .collect();
+                *rival = player.machine;
+                results
+            }
+            (Run::Lazy { opponent }, None) => {
+                let opponent = opponent.as_mut().expect("a lazy run has a player opponent");
+                lazy::train(game, &mut self.machine, opponent, games)
+            }
+        }
+    }
+
+    /// Trains `runs` copies of the machine (run `i` reseeded from the seed and `i`) for `games`
+    /// games each, in parallel.
+    pub fn experiment(
+        &self,
+        runs: usize,
+        games: usize,
+        tick: &(dyn Fn() + Sync),
+    ) -> ExperimentResult
+    where
+        G: 'static,
+    {
+        let seed = self.machine.seed;
+        match (&self.run, &self.rival) {
+            (Run::Table { table, .. }, Some(rival)) => {
+                Duel::new(table).experiment(&self.machine, rival, seed, runs, games, tick)
+            }
+            (Run::Table { en, table }, None) => {
+                Trainer::new(en, table).experiment_with(&self.machine, seed, runs, games, tick)
+            }
+            (Run::Lazy { .. }, Some(rival)) => run_experiment(runs, games, tick, |run, results| {
+                let mut a = self.machine.clone();
+                let run_seed = derive_seed(seed, run);
+                a.reseed(run_seed);
+                let mut b = MatchboxPlayer::new(rival.clone());
+                b.machine.reseed(derive_seed(run_seed, u64::MAX));
+                let mut scratch = Scratch::default();
+                results.extend(
+                    (0..games).map(|_| lazy::duel_game(&self.game, &mut a, &mut b, &mut scratch)),
+                );
+                first_box_empty(&a)
+            }),
+            (Run::Lazy { opponent }, None) => {
+                let template = opponent.clone().expect("a lazy run has a player opponent");
+                lazy::experiment(
+                    &self.game,
+                    &self.machine,
+                    |_| template.clone(),
+                    seed,
+                    runs,
+                    games,
+                    tick,
+                )
+            }
+        }
+    }
+
     pub fn game(&self) -> &G {
-        &self.arena.game
+        &self.game
     }
 
     fn opponent_text(&self) -> String {
@@ -401,9 +513,9 @@ impl<G: GameSetup> Setup<G> {
                 r.games_played
             );
         }
-        match self.opponent.as_ref().map(Opponent::kind) {
-            Some(OpponentKind::Perfect) => format!("perfect (tie-break {})", self.tie_break),
-            _ => "random".into(),
+        match self.opponent {
+            Opponent::Perfect => format!("perfect (tie-break {})", self.tie_break),
+            other => other.to_string(),
         }
     }
 
@@ -437,23 +549,18 @@ impl<G: GameSetup> Setup<G> {
 
     /// The learner's result per game under perfect play, when its opponent is the perfect player.
     pub fn perfect_play(&self) -> Option<i64> {
-        if self.opponent.as_ref().map(Opponent::kind) != Some(OpponentKind::Perfect) {
-            return None;
-        }
-        let solution = Solution::solve(&self.arena.graph);
-        Some(match solution.winner(&self.arena.graph, 0) {
-            None => 0,
-            Some(w) if w == self.machine.boxes.side() => 1,
-            Some(_) => -1,
+        let v = self.start_value?;
+        let mover = self.game.to_move(&self.game.start());
+        let learner_moves_first = mover == self.machine.boxes.side();
+        Some(match v.class() {
+            0 => 0,
+            c if (c > 0) == learner_moves_first => 1,
+            _ => -1,
         })
     }
 
     pub fn opponent_name(&self) -> String {
-        match (&self.rival, &self.opponent) {
-            (Some(_), _) => "matchbox".into(),
-            (None, Some(o)) => o.kind().to_string(),
-            (None, None) => "none".into(),
-        }
+        self.opponent.to_string()
     }
 
     /// Every setting of the run, for the human header.
@@ -473,11 +580,17 @@ impl<G: GameSetup> Setup<G> {
             (
                 "learner",
                 format!(
-                    "{}{name}: {} boxes, {} arrows, symmetry {}",
+                    "{}{name}: {} boxes{}, {} arrows, symmetry {}, {} engine",
                     g.side_name(side),
-                    m.boxes.len(),
-                    m.boxes.arrow_count(),
-                    m.boxes.mode()
+                    crate::text::group(m.boxes.len() as u64),
+                    if m.boxes.is_lazy() {
+                        " made so far"
+                    } else {
+                        ""
+                    },
+                    crate::text::group(m.boxes.arrow_count() as u64),
+                    m.boxes.mode(),
+                    self.engine()
                 ),
             ),
             ("opponent", self.opponent_text()),
@@ -508,6 +621,7 @@ impl<G: GameSetup> Setup<G> {
             "symmetry": m.boxes.mode().to_string(),
             "box_count": m.boxes.len(),
             "arrow_count": m.boxes.arrow_count(),
+            "engine": self.engine().to_string(),
             "opponent": self.opponent_name(),
             "opponent_machine": self.rival.as_ref().map(|r| json!({
                 "side": g.side_name(r.boxes.side()),

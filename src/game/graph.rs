@@ -26,6 +26,12 @@ pub struct GameGraph<G: Game> {
 impl<G: Game> GameGraph<G> {
     /// Enumerates every position reachable from the start.
     pub fn build(game: &G) -> GameGraph<G> {
+        Self::build_with_progress(game, &mut |_| {})
+    }
+
+    /// As [`GameGraph::build`], calling `progress` with the number of positions found every
+    /// million positions expanded.
+    pub fn build_with_progress(game: &G, progress: &mut dyn FnMut(usize)) -> GameGraph<G> {
         let start = game.start();
         let mut g: GameGraph<G> = GameGraph {
             positions: vec![start.clone()],
@@ -42,6 +48,9 @@ impl<G: Game> GameGraph<G> {
         // Breadth-first order means node ids are handed out in the order nodes are expanded, so the
         // compressed edge lists can be appended as we go.
         while let Some(n) = queue.pop_front() {
+            if n % 1_000_000 == 0 && n > 0 {
+                progress(g.positions.len());
+            }
             let pos = g.positions[n as usize].clone();
             g.to_move.push(game.to_move(&pos));
             g.outcome.push(game.outcome(&pos));

@@ -2,12 +2,10 @@
 //!
 //! A game is described by its positions, the side to move, the legal moves, the result of playing a
 //! move, the outcome of a finished game and its symmetry group. Everything above this layer (the
-//! solver, the matchbox learner, the players, the CLI) is written against the trait, so a new game
-//! plugs in by implementing it.
+//! solver, the matchbox learner, the players, the CLI) is written against the trait; the games
+//! themselves live in `crate::games`, one folder each.
 
 pub mod graph;
-pub mod hexapawn;
-pub mod tictactoe;
 
 use std::fmt::{self, Debug, Display};
 use std::hash::Hash;
@@ -56,6 +54,8 @@ pub struct Outcome<R> {
 pub enum GameError {
     #[error("bad size `{0}`: expected RxC with 2 <= R, C <= 8, e.g. 3x3")]
     BadSize(String),
+    #[error("{0}")]
+    BadVariant(String),
     #[error("bad position `{text}`: {why}")]
     BadPosition { text: String, why: String },
     #[error("`{text}` is not a move (expected e.g. {example})")]

@@ -5,32 +5,41 @@
 use std::fmt::Write;
 
 use crate::game::Game;
-use crate::game::hexapawn::{Cell as HexCell, Hexapawn};
-use crate::game::tictactoe::{self, TicTacToe};
 use crate::learn::{BoxSet, StageBeads};
+use crate::palette;
 
-/// Bead colours for print: the Okabe–Ito palette (apart for colour-blind readers), each with a
-/// letter code so the labels also work in greyscale.
-pub const BEADS: [(&str, &str, char); 8] = [
-    ("orange", "#E69F00", 'A'),
-    ("sky blue", "#56B4E9", 'B'),
-    ("green", "#009E73", 'C'),
-    ("yellow", "#F0E442", 'D'),
-    ("blue", "#0072B2", 'E'),
-    ("vermilion", "#D55E00", 'F'),
-    ("purple", "#CC79A7", 'G'),
-    ("grey", "#999999", 'H'),
-];
-
-fn bead(i: usize) -> (&'static str, &'static str, char) {
-    BEADS[i % BEADS.len()]
+/// The bead of arrow `i` for print: colour name, `#RRGGBB` and letter code (from
+/// [`crate::palette`], the same as on the screen).
+pub fn bead(i: usize) -> (&'static str, String, String) {
+    let c = palette::arrow(i);
+    (c.name, c.hex(), palette::letter(i))
 }
 
 /// Paper sizes, in millimetres.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Paper {
     A4,
     Letter,
+}
+
+impl std::str::FromStr for Paper {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Paper, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "a4" => Ok(Paper::A4),
+            "letter" => Ok(Paper::Letter),
+            _ => Err(format!("`{s}` is not a paper size (use a4 or letter)")),
+        }
+    }
+}
+
+impl std::fmt::Display for Paper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Paper::A4 => "a4",
+            Paper::Letter => "letter",
+        })
+    }
 }
 
 impl Paper {
@@ -72,86 +81,119 @@ pub trait LabelView: Game {
     -> String;
     /// The cells of a move: (row, column) from, and to (equal when the move is a single cell).
     fn move_cells(&self, mv: Self::Move) -> ((usize, usize), (usize, usize));
-}
 
-impl LabelView for Hexapawn {
-    fn grid(&self) -> (usize, usize) {
-        (self.size().rows() as usize, self.size().cols() as usize)
-    }
-    fn piece(
+    /// SVG of the board of a box with its arrows, drawn in the box `(x, y, max_w, max_h)` (mm);
+    /// returns the SVG and the width used. By default a grid of square cells from [`grid`],
+    /// [`piece`] and [`move_cells`]; a game whose board is not a square grid draws its own.
+    ///
+    /// [`grid`]: LabelView::grid
+    /// [`piece`]: LabelView::piece
+    /// [`move_cells`]: LabelView::move_cells
+    fn draw_board(
         &self,
         pos: &Self::Position,
-        row: usize,
-        col: usize,
-        x: f64,
-        y: f64,
-        s: f64,
-    ) -> String {
-        let rank = self.size().rows() as usize - 1 - row;
-        let r = s * 0.3;
-        match self.piece_at(pos, HexCell::at(self, rank, col)) {
-            'W' => format!(
-                r#"<circle cx="{x:.2}" cy="{y:.2}" r="{r:.2}" fill="white" stroke="black" stroke-width="0.35"/>"#
-            ),
-            'B' => format!(r#"<circle cx="{x:.2}" cy="{y:.2}" r="{r:.2}" fill="black"/>"#),
-            _ => String::new(),
+        arrows: &[Self::Move],
+        (x, y, max_w, max_h): (f64, f64, f64, f64),
+    ) -> (String, f64) {
+        let mut s = String::new();
+        let (rows, cols) = self.grid();
+        let side = (max_h / rows as f64).min(max_w / cols as f64);
+        let (bx, by) = (x, y);
+        for r in 0..rows {
+            for c in 0..cols {
+                let shade = if (r + c) % 2 == 0 {
+                    "#f2f2f2"
+                } else {
+                    "#ffffff"
+                };
+                let _ = write!(
+                    s,
+                    r##"<rect x="{:.2}" y="{:.2}" width="{side:.2}" height="{side:.2}" fill="{shade}" stroke="#555555" stroke-width="0.2"/>"##,
+                    bx + c as f64 * side,
+                    by + r as f64 * side
+                );
+                let (px, py) = (bx + (c as f64 + 0.5) * side, by + (r as f64 + 0.5) * side);
+                s.push_str(&self.piece(pos, r, c, px, py, side));
+            }
         }
-    }
-    fn move_cells(&self, mv: Self::Move) -> ((usize, usize), (usize, usize)) {
-        let rows = self.size().rows() as usize;
-        let (ff, fr) = self.file_rank(mv.from);
-        let (tf, tr) = self.file_rank(mv.to);
-        ((rows - 1 - fr, ff), (rows - 1 - tr, tf))
+        // One arrow per box arrow, in its bead colour, with its letter.
+        let centre =
+            |(r, c): (usize, usize)| (bx + (c as f64 + 0.5) * side, by + (r as f64 + 0.5) * side);
+        for (i, &mv) in arrows.iter().enumerate() {
+            let (from, to) = self.move_cells(mv);
+            s.push_str(&arrow_svg(
+                &self.format_move(mv),
+                i,
+                centre(from),
+                centre(to),
+                side,
+            ));
+        }
+        (s, cols as f64 * side)
     }
 }
 
-impl LabelView for TicTacToe {
-    fn grid(&self) -> (usize, usize) {
-        (3, 3)
+/// One arrow of a box on a label: from one cell centre to another in the arrow's bead colour with
+/// an arrowhead, or a coloured disc when the move is a single cell; its letter on top. `side` is
+/// the size of a cell.
+pub fn arrow_svg(
+    name: &str,
+    i: usize,
+    (x1, y1): (f64, f64),
+    (x2, y2): (f64, f64),
+    side: f64,
+) -> String {
+    let (_, hex, code) = bead(i);
+    let mut s = String::new();
+    let _ = write!(s, r#"<g class="arrow" data-move="{}">"#, esc(name));
+    let single = (x1 - x2).abs() < 1e-9 && (y1 - y2).abs() < 1e-9;
+    if single {
+        let _ = write!(
+            s,
+            r#"<circle cx="{x2:.2}" cy="{y2:.2}" r="{:.2}" fill="{hex}" stroke="black" stroke-width="0.2"/>"#,
+            side * 0.28
+        );
+    } else {
+        // Stop short of the target centre and draw an arrowhead there.
+        let (dx, dy) = (x2 - x1, y2 - y1);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-6);
+        let (ux, uy) = (dx / len, dy / len);
+        let (ex, ey) = (x2 - ux * side * 0.15, y2 - uy * side * 0.15);
+        let head = side * 0.22;
+        let (lx, ly) = (
+            ex - ux * head - uy * head * 0.6,
+            ey - uy * head + ux * head * 0.6,
+        );
+        let (rx, ry) = (
+            ex - ux * head + uy * head * 0.6,
+            ey - uy * head - ux * head * 0.6,
+        );
+        let _ = write!(
+            s,
+            r#"<path d="M{x1:.2} {y1:.2}L{ex:.2} {ey:.2}" stroke="{hex}" stroke-width="{:.2}" stroke-linecap="round"/><path d="M{ex:.2} {ey:.2}L{lx:.2} {ly:.2}L{rx:.2} {ry:.2}Z" fill="{hex}" stroke="black" stroke-width="0.15"/>"#,
+            side * 0.1
+        );
     }
-    fn piece(
-        &self,
-        pos: &Self::Position,
-        row: usize,
-        col: usize,
-        x: f64,
-        y: f64,
-        s: f64,
-    ) -> String {
-        let cell = tictactoe::Cell::new(2 - row, col).expect("on the board");
-        let r = s * 0.3;
-        match pos.mark(cell) {
-            'X' => format!(
-                r#"<path d="M{:.2} {:.2}L{:.2} {:.2}M{:.2} {:.2}L{:.2} {:.2}" stroke="black" stroke-width="0.5"/>"#,
-                x - r,
-                y - r,
-                x + r,
-                y + r,
-                x - r,
-                y + r,
-                x + r,
-                y - r
-            ),
-            'O' => format!(
-                r#"<circle cx="{x:.2}" cy="{y:.2}" r="{r:.2}" fill="none" stroke="black" stroke-width="0.5"/>"#
-            ),
-            _ => String::new(),
-        }
-    }
-    fn move_cells(&self, mv: Self::Move) -> ((usize, usize), (usize, usize)) {
-        let i = mv.0.index();
-        let cell = (2 - i / 3, i % 3);
-        (cell, cell)
-    }
+    let _ = write!(
+        s,
+        r#"<text x="{:.2}" y="{:.2}" font-family="DejaVu Sans, sans-serif" font-size="{:.2}" font-weight="bold" text-anchor="middle">{code}</text></g>"#,
+        if single { x2 } else { (x1 + x2) / 2.0 },
+        (if single { y2 } else { (y1 + y2) / 2.0 }) + side * 0.1,
+        side * 0.3
+    );
+    s
 }
 
 /// Beads of each colour the whole machine needs: (colour name, letter, count), for every colour used.
-pub fn bead_list<G: Game>(set: &BoxSet<G>, initial: &StageBeads) -> Vec<(&'static str, char, u64)> {
+pub fn bead_list<G: Game>(
+    set: &BoxSet<G>,
+    initial: &StageBeads,
+) -> Vec<(&'static str, String, u64)> {
     let mut counts: Vec<u64> = Vec::new();
     for b in set.boxes() {
         let n = initial.for_stage(b.stage as usize).get() as u64;
         for i in 0..b.arrows.len() {
-            let c = i % BEADS.len();
+            let c = i % palette::BEADS.len();
             if counts.len() <= c {
                 counts.resize(c + 1, 0);
             }
@@ -226,76 +268,12 @@ fn label<G: LabelView>(
         mbox.move_number()
     );
     // The board.
-    let (rows, cols) = game.grid();
-    let side = ((h - 9.0) / rows as f64).min((w * 0.55) / cols as f64);
-    let (bx, by) = (x + 2.5, y + 7.0);
-    for r in 0..rows {
-        for c in 0..cols {
-            let shade = if (r + c) % 2 == 0 {
-                "#f2f2f2"
-            } else {
-                "#ffffff"
-            };
-            let _ = write!(
-                s,
-                r##"<rect x="{:.2}" y="{:.2}" width="{side:.2}" height="{side:.2}" fill="{shade}" stroke="#555555" stroke-width="0.2"/>"##,
-                bx + c as f64 * side,
-                by + r as f64 * side
-            );
-            let (px, py) = (bx + (c as f64 + 0.5) * side, by + (r as f64 + 0.5) * side);
-            s.push_str(&game.piece(&mbox.position, r, c, px, py, side));
-        }
-    }
-    // One arrow per box arrow, in its bead colour, with its letter.
-    let centre =
-        |(r, c): (usize, usize)| (bx + (c as f64 + 0.5) * side, by + (r as f64 + 0.5) * side);
-    for (i, &mv) in mbox.arrows.iter().enumerate() {
-        let (_, hex, code) = bead(i);
-        let (from, to) = game.move_cells(mv);
-        let (x1, y1) = centre(from);
-        let (x2, y2) = centre(to);
-        let _ = write!(
-            s,
-            r#"<g class="arrow" data-move="{}">"#,
-            esc(&game.format_move(mv))
-        );
-        if from == to {
-            let _ = write!(
-                s,
-                r#"<circle cx="{x2:.2}" cy="{y2:.2}" r="{:.2}" fill="{hex}" stroke="black" stroke-width="0.2"/>"#,
-                side * 0.28
-            );
-        } else {
-            // Stop short of the target centre and draw an arrowhead there.
-            let (dx, dy) = (x2 - x1, y2 - y1);
-            let len = (dx * dx + dy * dy).sqrt().max(1e-6);
-            let (ux, uy) = (dx / len, dy / len);
-            let (ex, ey) = (x2 - ux * side * 0.15, y2 - uy * side * 0.15);
-            let head = side * 0.22;
-            let (lx, ly) = (
-                ex - ux * head - uy * head * 0.6,
-                ey - uy * head + ux * head * 0.6,
-            );
-            let (rx, ry) = (
-                ex - ux * head + uy * head * 0.6,
-                ey - uy * head - ux * head * 0.6,
-            );
-            let _ = write!(
-                s,
-                r#"<path d="M{x1:.2} {y1:.2}L{ex:.2} {ey:.2}" stroke="{hex}" stroke-width="{:.2}" stroke-linecap="round"/><path d="M{ex:.2} {ey:.2}L{lx:.2} {ly:.2}L{rx:.2} {ry:.2}Z" fill="{hex}" stroke="black" stroke-width="0.15"/>"#,
-                side * 0.1
-            );
-        }
-        let _ = write!(
-            s,
-            r#"<text x="{:.2}" y="{:.2}" font-family="DejaVu Sans, sans-serif" font-size="{:.2}" font-weight="bold" text-anchor="middle">{code}</text></g>"#,
-            if from == to { x2 } else { (x1 + x2) / 2.0 },
-            (if from == to { y2 } else { (y1 + y2) / 2.0 }) + side * 0.1,
-            side * 0.3
-        );
-    }
+    let (by, bx) = (y + 7.0, x + 2.5);
+    let (board, board_w) =
+        game.draw_board(&mbox.position, &mbox.arrows, (bx, by, w * 0.55, h - 9.0));
+    s.push_str(&board);
     // The key: colour, letter, move, beads to put in.
-    let kx = bx + cols as f64 * side + 3.0;
+    let kx = bx + board_w + 3.0;
     let line = ((h - 9.0) / mbox.arrows.len().max(4) as f64).min(4.2);
     for (i, &mv) in mbox.arrows.iter().enumerate() {
         let (_, hex, code) = bead(i);

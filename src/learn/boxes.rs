@@ -8,7 +8,7 @@ use crate::game::{Game, Side, Sym};
 
 /// One matchbox: a position the learner may have to move in, and its arrows (moves), both in the
 /// box's frame (for merged symmetric positions, the canonical image).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct MatchBox<G: Game> {
     /// Plies played before this position (so the learner makes move `ply + 1`).
     pub ply: u16,
@@ -16,6 +16,31 @@ pub struct MatchBox<G: Game> {
     pub stage: u16,
     pub position: G::Position,
     pub arrows: Vec<G::Move>,
+}
+
+impl<G: Game> Clone for MatchBox<G> {
+    fn clone(&self) -> Self {
+        MatchBox {
+            ply: self.ply,
+            stage: self.stage,
+            position: self.position.clone(),
+            arrows: self.arrows.clone(),
+        }
+    }
+}
+
+impl<G: Game> Clone for BoxSet<G> {
+    fn clone(&self) -> Self {
+        BoxSet {
+            side: self.side,
+            mode: self.mode,
+            forced: self.forced,
+            lazy: self.lazy,
+            boxes: self.boxes.clone(),
+            index: self.index.clone(),
+            arrow_start: self.arrow_start.clone(),
+        }
+    }
 }
 
 impl<G: Game> MatchBox<G> {
@@ -27,11 +52,13 @@ impl<G: Game> MatchBox<G> {
 
 /// Every matchbox of a learner playing one side with one symmetry mode. Boxes are numbered from 0
 /// here (1 in everything a person reads) in order of move number, then of discovery.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct BoxSet<G: Game> {
     side: Side,
     mode: SymmetryMode,
     forced: Forced,
+    /// Boxes are made on first visit ([`BoxSet::lazy`]) rather than enumerated up front.
+    lazy: bool,
     boxes: Vec<MatchBox<G>>,
     index: HashMap<G::Position, usize>,
     arrow_start: Vec<usize>,
@@ -47,10 +74,10 @@ impl<G: Game> BoxSet<G> {
     /// As [`BoxSet::build`]; with [`Forced::Skip`], a position where the learner has a single legal
     /// move gets no box (the move is made without a draw), as Michie left out MENACE's ninth move.
     pub fn build_with(game: &G, side: Side, mode: SymmetryMode, forced: Forced) -> BoxSet<G> {
-        let frame = |child: G::Position, ply: u16| match mode {
-            SymmetryMode::Full => game.canonical(&child).0,
-            SymmetryMode::Gardner if ply == 1 => game.canonical(&child).0,
-            _ => child,
+        // The frame rule is the mode's: positions are stored as the learner sees them.
+        let frame = |child: G::Position, ply: u16| {
+            let f = mode.frame_after(game, ply as u32, &child, Sym::IDENTITY);
+            mode.box_view(game, &child, f).0
         };
         let start = frame(game.start(), 0);
         let mut seen = HashSet::from([start.clone()]);
@@ -62,10 +89,7 @@ impl<G: Game> BoxSet<G> {
             }
             let learner = game.to_move(&pos) == side;
             let next = if learner {
-                let arrows = match mode {
-                    SymmetryMode::None => game.moves(&pos),
-                    _ => game.distinct_moves(&pos),
-                };
+                let arrows = mode.arrows(game, &pos);
                 if forced == Forced::Include || game.moves(&pos).len() > 1 {
                     found.push(MatchBox {
                         ply,
@@ -87,6 +111,60 @@ impl<G: Game> BoxSet<G> {
         }
         found.sort_by_key(|b| b.ply);
         Self::from_boxes(side, mode, forced, found)
+    }
+
+    /// An empty set whose boxes are made the first time the learner meets a position
+    /// ([`BoxSet::add`]); for games too big to enumerate.
+    pub fn lazy(side: Side, mode: SymmetryMode, forced: Forced) -> BoxSet<G> {
+        let mut set = Self::from_boxes(side, mode, forced, Vec::new());
+        set.lazy = true;
+        set
+    }
+
+    /// A lazy set from boxes already made (a saved lazy machine).
+    pub fn lazy_from(
+        side: Side,
+        mode: SymmetryMode,
+        forced: Forced,
+        boxes: Vec<MatchBox<G>>,
+    ) -> BoxSet<G> {
+        let mut set = Self::from_boxes(side, mode, forced, boxes);
+        set.lazy = true;
+        set
+    }
+
+    /// Whether boxes are made on first visit.
+    pub fn is_lazy(&self) -> bool {
+        self.lazy
+    }
+
+    /// The same kind of set with no boxes (for resetting a lazy machine).
+    pub fn emptied(&self) -> BoxSet<G> {
+        let mut set = Self::from_boxes(self.side, self.mode, self.forced, Vec::new());
+        set.lazy = self.lazy;
+        set
+    }
+
+    /// Adds a box (its position must not have one); returns its index.
+    pub fn add(&mut self, b: MatchBox<G>) -> usize {
+        let i = self.boxes.len();
+        self.index.insert(b.position.clone(), i);
+        let start = *self.arrow_start.last().unwrap_or(&0);
+        self.arrow_start.push(start + b.arrows.len());
+        self.boxes.push(b);
+        i
+    }
+
+    /// Where box `b`'s beads start in its machine's flat bead array: `[total, arrow 0, arrow 1, …]`.
+    pub fn bead_index(&self, b: usize) -> usize {
+        self.arrow_start[b] + b
+    }
+
+    /// Memory the set takes, in bytes (positions, arrows and the index; not the allocator's slack).
+    pub fn bytes(&self) -> usize {
+        let pos = std::mem::size_of::<G::Position>();
+        let per_box = std::mem::size_of::<MatchBox<G>>() + pos + 2 * std::mem::size_of::<usize>();
+        self.boxes.len() * per_box + self.arrow_count() * std::mem::size_of::<G::Move>()
     }
 
     fn from_boxes(
@@ -111,6 +189,7 @@ impl<G: Game> BoxSet<G> {
             side,
             mode,
             forced,
+            lazy: false,
             boxes,
             index,
             arrow_start,
@@ -156,27 +235,5 @@ impl<G: Game> BoxSet<G> {
             *m.entry(b.move_number()).or_insert(0) += 1;
         }
         m
-    }
-
-    /// The frame a game is seen in after `plies_played` plies, given the current real position:
-    /// Gardner's frame is fixed by the first move; the other modes need no frame.
-    pub fn frame_after(&self, game: &G, plies_played: u32, real: &G::Position, frame: Sym) -> Sym {
-        if self.mode == SymmetryMode::Gardner && plies_played == 1 {
-            game.canonical(real).1
-        } else {
-            frame
-        }
-    }
-
-    /// The box for a real position and the symmetry that maps the real board onto the box's
-    /// diagram. An arrow `a` of that box is played on the real board as
-    /// `game.transform_move(game.inverse(sym), a)`.
-    pub fn lookup(&self, game: &G, real: &G::Position, frame: Sym) -> Option<(usize, Sym)> {
-        let (pos, sym) = match self.mode {
-            SymmetryMode::None => (real.clone(), Sym::IDENTITY),
-            SymmetryMode::Full => game.canonical(real),
-            SymmetryMode::Gardner => (game.transform_position(frame, real), frame),
-        };
-        self.find(&pos).map(|b| (b, sym))
     }
 }

@@ -1,38 +1,31 @@
-//! The fast training engine. The game graph, the learner's boxes (in their symmetry frame) and the
-//! opponent's choices are compiled into one table of states, so a game is a short walk of array
-//! lookups and random draws; the beads of each box sit next to the box's total.
+//! The fast training engine, for games small enough to enumerate. The game graph, the learner's
+//! boxes (in their symmetry frame) and the opponent's choices are compiled into one table of
+//! states, so a game is a short walk of array lookups and random draws; the beads of each box sit
+//! next to the box's total. The table is built from the same [`Player`]s the position engine
+//! ([`super::lazy`]) asks move by move, and both make the same moves from the same random numbers.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{Beads, BoxSet, GameResult, Reinforcement, Rng, Scope, StageBeads, SymmetryMode};
+use super::machine::first_box_empty;
+use super::{BoxSet, GameResult, LearnError, Machine};
 use crate::game::graph::{GameGraph, NodeId};
 use crate::game::{Game, Side, Sym};
-use crate::players::Opponent;
+use crate::players::{PerfectPlayer, Player, RandomPlayer};
+use crate::rng::{Rng, derive_seed, uniform_below};
+use crate::solve::{GraphValues, Solution, TieBreak};
 
-/// A game with its whole reachable graph and each node's canonical symmetry.
-pub struct Arena<G: Game> {
+/// A game with every reachable position enumerated (its whole graph).
+pub struct Enumerated<G: Game> {
     pub game: G,
-    pub graph: GameGraph<G>,
-    canon: Vec<u8>,
+    pub graph: Arc<GameGraph<G>>,
 }
 
-impl<G: Game> Arena<G> {
-    pub fn new(game: G) -> Arena<G> {
-        let graph = GameGraph::build(&game);
-        let canon = (0..graph.len() as NodeId)
-            .map(|n| game.canonical(graph.position(n)).1.0)
-            .collect();
-        Arena { game, graph, canon }
+impl<G: Game> Enumerated<G> {
+    pub fn new(game: G) -> Enumerated<G> {
+        let graph = Arc::new(GameGraph::build(&game));
+        Enumerated { game, graph }
     }
-    pub fn canonical_sym(&self, n: NodeId) -> Sym {
-        Sym(self.canon[n as usize])
-    }
-}
-
-/// Where a box's beads live in a machine's flat bead array: `[total, arrow 0, arrow 1, …]`.
-fn box_base<G: Game>(boxes: &BoxSet<G>, b: usize) -> usize {
-    boxes.arrow_start(b) + b
 }
 
 const OPPONENT: u32 = 0;
@@ -49,13 +42,15 @@ const LOSS: u32 = 6;
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 struct State {
-    kind: u32,
+    /// Who moves: [`OPPONENT`], [`LEARNER`], [`FORCED`], [`RIVAL`], or how the game ended
+    /// ([`WIN`], [`DRAW`], [`LOSS`], from the learner's side).
+    mover: u32,
     /// Number of options: arrows of the box, or the opponent's choices.
-    len: u32,
-    /// Learner states: index of the box's total in the machine's bead array.
-    base: u32,
+    options: u32,
+    /// A machine's state: where the box's total sits in that machine's bead array.
+    beads_at: u32,
     /// Index of the first option in `children`.
-    child0: u32,
+    first_option: u32,
 }
 
 /// A learner's boxes and an opponent compiled against an arena. State 0 is the start.
@@ -70,29 +65,25 @@ pub struct Table {
     box_of: Vec<u32>,
 }
 
-/// Who moves for the learner's rival in a compiled table.
-pub enum RivalPlan<'a, G: Game> {
-    /// A player choosing uniformly among its options.
-    Player(&'a Opponent),
+/// Who moves against the learner in a compiled table.
+enum TableOpponent<'a, G: Game> {
+    /// A player choosing uniformly among its options ([`Player::uniform_options`]).
+    Player(&'a mut dyn Player<G>),
     /// A second machine with its own boxes (its beads live in its own [`Machine`]).
     Machine(&'a BoxSet<G>),
 }
 
 /// How a machine moves at a node: from a box (its index and the child of each arrow), or a forced
 /// move where its set has no box.
-enum MachineMove {
+enum BoxMove {
     Box(usize, Vec<NodeId>),
     Forced(NodeId),
 }
 
-fn machine_move<G: Game>(arena: &Arena<G>, boxes: &BoxSet<G>, n: NodeId, frame: u8) -> MachineMove {
-    let (game, graph) = (&arena.game, &arena.graph);
-    let sym = match boxes.mode() {
-        SymmetryMode::None => Sym::IDENTITY,
-        SymmetryMode::Full => arena.canonical_sym(n),
-        SymmetryMode::Gardner => Sym(frame),
-    };
-    match boxes.find(&game.transform_position(sym, graph.position(n))) {
+fn box_move<G: Game>(en: &Enumerated<G>, boxes: &BoxSet<G>, n: NodeId, frame: Sym) -> BoxMove {
+    let (game, graph) = (&en.game, &en.graph);
+    let (view, sym) = boxes.mode().box_view(game, graph.position(n), frame);
+    match boxes.find(&view) {
         Some(b) => {
             let back = game.inverse(sym);
             let children = boxes
@@ -105,7 +96,7 @@ fn machine_move<G: Game>(arena: &Arena<G>, boxes: &BoxSet<G>, n: NodeId, frame: 
                         .expect("a box arrow maps to a legal move of the real position")
                 })
                 .collect();
-            MachineMove::Box(b, children)
+            BoxMove::Box(b, children)
         }
         None => {
             // Only a forced move goes without a box.
@@ -114,25 +105,63 @@ fn machine_move<G: Game>(arena: &Arena<G>, boxes: &BoxSet<G>, n: NodeId, frame: 
                 1,
                 "a position with a choice has a box"
             );
-            MachineMove::Forced(graph.children(n)[0])
+            BoxMove::Forced(graph.children(n)[0])
         }
     }
 }
 
 impl Table {
+    /// Compiles the learner `boxes` against a player that picks uniformly among a set of moves at
+    /// each position (random, perfect). Refused for a player that cannot say its set.
+    pub fn against_player<G: Game>(
+        en: &Enumerated<G>,
+        boxes: &BoxSet<G>,
+        player: &mut dyn Player<G>,
+    ) -> Result<Table, LearnError> {
+        Self::compile(en, boxes, TableOpponent::Player(player))
+    }
+
+    /// Compiles the learner `boxes` against the perfect player (the whole graph solved).
+    pub fn against_perfect<G: Game>(
+        en: &Enumerated<G>,
+        boxes: &BoxSet<G>,
+        tie_break: TieBreak,
+    ) -> Result<Table, LearnError> {
+        let solution = Arc::new(Solution::solve(&en.graph)?);
+        let values = GraphValues::new(Arc::clone(&en.graph), solution);
+        Self::against_player(en, boxes, &mut PerfectPlayer::new(values, tie_break))
+    }
+
+    /// Compiles the learner `boxes` against the random player.
+    pub fn against_random<G: Game>(en: &Enumerated<G>, boxes: &BoxSet<G>) -> Table {
+        Self::against_player(en, boxes, &mut RandomPlayer)
+            .expect("the random player always compiles")
+    }
+
+    /// Compiles the learner `boxes` against a second machine's boxes.
+    pub fn against_machine<G: Game>(
+        en: &Enumerated<G>,
+        boxes: &BoxSet<G>,
+        rival: &BoxSet<G>,
+    ) -> Table {
+        Self::compile(en, boxes, TableOpponent::Machine(rival))
+            .expect("a machine opponent always compiles")
+    }
+
     /// Compiles the states reachable from the start when the learner plays its arrows and the
     /// opponent plays any of its options. In Gardner's mode a state is a (position, frame) pair,
     /// the frame being fixed by the first move; in the other modes it is the position.
-    pub fn new<G: Game>(arena: &Arena<G>, boxes: &BoxSet<G>, opponent: &Opponent) -> Table {
-        Self::compile(arena, boxes, RivalPlan::Player(opponent))
-    }
-
-    /// Compiles a table for the learner `boxes` against `rival`.
-    pub fn compile<G: Game>(arena: &Arena<G>, boxes: &BoxSet<G>, rival: RivalPlan<G>) -> Table {
-        let graph = &arena.graph;
+    fn compile<G: Game>(
+        en: &Enumerated<G>,
+        boxes: &BoxSet<G>,
+        mut opponent: TableOpponent<G>,
+    ) -> Result<Table, LearnError> {
+        let (game, graph) = (&en.game, &en.graph);
         let side = boxes.side();
-        let gardner = boxes.mode() == SymmetryMode::Gardner
-            || matches!(&rival, RivalPlan::Machine(b) if b.mode() == SymmetryMode::Gardner);
+        let frame_mode = match &opponent {
+            TableOpponent::Machine(b) if b.mode() == super::SymmetryMode::Gardner => b.mode(),
+            _ => boxes.mode(),
+        };
         let mut t = Table {
             side,
             states: Vec::new(),
@@ -150,55 +179,63 @@ impl Table {
             let (n, frame) = queue[next];
             next += 1;
             let mut state = State {
-                kind: OPPONENT,
-                len: 0,
-                base: 0,
-                child0: 0,
+                mover: OPPONENT,
+                options: 0,
+                beads_at: 0,
+                first_option: 0,
             };
             let mut box_index = u32::MAX;
             opts.clear();
-            let mover_boxes = match (graph.outcome(n), &rival) {
-                (Some(_), _) => None,
-                (None, _) if graph.to_move(n) == side => Some((boxes, LEARNER)),
-                (None, RivalPlan::Machine(b)) => Some((*b, RIVAL)),
-                (None, RivalPlan::Player(_)) => None,
+            let outcome = graph.outcome(n);
+            let learner_moves = outcome.is_none() && graph.to_move(n) == side;
+            let machine = match (&opponent, learner_moves) {
+                (_, true) => Some((boxes, LEARNER)),
+                (TableOpponent::Machine(b), false) => Some((*b, RIVAL)),
+                (TableOpponent::Player(_), false) => None,
             };
-            match (graph.outcome(n), mover_boxes) {
+            match (outcome, machine) {
                 (Some(o), _) => {
-                    state.kind = match o.winner {
+                    state.mover = match o.winner {
                         None => DRAW,
                         Some(w) if w == side => WIN,
                         Some(_) => LOSS,
                     }
                 }
-                (None, Some((set, kind))) => match machine_move(arena, set, n, frame) {
-                    MachineMove::Box(b, children) => {
-                        state.kind = kind;
+                (None, Some((set, mover))) => match box_move(en, set, n, Sym(frame)) {
+                    BoxMove::Box(b, children) => {
+                        state.mover = mover;
                         opts.extend(children);
-                        state.base = box_base(set, b) as u32;
+                        state.beads_at = set.bead_index(b) as u32;
                         box_index = b as u32;
                     }
-                    MachineMove::Forced(child) => {
-                        state.kind = FORCED;
+                    BoxMove::Forced(child) => {
+                        state.mover = FORCED;
                         opts.push(child);
                     }
                 },
                 (None, None) => {
-                    if let RivalPlan::Player(opponent) = &rival {
-                        opts.extend_from_slice(opponent.options(graph, n));
+                    if let TableOpponent::Player(player) = &mut opponent {
+                        let moves = player
+                            .uniform_options(game, graph.position(n))
+                            .ok_or(LearnError::NotCompilable)?;
+                        for mv in moves {
+                            opts.push(
+                                graph
+                                    .child_by_move(n, mv)
+                                    .ok_or(LearnError::NotCompilable)?,
+                            );
+                        }
                     }
                 }
             }
-            state.len = opts.len() as u32;
-            state.child0 = t.children.len() as u32;
-            let ply = graph.depth(n);
+            state.options = opts.len() as u32;
+            state.first_option = t.children.len() as u32;
+            let ply = graph.depth(n) as u32;
             for &c in &opts {
                 // The frame is fixed by the first move (it only matters in Gardner's mode).
-                let f = if gardner && ply == 0 {
-                    arena.canonical_sym(c).0
-                } else {
-                    frame
-                };
+                let f = frame_mode
+                    .frame_after(game, ply + 1, graph.position(c), Sym(frame))
+                    .0;
                 let id = *ids.entry((c, f)).or_insert_with(|| {
                     queue.push((c, f));
                     (queue.len() - 1) as u32
@@ -210,7 +247,7 @@ impl Table {
             t.box_of.push(box_index);
         }
         t.child_states = t.children.iter().map(|&c| t.states[c as usize]).collect();
-        t
+        Ok(t)
     }
 
     pub fn side(&self) -> Side {
@@ -224,183 +261,17 @@ impl Table {
     /// opponent's options, in the graph's move order).
     pub fn options(&self, state: u32) -> &[u32] {
         let s = self.states[state as usize];
-        &self.children[s.child0 as usize..(s.child0 + s.len) as usize]
+        &self.children[s.first_option as usize..(s.first_option + s.options) as usize]
     }
     /// Whether the opponent is to move in `state`.
     pub fn opponent_to_move(&self, state: u32) -> bool {
-        self.states[state as usize].kind == OPPONENT
+        self.states[state as usize].mover == OPPONENT
     }
     pub fn len(&self) -> usize {
         self.states.len()
     }
     pub fn is_empty(&self) -> bool {
         self.states.is_empty()
-    }
-}
-
-/// A learner: its boxes, the beads in them, its settings and its random number generator.
-pub struct Machine<G: Game> {
-    pub boxes: Arc<BoxSet<G>>,
-    pub initial: StageBeads,
-    pub reinforcement: Reinforcement,
-    /// The seed the generator was last seeded with.
-    pub seed: u64,
-    pub rng: Rng,
-    pub games_played: u64,
-    /// For each box in turn: its total, then the beads of each arrow.
-    cells: Vec<u32>,
-}
-
-impl<G: Game> Clone for Machine<G> {
-    fn clone(&self) -> Self {
-        Machine {
-            boxes: Arc::clone(&self.boxes),
-            initial: self.initial.clone(),
-            reinforcement: self.reinforcement,
-            seed: self.seed,
-            rng: self.rng.clone(),
-            games_played: self.games_played,
-            cells: self.cells.clone(),
-        }
-    }
-}
-
-impl<G: Game> std::fmt::Debug for Machine<G> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Machine")
-            .field("boxes", &self.boxes.len())
-            .field("beads_left", &self.beads_left())
-            .field("games_played", &self.games_played)
-            .field("seed", &self.seed)
-            .finish()
-    }
-}
-
-impl<G: Game> Machine<G> {
-    /// A fresh machine: every arrow gets its stage's initial beads.
-    pub fn new(
-        boxes: Arc<BoxSet<G>>,
-        initial: StageBeads,
-        reinforcement: Reinforcement,
-        seed: u64,
-    ) -> Machine<G> {
-        let mut m = Machine {
-            cells: Vec::new(),
-            boxes,
-            initial,
-            reinforcement,
-            seed,
-            rng: super::rng_from_seed(seed),
-            games_played: 0,
-        };
-        m.reset();
-        m
-    }
-
-    /// Seeds the generator afresh (the beads are kept).
-    pub fn reseed(&mut self, seed: u64) {
-        self.seed = seed;
-        self.rng = super::rng_from_seed(seed);
-    }
-
-    /// Refills every box with its initial beads, reseeds and forgets the games played.
-    pub fn reset(&mut self) {
-        let mut cells = Vec::with_capacity(self.boxes.len() + self.boxes.arrow_count());
-        for b in self.boxes.boxes() {
-            let n = self.initial.for_stage(b.stage as usize).get();
-            cells.push(n.saturating_mul(b.arrows.len() as u32));
-            cells.extend(std::iter::repeat_n(n, b.arrows.len()));
-        }
-        self.cells = cells;
-        self.reseed(self.seed);
-        self.games_played = 0;
-    }
-
-    fn base(&self, b: usize) -> usize {
-        box_base(&self.boxes, b)
-    }
-
-    /// The beads of each arrow of box `b`.
-    pub fn beads_in(&self, b: usize) -> Vec<Beads> {
-        let base = self.base(b);
-        self.cells[base + 1..base + 1 + self.boxes.get(b).arrows.len()]
-            .iter()
-            .map(|&n| Beads(n))
-            .collect()
-    }
-    /// Replaces the beads of box `b`, one count per arrow.
-    pub fn set_beads(&mut self, b: usize, beads: &[Beads]) {
-        let base = self.base(b);
-        assert_eq!(
-            beads.len(),
-            self.boxes.get(b).arrows.len(),
-            "one count per arrow"
-        );
-        for (cell, n) in self.cells[base + 1..].iter_mut().zip(beads) {
-            *cell = n.get();
-        }
-        self.cells[base] = beads.iter().map(|n| n.get()).fold(0, u32::saturating_add);
-    }
-    pub fn box_total(&self, b: usize) -> u32 {
-        self.cells[self.base(b)]
-    }
-    pub fn beads_left(&self) -> u64 {
-        (0..self.boxes.len())
-            .map(|b| self.box_total(b) as u64)
-            .sum()
-    }
-    pub fn boxes_emptied(&self) -> usize {
-        (0..self.boxes.len())
-            .filter(|&b| self.box_total(b) == 0)
-            .count()
-    }
-
-    /// Draws one bead uniformly from the box whose total is at `base` in `cells`: the arrow's index
-    /// in the box, or `None` when the box is empty (the machine resigns).
-    #[inline(always)]
-    fn draw_at(cells: &[u32], rng: &mut Rng, base: usize, len: usize) -> Option<usize> {
-        let total = cells[base];
-        if total == 0 {
-            return None;
-        }
-        let r = super::uniform_below(rng, total);
-        // Branch-free: the arrow is the number of arrows whose running total is still <= r.
-        let mut arrow = 0;
-        let mut running = 0;
-        for &n in &cells[base + 1..base + 1 + len] {
-            running += n;
-            arrow += usize::from(running <= r);
-        }
-        Some(arrow)
-    }
-
-    /// Draws one bead from box `b` (see [`Machine::draw_at`]).
-    pub fn draw(&mut self, b: usize) -> Option<usize> {
-        let (base, len) = (self.base(b), self.boxes.get(b).arrows.len());
-        Self::draw_at(&self.cells, &mut self.rng, base, len)
-    }
-
-    /// Applies the reinforcement for a finished game to the moves played, given as (box base,
-    /// arrow index in box) pairs in order, and counts the game.
-    #[inline]
-    fn reinforce(&mut self, played: &[(u32, u32)], result: GameResult) {
-        self.games_played += 1;
-        let delta = self.reinforcement.delta(result);
-        if delta == 0 {
-            return;
-        }
-        let chosen = match self.reinforcement.scope {
-            Scope::AllMoves => played,
-            Scope::LastMove => &played[played.len().saturating_sub(1)..],
-        };
-        for &(base, arrow) in chosen {
-            let cell = (base + 1 + arrow) as usize;
-            let before = self.cells[cell];
-            let after = before.saturating_add_signed(delta);
-            self.cells[cell] = after;
-            let total = &mut self.cells[base as usize];
-            *total = (*total - before).saturating_add(after);
-        }
     }
 }
 
@@ -455,13 +326,13 @@ impl Step {
 
 /// Plays games between a machine and the opponent compiled into a table.
 pub struct Trainer<'a, G: Game> {
-    pub arena: &'a Arena<G>,
+    pub enumerated: &'a Enumerated<G>,
     pub table: &'a Table,
 }
 
 impl<'a, G: Game> Trainer<'a, G> {
-    pub fn new(arena: &'a Arena<G>, table: &'a Table) -> Self {
-        Trainer { arena, table }
+    pub fn new(enumerated: &'a Enumerated<G>, table: &'a Table) -> Self {
+        Trainer { enumerated, table }
     }
 
     /// The move made from state `s`: the index of the option taken, or the end of the game (a
@@ -470,26 +341,26 @@ impl<'a, G: Game> Trainer<'a, G> {
     /// which keeps the loop free of hard-to-predict branches.
     #[inline(always)]
     fn choose(
-        cells: &[u32],
+        beads: &[u32],
         rng: &mut Rng,
         s: State,
         played: &mut Vec<(u32, u32)>,
     ) -> Result<u32, GameResult> {
-        if s.kind == OPPONENT {
+        if s.mover == OPPONENT {
             // Always one draw, even from a single option: one branch fewer.
-            Ok(super::uniform_below(rng, s.len))
-        } else if s.kind == LEARNER {
-            match Machine::<G>::draw_at(cells, rng, s.base as usize, s.len as usize) {
+            Ok(uniform_below(rng, s.options))
+        } else if s.mover == LEARNER {
+            match Machine::<G>::draw_at(beads, rng, s.beads_at as usize, s.options as usize) {
                 Some(i) => {
-                    played.push((s.base, i as u32));
+                    played.push((s.beads_at, i as u32));
                     Ok(i as u32)
                 }
                 None => Err(GameResult::Loss),
             }
-        } else if s.kind == FORCED {
+        } else if s.mover == FORCED {
             Ok(0)
         } else {
-            Err(match s.kind {
+            Err(match s.mover {
                 WIN => GameResult::Win,
                 DRAW => GameResult::Draw,
                 _ => GameResult::Loss,
@@ -509,14 +380,17 @@ impl<'a, G: Game> Trainer<'a, G> {
         let s = self.table.states[from];
         let box_index = self.table.box_of[from] as usize;
         let choice = match pick {
-            Some(p) if s.kind == OPPONENT && p < s.len => Ok(p),
-            _ => Self::choose(&m.cells, &mut m.rng, s, &mut st.played),
+            Some(p) if s.mover == OPPONENT && p < s.options => Ok(p),
+            _ => {
+                let (beads, rng) = m.beads_and_rng();
+                Self::choose(beads, rng, s, &mut st.played)
+            }
         };
         match choice {
             Ok(pick) => {
-                st.state = self.table.children[(s.child0 + pick) as usize];
+                st.state = self.table.children[(s.first_option + pick) as usize];
                 st.plies += 1;
-                if s.kind == LEARNER {
+                if s.mover == LEARNER {
                     Step::Learner {
                         box_index,
                         arrow: pick as usize,
@@ -525,7 +399,7 @@ impl<'a, G: Game> Trainer<'a, G> {
                     Step::Opponent
                 }
             }
-            Err(_) if s.kind == LEARNER => Step::Resigned { box_index },
+            Err(_) if s.mover == LEARNER => Step::Resigned { box_index },
             Err(r) => Step::Over(r),
         }
     }
@@ -546,8 +420,8 @@ impl<'a, G: Game> Trainer<'a, G> {
         // The generator lives in registers for the game, not behind `m`.
         let mut rng = m.rng.clone();
         let result = loop {
-            match Self::choose(&m.cells, &mut rng, s, &mut st.played) {
-                Ok(pick) => s = child_states[(s.child0 + pick) as usize],
+            match Self::choose(m.beads_and_rng().0, &mut rng, s, &mut st.played) {
+                Ok(pick) => s = child_states[(s.first_option + pick) as usize],
                 Err(r) => break r,
             }
         };
@@ -586,20 +460,12 @@ impl<'a, G: Game> Trainer<'a, G> {
     ) -> ExperimentResult {
         run_experiment(runs, games, on_run, |run, results| {
             let mut m = template.clone();
-            m.reseed(super::derive_seed(seed, run));
+            m.reseed(derive_seed(seed, run));
             let mut st = GameState::new();
             results.extend((0..games).map(|_| self.play_game(&mut m, &mut st)));
             first_box_empty(&m)
         })
     }
-}
-
-/// Whether every box of a machine's first move is empty (it resigns every game).
-pub fn first_box_empty<G: Game>(m: &Machine<G>) -> bool {
-    let mut first = (0..m.boxes.len())
-        .filter(|&b| m.boxes.get(b).stage == 0)
-        .peekable();
-    first.peek().is_some() && first.all(|b| m.box_total(b) == 0)
 }
 
 /// Runs `play_run(i, results)` for every run `i` in parallel (it fills `results` with the run's
@@ -636,15 +502,18 @@ pub struct DuelState {
 }
 
 /// Two machines playing each other, both learning: the learner (`a`) and its rival (`b`), compiled
-/// with [`RivalPlan::Machine`].
+/// with [`Table::against_machine`].
 pub struct Duel<'a, G: Game> {
-    pub arena: &'a Arena<G>,
     pub table: &'a Table,
+    game: std::marker::PhantomData<G>,
 }
 
 impl<'a, G: Game> Duel<'a, G> {
-    pub fn new(arena: &'a Arena<G>, table: &'a Table) -> Self {
-        Duel { arena, table }
+    pub fn new(table: &'a Table) -> Self {
+        Duel {
+            table,
+            game: std::marker::PhantomData,
+        }
     }
 
     /// Plays a game; each machine is reinforced with its own scheme. The result is the learner's.
@@ -659,30 +528,24 @@ impl<'a, G: Game> Duel<'a, G> {
         let child_states = &self.table.child_states[..];
         let mut s = self.table.states[0];
         let result = loop {
-            let pick = match s.kind {
+            let pick = match s.mover {
                 LEARNER => {
-                    match Machine::<G>::draw_at(
-                        &a.cells,
-                        &mut a.rng,
-                        s.base as usize,
-                        s.len as usize,
-                    ) {
+                    let (beads, rng) = a.beads_and_rng();
+                    match Machine::<G>::draw_at(beads, rng, s.beads_at as usize, s.options as usize)
+                    {
                         Some(i) => {
-                            st.learner.push((s.base, i as u32));
+                            st.learner.push((s.beads_at, i as u32));
                             i as u32
                         }
                         None => break GameResult::Loss,
                     }
                 }
                 RIVAL => {
-                    match Machine::<G>::draw_at(
-                        &b.cells,
-                        &mut b.rng,
-                        s.base as usize,
-                        s.len as usize,
-                    ) {
+                    let (beads, rng) = b.beads_and_rng();
+                    match Machine::<G>::draw_at(beads, rng, s.beads_at as usize, s.options as usize)
+                    {
                         Some(i) => {
-                            st.rival.push((s.base, i as u32));
+                            st.rival.push((s.beads_at, i as u32));
                             i as u32
                         }
                         None => break GameResult::Win,
@@ -693,7 +556,7 @@ impl<'a, G: Game> Duel<'a, G> {
                 DRAW => break GameResult::Draw,
                 _ => break GameResult::Loss,
             };
-            s = child_states[(s.child0 + pick) as usize];
+            s = child_states[(s.first_option + pick) as usize];
         };
         a.reinforce(&st.learner, result);
         b.reinforce(&st.rival, result.for_opponent());
@@ -719,9 +582,9 @@ impl<'a, G: Game> Duel<'a, G> {
     ) -> ExperimentResult {
         run_experiment(runs, games, on_run, |run, results| {
             let (mut ma, mut mb) = (a.clone(), b.clone());
-            let run_seed = super::derive_seed(seed, run);
+            let run_seed = derive_seed(seed, run);
             ma.reseed(run_seed);
-            mb.reseed(super::derive_seed(run_seed, u64::MAX));
+            mb.reseed(derive_seed(run_seed, u64::MAX));
             results.extend(self.train(&mut ma, &mut mb, games));
             first_box_empty(&ma)
         })

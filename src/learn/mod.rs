@@ -1,54 +1,22 @@
 //! Matchbox learning: boxes, beads, reinforcement schemes, and the machine that holds them.
 
 pub mod boxes;
+mod defaults;
 pub mod engine;
+pub mod lazy;
+mod machine;
 
 use std::fmt;
 use std::str::FromStr;
 
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
+use crate::game::{Game, Sym};
+
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 pub use boxes::{BoxSet, MatchBox};
-
-/// The random number generator every learner and player uses: portable, seedable, fast.
-pub type Rng = Xoshiro256PlusPlus;
-/// Its name, as saved with every run and box file.
-pub const RNG_NAME: &str = "xoshiro256++";
-
-/// A generator seeded from `seed` (SplitMix64 expansion, as `rand_xoshiro` does it).
-pub fn rng_from_seed(seed: u64) -> Rng {
-    Rng::seed_from_u64(seed)
-}
-
-/// A number drawn uniformly from `0..n` (`n > 0`), exactly: Lemire's multiply-and-reject method
-/// ("Fast random integer generation in an interval", 2019). One 64-bit draw almost always; the
-/// rejection branch is taken with probability below n / 2^64.
-#[inline(always)]
-pub fn uniform_below(rng: &mut Rng, n: u32) -> u32 {
-    use rand::Rng as _;
-    debug_assert!(n > 0);
-    let n = n as u64;
-    let mut m = (rng.next_u64() as u128) * (n as u128);
-    if (m as u64) < n {
-        let threshold = n.wrapping_neg() % n;
-        while (m as u64) < threshold {
-            m = (rng.next_u64() as u128) * (n as u128);
-        }
-    }
-    (m >> 64) as u32
-}
-
-/// The seed of run `run` of an experiment seeded with `seed`: a SplitMix64 mix of the two, so
-/// neighbouring runs get unrelated streams and the result does not depend on scheduling.
-pub fn derive_seed(seed: u64, run: u64) -> u64 {
-    let mut z = seed ^ run.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+pub use defaults::GameDefaults;
+pub use machine::{Machine, MachineGame, MachineMove, first_box_empty};
 
 #[derive(Debug, Error, PartialEq, Eq, Clone)]
 pub enum LearnError {
@@ -58,10 +26,30 @@ pub enum LearnError {
     BadReinforcement(String),
     #[error("bad bead counts `{0}`: use a count per arrow for each stage, e.g. 1 or 4,3,2,1")]
     BadStageBeads(String),
+    #[error(
+        "{0} beads per arrow is more than the most a fresh arrow may hold ({MAX_INITIAL_BEADS})"
+    )]
+    TooManyBeads(u64),
+    #[error("{0} beads in one box is more than a box may hold ({MAX_BOX_BEADS})")]
+    BoxTooFull(u64),
+    #[error("{found} bead counts for a box of {expected} arrows")]
+    ArrowCount { expected: usize, found: usize },
+    #[error(
+        "this opponent does not choose uniformly from a set of moves, so it cannot be compiled into a table; use the lazy engine"
+    )]
+    NotCompilable,
+    #[error(transparent)]
+    Solve(#[from] crate::solve::SolveError),
+    #[error("`{text}` is not {what} (use {choices})")]
+    NotAChoice {
+        text: String,
+        what: &'static str,
+        choices: &'static str,
+    },
 }
 
 /// How mirror-image positions are merged into one matchbox.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SymmetryMode {
     /// Every symmetric image merged; in a symmetric position, symmetric moves are one arrow.
@@ -83,8 +71,58 @@ impl fmt::Display for SymmetryMode {
     }
 }
 
+impl FromStr for SymmetryMode {
+    type Err = LearnError;
+    fn from_str(s: &str) -> Result<SymmetryMode, LearnError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "full" => Ok(SymmetryMode::Full),
+            "gardner" => Ok(SymmetryMode::Gardner),
+            "none" => Ok(SymmetryMode::None),
+            _ => Err(LearnError::NotAChoice {
+                text: s.to_string(),
+                what: "a symmetry mode",
+                choices: "full, gardner or none",
+            }),
+        }
+    }
+}
+
+impl SymmetryMode {
+    /// The frame a learner sees the board in after `plies` plies of a game, given the frame it had
+    /// and the real position now. Gardner's rule, written once: the first move fixes the frame
+    /// (the board is turned so that the position after it is canonical) for the rest of the game.
+    /// The other modes keep the identity frame (full symmetry canonicalises every position).
+    pub fn frame_after<G: Game>(self, game: &G, plies: u32, real: &G::Position, frame: Sym) -> Sym {
+        if self == SymmetryMode::Gardner && plies == 1 {
+            game.canonical(real).1
+        } else {
+            frame
+        }
+    }
+
+    /// The position a box is made for, seen from the real position in `frame`, and the symmetry
+    /// that maps the real board onto it. An arrow `a` of the box is played on the real board as
+    /// `game.transform_move(game.inverse(sym), a)`.
+    pub fn box_view<G: Game>(self, game: &G, real: &G::Position, frame: Sym) -> (G::Position, Sym) {
+        match self {
+            SymmetryMode::None => (real.clone(), Sym::IDENTITY),
+            SymmetryMode::Full => game.canonical(real),
+            SymmetryMode::Gardner => (game.transform_position(frame, real), frame),
+        }
+    }
+
+    /// The arrows of a box for `pos` (seen in the box's frame): every legal move, or with
+    /// symmetric moves of a symmetric position merged.
+    pub fn arrows<G: Game>(self, game: &G, pos: &G::Position) -> Vec<G::Move> {
+        match self {
+            SymmetryMode::None => game.moves(pos),
+            _ => game.distinct_moves(pos),
+        }
+    }
+}
+
 /// Historical settings: initial beads and reinforcement together.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
     /// Gardner's HER: 1 bead per arrow; punish only (−1 on the last move of a lost game).
     Gardner,
@@ -107,6 +145,22 @@ impl Preset {
         match self {
             Preset::Gardner => Reinforcement::GARDNER,
             Preset::Michie | Preset::Scroggs => Reinforcement::MICHIE,
+        }
+    }
+}
+
+impl FromStr for Preset {
+    type Err = LearnError;
+    fn from_str(s: &str) -> Result<Preset, LearnError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "gardner" => Ok(Preset::Gardner),
+            "michie" => Ok(Preset::Michie),
+            "scroggs" => Ok(Preset::Scroggs),
+            _ => Err(LearnError::NotAChoice {
+                text: s.to_string(),
+                what: "a preset",
+                choices: "gardner, michie or scroggs",
+            }),
         }
     }
 }
@@ -152,11 +206,19 @@ impl Beads {
     pub fn get(self) -> u32 {
         self.0
     }
-    /// Adds a (possibly negative) change, never going below zero.
+    /// Adds a (possibly negative) change, never going below zero nor above [`MAX_BOX_BEADS`].
     pub fn apply(self, delta: i32) -> Beads {
-        Beads(self.0.saturating_add_signed(delta))
+        Beads(self.0.saturating_add_signed(delta).min(MAX_BOX_BEADS))
     }
 }
+
+/// The most beads one box may hold, all arrows together: a thousand million. Reinforcement stops
+/// adding beads to a full box, a file whose box holds more is refused, and the running sums of a
+/// draw can never overflow.
+pub const MAX_BOX_BEADS: u32 = 1_000_000_000;
+/// The most beads a fresh arrow may start with (so a fresh box of up to 1,000 arrows fits in
+/// [`MAX_BOX_BEADS`]).
+pub const MAX_INITIAL_BEADS: u32 = 1_000_000;
 
 impl fmt::Display for Beads {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -178,7 +240,14 @@ impl StageBeads {
         if counts.is_empty() {
             return Err(LearnError::BadStageBeads(String::new()));
         }
+        if let Some(&n) = counts.iter().find(|&&n| n > MAX_INITIAL_BEADS) {
+            return Err(LearnError::TooManyBeads(n as u64));
+        }
         Ok(StageBeads(counts))
+    }
+    /// The counts, one per stage.
+    pub fn counts(&self) -> &[u32] {
+        &self.0
     }
     pub fn for_stage(&self, stage: usize) -> Beads {
         Beads(self.0[stage.min(self.0.len() - 1)])
@@ -200,12 +269,15 @@ impl From<StageBeads> for Vec<u32> {
 impl FromStr for StageBeads {
     type Err = LearnError;
     fn from_str(s: &str) -> Result<StageBeads, LearnError> {
-        let counts: Result<Vec<u32>, _> = s.split([',', '/']).map(|p| p.trim().parse()).collect();
-        counts
+        let counts: Result<Vec<u64>, _> = s.split([',', '/']).map(|p| p.trim().parse()).collect();
+        let counts = counts
             .ok()
             .filter(|c| !c.is_empty())
-            .map(StageBeads)
-            .ok_or_else(|| LearnError::BadStageBeads(s.to_string()))
+            .ok_or_else(|| LearnError::BadStageBeads(s.to_string()))?;
+        if let Some(&n) = counts.iter().find(|&&n| n > MAX_INITIAL_BEADS as u64) {
+            return Err(LearnError::TooManyBeads(n));
+        }
+        StageBeads::new(counts.into_iter().map(|n| n as u32).collect())
     }
 }
 
@@ -366,6 +438,44 @@ impl fmt::Display for GameResult {
             GameResult::Win => "win",
             GameResult::Draw => "draw",
             GameResult::Loss => "loss",
+        })
+    }
+}
+
+/// Which engine trains a machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Engine {
+    /// The compiled table where the game's graph is small enough to enumerate, lazy otherwise.
+    #[default]
+    Auto,
+    /// Every box enumerated up front and the game compiled into one table ([`engine`]).
+    Table,
+    /// Boxes made the first time a position comes up; the game played from positions ([`lazy`]).
+    Lazy,
+}
+
+impl FromStr for Engine {
+    type Err = LearnError;
+    fn from_str(s: &str) -> Result<Engine, LearnError> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(Engine::Auto),
+            "table" => Ok(Engine::Table),
+            "lazy" => Ok(Engine::Lazy),
+            _ => Err(LearnError::NotAChoice {
+                text: s.to_string(),
+                what: "an engine",
+                choices: "auto, table or lazy",
+            }),
+        }
+    }
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Engine::Auto => "auto",
+            Engine::Table => "table",
+            Engine::Lazy => "lazy",
         })
     }
 }

@@ -1,91 +1,124 @@
-//! Players the learner trains against: the perfect player and the random player. Each is given the
-//! generator to draw from; there is no global randomness.
+//! Players: each chooses a move from a position. The learner trains against one of them; a person
+//! plays through one; the compiled table of the fast engine is built from the same players.
+//!
+//! Vocabulary: the learner's *opponent* is whoever plays the other side. [`Opponent`] names which
+//! kind (as the command line and the screens say it); a [`Player`] is the thing that chooses.
+
+mod perfect;
 
 use std::fmt;
+use std::str::FromStr;
 
-use rand::RngExt;
+pub use perfect::PerfectPlayer;
 
 use crate::game::Game;
-use crate::game::graph::{GameGraph, NodeId};
-use crate::learn::Rng;
-use crate::solve::{Solution, TieBreak};
+use crate::rng::{Rng, uniform_below};
 
-/// Which opponent to train against, as named on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum OpponentKind {
+/// The kinds of opponent a learner can have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Opponent {
+    /// Plays a best move (win over draw over loss), ties broken as its [`crate::solve::TieBreak`] says.
     Perfect,
+    /// Plays uniformly among the legal moves.
     Random,
+    /// A second matchbox machine, which learns too.
+    Matchbox,
+    /// A person at the keyboard.
+    Human,
 }
 
-impl fmt::Display for OpponentKind {
+impl fmt::Display for Opponent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            OpponentKind::Perfect => "perfect",
-            OpponentKind::Random => "random",
+            Opponent::Perfect => "perfect",
+            Opponent::Random => "random",
+            Opponent::Matchbox => "matchbox",
+            Opponent::Human => "human",
         })
     }
 }
 
-/// A compiled opponent: for each node, the children it may move to, chosen uniformly.
-pub enum Opponent {
-    /// Picks uniformly among the moves that keep the best value.
-    Perfect {
-        tie_break: TieBreak,
-        start: Vec<u32>,
-        choices: Vec<NodeId>,
-    },
-    /// Picks uniformly among all legal moves.
-    Random,
+impl FromStr for Opponent {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Opponent, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "perfect" => Ok(Opponent::Perfect),
+            "random" => Ok(Opponent::Random),
+            "matchbox" => Ok(Opponent::Matchbox),
+            "human" => Ok(Opponent::Human),
+            _ => Err(format!(
+                "`{s}` is not an opponent (use perfect, random or matchbox)"
+            )),
+        }
+    }
 }
 
-impl Opponent {
-    pub fn perfect<G: Game>(
-        graph: &GameGraph<G>,
-        solution: &Solution,
-        tie_break: TieBreak,
-    ) -> Self {
-        let mut start = vec![0];
-        let mut choices = Vec::new();
-        for n in 0..graph.len() as NodeId {
-            let children = graph.children(n);
-            choices.extend(
-                solution
-                    .best_moves(graph, n, tie_break)
-                    .into_iter()
-                    .map(|i| children[i]),
-            );
-            start.push(choices.len() as u32);
-        }
-        Opponent::Perfect {
-            tie_break,
-            start,
-            choices,
+/// What a player knows when it is asked for a move.
+pub struct Turn<'a, G: Game> {
+    /// Plies played before this position.
+    pub ply: u32,
+    /// The positions of the game so far, from the start; the last is the current one.
+    pub history: &'a [G::Position],
+    /// The generator to draw from.
+    pub rng: &'a mut Rng,
+}
+
+/// Something that chooses a move from a position.
+pub trait Player<G: Game>: Send {
+    /// The move to play in `pos` (a position with legal moves), or `None` to resign.
+    fn choose(&mut self, game: &G, pos: &G::Position, turn: Turn<'_, G>) -> Option<G::Move>;
+
+    /// For a player that picks uniformly from a set of moves (random, perfect): that set, in the
+    /// game's legal-move order. The compiled table of the fast engine is built from it, and
+    /// [`Player::choose`] must then be one uniform draw from it ([`draw_from`]), so that the two
+    /// engines make the same moves from the same random numbers.
+    fn uniform_options(&mut self, _game: &G, _pos: &G::Position) -> Option<Vec<G::Move>> {
+        None
+    }
+}
+
+/// One uniform draw from `options` (never empty), as the compiled table draws: always one call to
+/// the generator, even for a single option.
+pub fn draw_from<M: Copy>(options: &[M], rng: &mut Rng) -> M {
+    options[uniform_below(rng, options.len() as u32) as usize]
+}
+
+/// Plays uniformly among the legal moves.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RandomPlayer;
+
+impl<G: Game> Player<G> for RandomPlayer {
+    fn choose(&mut self, game: &G, pos: &G::Position, turn: Turn<'_, G>) -> Option<G::Move> {
+        let moves = game.moves(pos);
+        (!moves.is_empty()).then(|| draw_from(&moves, turn.rng))
+    }
+    fn uniform_options(&mut self, game: &G, pos: &G::Position) -> Option<Vec<G::Move>> {
+        Some(game.moves(pos))
+    }
+}
+
+/// Plays the moves it is given, in order (a person at the keyboard, or a game record); resigns
+/// when it has none left.
+#[derive(Clone, Debug)]
+pub struct ScriptedPlayer<M> {
+    moves: std::collections::VecDeque<M>,
+}
+
+impl<M> ScriptedPlayer<M> {
+    pub fn new(moves: impl IntoIterator<Item = M>) -> Self {
+        ScriptedPlayer {
+            moves: moves.into_iter().collect(),
         }
     }
-
-    pub fn kind(&self) -> OpponentKind {
-        match self {
-            Opponent::Perfect { .. } => OpponentKind::Perfect,
-            Opponent::Random => OpponentKind::Random,
-        }
+    /// Queues one more move.
+    pub fn push(&mut self, mv: M) {
+        self.moves.push_back(mv);
     }
+}
 
-    /// The nodes the opponent may move to from the non-terminal node `n` (it picks one uniformly).
-    pub fn options<'a, G: Game>(&'a self, graph: &'a GameGraph<G>, n: NodeId) -> &'a [NodeId] {
-        match self {
-            Opponent::Perfect { start, choices, .. } => {
-                &choices[start[n as usize] as usize..start[n as usize + 1] as usize]
-            }
-            Opponent::Random => graph.children(n),
-        }
-    }
-
-    /// The node the opponent moves to from the non-terminal node `n`.
-    pub fn choose<G: Game>(&self, graph: &GameGraph<G>, n: NodeId, rng: &mut Rng) -> NodeId {
-        let options = self.options(graph, n);
-        match options.len() {
-            1 => options[0],
-            len => options[rng.random_range(0..len)],
-        }
+impl<G: Game> Player<G> for ScriptedPlayer<G::Move> {
+    fn choose(&mut self, game: &G, pos: &G::Position, _turn: Turn<'_, G>) -> Option<G::Move> {
+        let mv = self.moves.pop_front()?;
+        game.moves(pos).contains(&mv).then_some(mv)
     }
 }

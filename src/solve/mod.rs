@@ -1,9 +1,45 @@
-//! Exact game values for every reachable position (games whose graph has no cycles).
+//! Exact game values, as strategies with limits:
+//! - [`Solution::solve`]: every node of a whole game graph, by a depth-first post-order walk; a
+//!   graph with a cycle is an error ([`SolveError::Cycle`]), not a panic;
+//! - [`Solution::retrograde`]: every node of a graph that may have cycles (positions that can
+//!   repeat), by retrograde analysis from the finished positions; what cannot be forced is a draw;
+//! - [`OnDemand`]: a memoised negamax over canonical positions, solving only what it is asked
+//!   (and what that needs), with a transposition table kept across calls and a size limit.
+//!
+//! [`Values`] is what the perfect player asks of any of them.
+
+mod on_demand;
+mod retrograde;
 
 use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+pub use on_demand::OnDemand;
 
 use crate::game::graph::{GameGraph, NodeId};
 use crate::game::{Game, Side};
+
+/// Why a position could not be solved.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum SolveError {
+    #[error(
+        "the game graph has a cycle (a position can repeat): this solver needs a game without cycles; use retrograde analysis"
+    )]
+    Cycle,
+    #[error(
+        "solving needs more than {limit} positions in the transposition table; the game is too big to solve exactly here"
+    )]
+    TooBig { limit: usize },
+    #[error("the position is not in the solved graph")]
+    Unknown,
+}
+
+/// A source of exact values: the value for the side to move of any position of a game.
+pub trait Values<G: Game>: Send {
+    fn value(&mut self, game: &G, pos: &G::Position) -> Result<Value, SolveError>;
+}
 
 /// The value of a position for the side to move under perfect play, with the number of plies
 /// until the game ends when both sides play their best (winner fastest, loser slowest).
@@ -15,7 +51,7 @@ pub enum Value {
 }
 
 /// Which optimal move the perfect player picks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum TieBreak {
     /// Uniformly at random among the moves that keep the best result (win over draw over loss).
     #[default]
@@ -33,7 +69,37 @@ impl fmt::Display for TieBreak {
     }
 }
 
+impl FromStr for TieBreak {
+    type Err = String;
+    fn from_str(s: &str) -> Result<TieBreak, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "random" => Ok(TieBreak::Random),
+            "fastest" => Ok(TieBreak::Fastest),
+            _ => Err(format!("`{s}` is not a tie-break (use random or fastest)")),
+        }
+    }
+}
+
+impl TieBreak {
+    /// The key the perfect player maximises over a position's moves.
+    pub fn key(self, v: Value) -> i32 {
+        match self {
+            TieBreak::Random => v.class() as i32,
+            TieBreak::Fastest => v.rank(),
+        }
+    }
+}
+
 impl Value {
+    /// The value of a finished position for the side to move there.
+    pub fn of_finished(winner: Option<Side>, to_move: Side) -> Value {
+        match winner {
+            None => Value::Draw,
+            Some(w) if w == to_move => Value::Win(0),
+            Some(_) => Value::Loss(0),
+        }
+    }
+
     /// Higher is better for the side to move.
     pub fn rank(self) -> i32 {
         match self {
@@ -51,7 +117,7 @@ impl Value {
         }
     }
     /// This value, seen one ply earlier by `parent` (who is to move there).
-    fn seen_from(self, same_side: bool) -> Value {
+    pub fn seen_from(self, same_side: bool) -> Value {
         let step = |d: u16| d.saturating_add(1);
         match (self, same_side) {
             (Value::Draw, _) => Value::Draw,
@@ -74,13 +140,15 @@ impl fmt::Display for Value {
 }
 
 /// The value of every node of a game graph.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
     values: Vec<Value>,
 }
 
 impl Solution {
-    /// Solves every node by an iterative depth-first post-order walk (no recursion limit).
-    pub fn solve<G: Game>(graph: &GameGraph<G>) -> Solution {
+    /// Solves every node by an iterative depth-first post-order walk (no recursion limit). A graph
+    /// with a cycle is refused: see [`Solution::retrograde`].
+    pub fn solve<G: Game>(graph: &GameGraph<G>) -> Result<Solution, SolveError> {
         const UNSEEN: u8 = 0;
         const OPEN: u8 = 1;
         const DONE: u8 = 2;
@@ -104,7 +172,7 @@ impl Solution {
                             state[c as usize] = OPEN;
                             stack.push((c, 0));
                         }
-                        OPEN => panic!("the game graph has a cycle; this solver needs a DAG"),
+                        OPEN => return Err(SolveError::Cycle),
                         _ => {}
                     }
                     continue;
@@ -114,16 +182,23 @@ impl Solution {
                 stack.pop();
             }
         }
-        Solution { values }
+        Ok(Solution { values })
+    }
+
+    /// Solves every node of a graph that may have cycles, by retrograde analysis: finished
+    /// positions first, then every position whose value is forced, in order of distance. A win is
+    /// the fastest, a loss the slowest; a position from which neither side can force a result is a
+    /// draw (play could go on for ever, or ends drawn). On a graph without cycles it gives the same
+    /// values as [`Solution::solve`].
+    pub fn retrograde<G: Game>(graph: &GameGraph<G>) -> Solution {
+        Solution {
+            values: retrograde::solve(graph),
+        }
     }
 
     fn node_value<G: Game>(graph: &GameGraph<G>, n: NodeId, values: &[Value]) -> Value {
         if let Some(outcome) = graph.outcome(n) {
-            return match outcome.winner {
-                None => Value::Draw,
-                Some(w) if w == graph.to_move(n) => Value::Win(0),
-                Some(_) => Value::Loss(0),
-            };
+            return Value::of_finished(outcome.winner, graph.to_move(n));
         }
         let side = graph.to_move(n);
         graph
@@ -155,15 +230,7 @@ impl Solution {
         n: NodeId,
         tie_break: TieBreak,
     ) -> Vec<usize> {
-        let vals = self.move_values(graph, n);
-        let key = |v: Value| match tie_break {
-            TieBreak::Random => v.class() as i32,
-            TieBreak::Fastest => v.rank(),
-        };
-        let Some(best) = vals.iter().map(|&v| key(v)).max() else {
-            return Vec::new();
-        };
-        (0..vals.len()).filter(|&i| key(vals[i]) == best).collect()
+        best_indexes(&self.move_values(graph, n), tie_break)
     }
 
     /// Who wins from node `n` under perfect play (`None` for a draw).
@@ -188,5 +255,44 @@ impl Solution {
             cur = graph.children(cur)[i];
         }
         line
+    }
+}
+
+/// Indexes of the values that are best under `tie_break` (all of them, in order).
+pub fn best_indexes(values: &[Value], tie_break: TieBreak) -> Vec<usize> {
+    let Some(best) = values.iter().map(|&v| tie_break.key(v)).max() else {
+        return Vec::new();
+    };
+    (0..values.len())
+        .filter(|&i| tie_break.key(values[i]) == best)
+        .collect()
+}
+
+/// The values of a whole solved graph, looked up by position: the fastest [`Values`] for a game
+/// small enough to enumerate.
+pub struct GraphValues<G: Game> {
+    graph: std::sync::Arc<GameGraph<G>>,
+    solution: std::sync::Arc<Solution>,
+}
+
+impl<G: Game> GraphValues<G> {
+    pub fn new(graph: std::sync::Arc<GameGraph<G>>, solution: std::sync::Arc<Solution>) -> Self {
+        GraphValues { graph, solution }
+    }
+}
+
+impl<G: Game> Clone for GraphValues<G> {
+    fn clone(&self) -> Self {
+        GraphValues {
+            graph: std::sync::Arc::clone(&self.graph),
+            solution: std::sync::Arc::clone(&self.solution),
+        }
+    }
+}
+
+impl<G: Game> Values<G> for GraphValues<G> {
+    fn value(&mut self, _game: &G, pos: &G::Position) -> Result<Value, SolveError> {
+        let n = self.graph.node(pos).ok_or(SolveError::Unknown)?;
+        Ok(self.solution.value(n))
     }
 }

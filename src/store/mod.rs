@@ -13,8 +13,12 @@ use serde_yaml::{Mapping, Value};
 use thiserror::Error;
 
 use crate::game::{Game, Side};
-use crate::learn::engine::Machine;
-use crate::learn::{Beads, BoxSet, Forced, RNG_NAME, Reinforcement, Rng, StageBeads, SymmetryMode};
+use crate::learn::{
+    Beads, BoxSet, Forced, MAX_BOX_BEADS, Machine, MatchBox, Reinforcement, StageBeads,
+    SymmetryMode,
+};
+use crate::rng::{RNG_NAME, Rng, is_usable, rng_from_seed};
+use crate::text::quote;
 
 #[derive(Debug, Error)]
 pub enum StoreError {
@@ -43,6 +47,9 @@ struct MachineFile {
     /// Whether positions with a single legal move have a box.
     #[serde(default = "include")]
     forced_moves: Forced,
+    /// `table`: every box of the machine is in the file; `lazy`: only the boxes it has made.
+    #[serde(default, skip_serializing_if = "is_table")]
+    engine: FileEngine,
     initial_beads: StageBeads,
     reinforcement: Reinforcement,
     rng: String,
@@ -70,6 +77,22 @@ fn include() -> Forced {
     Forced::Include
 }
 
+/// How a file's boxes were made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum FileEngine {
+    #[default]
+    Table,
+    Lazy,
+}
+
+fn is_table(e: &FileEngine) -> bool {
+    *e == FileEngine::Table
+}
+
+/// The largest matchbox file read (a machine of some millions of boxes).
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
+
 /// What a file says about which game it holds, read before the game is built.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileGame {
@@ -77,12 +100,32 @@ pub struct FileGame {
     pub size: Option<String>,
 }
 
-/// Reads a file from disk.
+/// Reads a file from disk: a regular file of at most [`MAX_FILE_BYTES`], as UTF-8.
 pub fn read(path: &Path) -> Result<String, StoreError> {
-    fs::read_to_string(path).map_err(|err| StoreError::Io {
+    use std::io::Read;
+    let io = |err| StoreError::Io {
         path: path.to_path_buf(),
         err,
-    })
+    };
+    let f = fs::File::open(path).map_err(io)?;
+    let meta = f.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(invalid(path, "not a regular file"));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(invalid(
+            path,
+            format!(
+                "{} bytes is more than a matchbox file may hold ({MAX_FILE_BYTES})",
+                meta.len()
+            ),
+        ));
+    }
+    let mut text = String::new();
+    f.take(MAX_FILE_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(io)?;
+    Ok(text)
 }
 
 fn parse_file(path: &Path, text: &str) -> Result<MachineFile, StoreError> {
@@ -111,13 +154,18 @@ pub fn to_yaml<G: Game>(game: &G, m: &Machine<G>, size: Option<String>) -> Strin
         side: game.side_name(boxes.side()).to_string(),
         symmetry: boxes.mode(),
         forced_moves: boxes.forced(),
+        engine: if boxes.is_lazy() {
+            FileEngine::Lazy
+        } else {
+            FileEngine::Table
+        },
         initial_beads: m.initial.clone(),
         reinforcement: m.reinforcement,
         rng: RNG_NAME.to_string(),
         seed: m.seed,
         // A generator still at its seed's start is implied by the seed (and editing the seed of
         // such a file then does what one expects).
-        rng_state: (m.rng != crate::learn::rng_from_seed(m.seed)).then(|| m.rng.clone()),
+        rng_state: (m.rng != rng_from_seed(m.seed)).then(|| m.rng.clone()),
         games_played: m.games_played,
         boxes: boxes
             .boxes()
@@ -184,54 +232,76 @@ pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G
             ),
         ));
     }
-    let set = Arc::new(BoxSet::build_with(game, side, f.symmetry, f.forced_moves));
-    let mut m = Machine::new(Arc::clone(&set), f.initial_beads, f.reinforcement, f.seed);
-    if let Some(rng) = f.rng_state {
-        m.rng = rng;
+    if let Some(rng) = &f.rng_state
+        && !is_usable(rng)
+    {
+        return Err(invalid(
+            path,
+            "key `rng_state`: an all-zero generator state gives only zeros; delete the key to restart from the seed",
+        ));
     }
-    m.games_played = f.games_played;
-
+    let lazy = f.engine == FileEngine::Lazy;
+    // Each box is checked on its own; only a table machine's file is compared with the whole
+    // enumerated set (it must hold every box).
+    let full_set = (!lazy).then(|| BoxSet::build_with(game, side, f.symmetry, f.forced_moves));
+    let mut checked: Vec<(MatchBox<G>, Vec<Beads>)> = Vec::with_capacity(f.boxes.len());
     let mut seen = HashSet::new();
     for entry in &f.boxes {
         let at = |msg: String| {
             invalid(
                 path,
-                format!("box {} ({}): {msg}", entry.number, entry.position),
+                format!("box {} ({}): {msg}", entry.number, quote(&entry.position)),
             )
         };
         let pos = game
             .parse_position(&entry.position, side)
             .map_err(|e| at(e.to_string()))?;
-        let Some(b) = set.find(&pos) else {
-            let other = game.parse_position(&entry.position, side.other()).ok();
-            let other_side = other.is_some_and(|p| {
-                BoxSet::build_with(game, side.other(), f.symmetry, f.forced_moves)
-                    .find(&p)
-                    .is_some()
-            });
-            return Err(at(if other_side {
-                format!(
-                    "wrong side: a position for {}, but this file's learner plays {}",
-                    game.side_name(side.other()),
-                    game.side_name(side)
-                )
-            } else {
-                format!(
-                    "not a position the {} learner meets with symmetry {} (unreachable, or not in the mode's frame)",
-                    game.side_name(side),
-                    f.symmetry
-                )
-            }));
+        let expected_box = match &full_set {
+            Some(set) => match set.find(&pos) {
+                Some(b) => set.get(b).clone(),
+                None => {
+                    let other = game.parse_position(&entry.position, side.other()).ok();
+                    let other_side = other.is_some_and(|p| {
+                        BoxSet::build_with(game, side.other(), f.symmetry, f.forced_moves)
+                            .find(&p)
+                            .is_some()
+                    });
+                    return Err(at(if other_side {
+                        format!(
+                            "wrong side: a position for {}, but this file's learner plays {}",
+                            game.side_name(side.other()),
+                            game.side_name(side)
+                        )
+                    } else {
+                        format!(
+                            "not a position the {} learner meets with symmetry {} (unreachable, or not in the mode's frame)",
+                            game.side_name(side),
+                            f.symmetry
+                        )
+                    }));
+                }
+            },
+            None => lazy_box(
+                game,
+                side,
+                f.symmetry,
+                f.forced_moves,
+                &pos,
+                entry.move_number,
+            )
+            .map_err(at)?,
         };
-        if !seen.insert(b) {
+        if !seen.insert(pos.clone()) {
             return Err(at("duplicate box: this position already has a box".into()));
         }
-        let expected = &set.get(b).arrows;
+        let expected = &expected_box.arrows;
         let mut beads = vec![None; expected.len()];
+        let mut total = 0u64;
         for (k, v) in &entry.arrows {
             let name = match k {
-                Value::String(s) => s.clone(),
-                other => format!("{other:?}"),
+                Value::String(s) => quote(s),
+                Value::Number(n) => n.to_string(),
+                other => yaml_scalar(other),
             };
             let mv = game
                 .parse_move(&pos, &name)
@@ -244,15 +314,22 @@ pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G
             let n = v
                 .as_u64()
                 .and_then(|n| u32::try_from(n).ok())
+                .filter(|&n| n <= MAX_BOX_BEADS)
                 .ok_or_else(|| {
                     at(format!(
-                        "arrow `{name}`: bead count must be a whole number from 0, found {}",
+                        "arrow `{name}`: bead count must be a whole number from 0 to {MAX_BOX_BEADS}, found {}",
                         yaml_scalar(v)
                     ))
                 })?;
+            total += n as u64;
             if beads[i].replace(Beads(n)).is_some() {
                 return Err(at(format!("arrow `{name}` appears twice")));
             }
+        }
+        if total > MAX_BOX_BEADS as u64 {
+            return Err(at(format!(
+                "{total} beads in one box: a box may hold at most {MAX_BOX_BEADS}"
+            )));
         }
         if let Some(i) = beads.iter().position(Option::is_none) {
             return Err(at(format!(
@@ -260,31 +337,100 @@ pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G
                 game.format_move(expected[i])
             )));
         }
-        let beads: Vec<Beads> = beads.into_iter().flatten().collect();
-        m.set_beads(b, &beads);
-        if entry.move_number != set.get(b).move_number() {
+        if entry.move_number != expected_box.move_number() {
             return Err(at(format!(
                 "key `move`: {} but this position is met at move {}",
                 entry.move_number,
-                set.get(b).move_number()
+                expected_box.move_number()
             )));
         }
+        checked.push((expected_box, beads.into_iter().flatten().collect()));
     }
-    if seen.len() != set.len() {
-        let missing = (0..set.len()).find(|b| !seen.contains(b)).unwrap_or(0);
-        return Err(invalid(
-            path,
-            format!(
-                "key `boxes`: {} boxes, but the {} set for {} has {}; missing {}",
-                f.boxes.len(),
-                f.symmetry,
-                game.side_name(side),
-                set.len(),
-                game.format_position(&set.get(missing).position)
-            ),
-        ));
+    let set = match full_set {
+        Some(set) => {
+            if seen.len() != set.len() {
+                let missing = set
+                    .boxes()
+                    .iter()
+                    .find(|b| !seen.contains(&b.position))
+                    .map(|b| game.format_position(&b.position))
+                    .unwrap_or_default();
+                return Err(invalid(
+                    path,
+                    format!(
+                        "key `boxes`: {} boxes, but the {} set for {} has {}; missing {missing}",
+                        f.boxes.len(),
+                        f.symmetry,
+                        game.side_name(side),
+                        set.len(),
+                    ),
+                ));
+            }
+            set
+        }
+        None => BoxSet::lazy_from(
+            side,
+            f.symmetry,
+            f.forced_moves,
+            checked.iter().map(|(b, _)| b.clone()).collect(),
+        ),
+    };
+    let mut m = Machine::new(Arc::new(set), f.initial_beads, f.reinforcement, f.seed);
+    if let Some(rng) = f.rng_state {
+        m.rng = rng;
+    }
+    m.games_played = f.games_played;
+    for (b, beads) in checked {
+        let i = m
+            .boxes
+            .find(&b.position)
+            .expect("every checked box is in the set");
+        m.set_beads(i, &beads)
+            .map_err(|e| invalid(path, format!("box {}: {e}", i + 1)))?;
     }
     Ok(m)
+}
+
+/// The box a lazy machine would have made for `pos`, checked on its own: a position where the
+/// learner is to move and has a choice, seen in the mode's frame.
+fn lazy_box<G: Game>(
+    game: &G,
+    side: Side,
+    mode: SymmetryMode,
+    forced: Forced,
+    pos: &G::Position,
+    move_number: u16,
+) -> Result<MatchBox<G>, String> {
+    if game.to_move(pos) != side {
+        return Err(format!(
+            "wrong side: {} is to move here, but this file's learner plays {}",
+            game.side_name(game.to_move(pos)),
+            game.side_name(side)
+        ));
+    }
+    if game.outcome(pos).is_some() {
+        return Err("the game is over in this position: it needs no box".into());
+    }
+    let moves = game.moves(pos);
+    if forced == Forced::Skip && moves.len() == 1 {
+        return Err("a single legal move, and this machine skips forced moves".into());
+    }
+    if mode == SymmetryMode::Full && game.canonical(pos).0 != *pos {
+        return Err(format!(
+            "not in the canonical frame of symmetry full (it would be {})",
+            game.format_position(&game.canonical(pos).0)
+        ));
+    }
+    if move_number == 0 {
+        return Err("key `move`: moves count from 1".into());
+    }
+    let ply = move_number - 1;
+    Ok(MatchBox {
+        ply,
+        stage: ply / 2,
+        position: pos.clone(),
+        arrows: mode.arrows(game, pos),
+    })
 }
 
 fn yaml_scalar(v: &Value) -> String {

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::board::BoardView;
-use super::session::{Curve, GameRecord, Opened, Reinforced, Rival, Session, Stats};
+use super::session::{Curve, GameRecord, Opened, Reinforced, Session, Stats};
 use crate::learn::BoxSet;
-use crate::players::OpponentKind;
+use crate::players::Opponent;
 
 /// How fast the watch screen trains.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -144,7 +144,7 @@ pub enum Command {
     SetSpeed(Speed),
     Pause(bool),
     Step,
-    SetOpponent(OpponentKind),
+    SetOpponent(Opponent),
     Reset,
     Save(PathBuf),
     Quit,
@@ -168,7 +168,7 @@ pub struct Snapshot<G: BoardView> {
     pub games_played: u64,
     pub beads_left: u64,
     pub boxes_emptied: usize,
-    pub rival: Rival,
+    pub rival: Opponent,
     pub seed: u64,
     pub reinforcement: String,
     pub limit_reached: bool,
@@ -220,7 +220,7 @@ pub struct Titles {
 
 impl Titles {
     /// The titles of a machine playing a game.
-    pub fn of<G: BoardView>(game: &G, m: &crate::learn::engine::Machine<G>) -> Titles {
+    pub fn of<G: BoardView>(game: &G, m: &crate::learn::Machine<G>) -> Titles {
         let side = m.boxes.side();
         let name = game.nickname(side, m.boxes.mode()).unwrap_or("the machine");
         Titles {
@@ -242,7 +242,7 @@ pub struct WatchApp<G: BoardView> {
     pub quit: bool,
     pub message: Option<String>,
     pub save_path: PathBuf,
-    pub opponent: OpponentKind,
+    pub opponent: Opponent,
     pub fps: f64,
     pub games_per_sec: f64,
     /// Progress (0 to 1) of the animation of the last reinforcement; 1 or more when done.
@@ -256,7 +256,7 @@ impl<G: BoardView> WatchApp<G> {
         snapshot: Snapshot<G>,
         speed: Speed,
         save_path: PathBuf,
-        opponent: OpponentKind,
+        opponent: Opponent,
     ) -> Self {
         WatchApp {
             game,
@@ -309,8 +309,8 @@ impl<G: BoardView> WatchApp<G> {
             }
             Action::ToggleOpponent => {
                 self.opponent = match self.opponent {
-                    OpponentKind::Perfect => OpponentKind::Random,
-                    OpponentKind::Random => OpponentKind::Perfect,
+                    Opponent::Perfect => Opponent::Random,
+                    _ => Opponent::Perfect,
                 };
                 self.message = Some(format!("opponent: {} from the next game", self.opponent));
                 vec![Command::SetOpponent(self.opponent)]

@@ -20,10 +20,10 @@ use ratatui::crossterm::event::{self, Event, KeyEventKind};
 use app::{Command, Mode, Speed, Titles, WatchApp, action_for};
 use board::BoardView;
 use play::PlayApp;
-use session::{Rival, Session};
+use session::Session;
 use worker::{Control, Mailbox};
 
-use crate::players::OpponentKind;
+use crate::players::Opponent;
 
 /// Frames per second the screens are drawn at.
 pub const FPS: u32 = 30;
@@ -48,8 +48,8 @@ pub fn watch<G: BoardView + Clone + 'static>(
 ) -> Result<Session<G>> {
     let game = session.game().clone();
     let opponent = match session.rival() {
-        Rival::Player(k) => k,
-        Rival::Human => OpponentKind::Perfect,
+        Opponent::Human => Opponent::Perfect,
+        k => k,
     };
     let control = Control {
         speed,

@@ -11,8 +11,9 @@ use ratatui::widgets::{
 
 use super::app::{Mode, Snapshot, WatchApp, key_table};
 use super::board::{BoardView, bead_colour};
-use super::session::{Curve, Rival};
+use super::session::Curve;
 use crate::learn::GameResult;
+use crate::players::Opponent;
 pub use crate::text::group;
 
 /// The smallest terminal the screens fit in (taller for big boards).
@@ -626,8 +627,8 @@ pub fn watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
     let area = f.area();
     let s = &app.snapshot;
     let opponent = match s.rival {
-        Rival::Player(k) => format!("the {k} player"),
-        Rival::Human => "you".into(),
+        Opponent::Human => "you".into(),
+        k => format!("the {k} player"),
     };
     let state = if s.limit_reached {
         "done".to_string()

@@ -7,12 +7,11 @@ use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::cli::setup::GameSetup;
 use crate::game::{Game, Side};
-use crate::learn::GameResult;
-use crate::learn::engine::{Arena, GameState, Machine, Step, Table, Trainer};
-use crate::players::{Opponent, OpponentKind};
-use crate::solve::{Solution, TieBreak};
+use crate::learn::engine::{Enumerated, GameState, Step, Table, Trainer};
+use crate::learn::{GameDefaults, GameResult, Machine};
+use crate::players::{Opponent, PerfectPlayer, RandomPlayer};
+use crate::solve::{GraphValues, Solution, SolveError, TieBreak};
 use crate::store::{self, StoreError};
 
 /// One game, move by move.
@@ -136,21 +135,14 @@ impl Curve {
     }
 }
 
-/// Who plays the machine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rival {
-    Player(OpponentKind),
-    /// A person, who chooses every move.
-    Human,
-}
-
-/// A machine learning against a rival, one ply or one game at a time.
-pub struct Session<G: GameSetup> {
-    arena: Arc<Arena<G>>,
-    solution: Option<Arc<Solution>>,
+/// A machine learning against an opponent (the perfect or random player, or a person), one ply or
+/// one game at a time.
+pub struct Session<G: GameDefaults> {
+    enumerated: Arc<Enumerated<G>>,
+    graph_values: Option<GraphValues<G>>,
     tie_break: TieBreak,
-    rival: Rival,
-    pending_rival: Option<Rival>,
+    rival: Opponent,
+    pending_rival: Option<Opponent>,
     table: Table,
     machine: Machine<G>,
     st: GameState,
@@ -168,17 +160,20 @@ pub struct Session<G: GameSetup> {
     seq: u64,
 }
 
-impl<G: GameSetup> Session<G> {
+impl<G: GameDefaults> Session<G> {
+    /// A session of `machine` against `rival` (perfect, random or human) on a game small enough to
+    /// enumerate. A graph with cycles cannot be played against the perfect player here.
     pub fn new(
-        arena: Arc<Arena<G>>,
+        enumerated: Arc<Enumerated<G>>,
         machine: Machine<G>,
-        rival: Rival,
+        rival: Opponent,
         tie_break: TieBreak,
-    ) -> Self {
+    ) -> Result<Self, SolveError> {
         let mut s = Session {
-            table: Table::new(&arena, &machine.boxes, &Opponent::Random),
-            arena,
-            solution: None,
+            table: Table::against_player(&enumerated, &machine.boxes, &mut RandomPlayer)
+                .expect("the random player always compiles"),
+            enumerated,
+            graph_values: None,
             tie_break,
             rival,
             pending_rival: None,
@@ -194,35 +189,51 @@ impl<G: GameSetup> Session<G> {
             limit: None,
             seq: 0,
         };
+        if rival == Opponent::Perfect {
+            s.solve()?;
+        }
         s.table = s.compile(rival);
-        s
+        Ok(s)
     }
 
-    fn compile(&mut self, rival: Rival) -> Table {
-        let opponent = match rival {
-            Rival::Player(OpponentKind::Perfect) => {
-                let graph = &self.arena.graph;
-                let solution = self
-                    .solution
-                    .get_or_insert_with(|| Arc::new(Solution::solve(graph)));
-                Opponent::perfect(graph, solution, self.tie_break)
-            }
-            // A person may play any move.
-            Rival::Player(OpponentKind::Random) | Rival::Human => Opponent::Random,
+    /// Solves the whole graph, once.
+    fn solve(&mut self) -> Result<GraphValues<G>, SolveError> {
+        if self.graph_values.is_none() {
+            let en = Arc::clone(&self.enumerated);
+            let solution = Solution::solve(&en.graph)?;
+            self.graph_values = Some(GraphValues::new(Arc::clone(&en.graph), Arc::new(solution)));
+        }
+        Ok(self.graph_values.clone().expect("just solved"))
+    }
+
+    fn compile(&mut self, rival: Opponent) -> Table {
+        let en = Arc::clone(&self.enumerated);
+        let values = match rival {
+            Opponent::Perfect => self.solve(),
+            _ => Err(SolveError::Unknown),
         };
-        Table::new(&self.arena, &self.machine.boxes, &opponent)
+        match (rival, values) {
+            (Opponent::Perfect, Ok(values)) => {
+                let mut perfect = PerfectPlayer::new(values, self.tie_break);
+                Table::against_player(&en, &self.machine.boxes, &mut perfect)
+                    .expect("a solved graph answers every position")
+            }
+            // A person may play any move (and so may the random player).
+            _ => Table::against_player(&en, &self.machine.boxes, &mut RandomPlayer)
+                .expect("the random player always compiles"),
+        }
     }
 
     pub fn game(&self) -> &G {
-        &self.arena.game
+        &self.enumerated.game
     }
-    pub fn arena(&self) -> &Arc<Arena<G>> {
-        &self.arena
+    pub fn enumerated(&self) -> &Arc<Enumerated<G>> {
+        &self.enumerated
     }
     pub fn machine(&self) -> &Machine<G> {
         &self.machine
     }
-    pub fn rival(&self) -> Rival {
+    pub fn rival(&self) -> Opponent {
         self.pending_rival.unwrap_or(self.rival)
     }
     pub fn tie_break(&self) -> TieBreak {
@@ -237,7 +248,7 @@ impl<G: GameSetup> Session<G> {
     }
 
     /// Changes the rival from the next game on.
-    pub fn set_rival(&mut self, rival: Rival) {
+    pub fn set_rival(&mut self, rival: Opponent) {
         if self.in_game {
             self.pending_rival = Some(rival);
         } else {
@@ -245,7 +256,7 @@ impl<G: GameSetup> Session<G> {
         }
     }
 
-    fn switch_rival(&mut self, rival: Rival) {
+    fn switch_rival(&mut self, rival: Opponent) {
         if rival != self.rival {
             self.table = self.compile(rival);
             self.rival = rival;
@@ -291,7 +302,7 @@ impl<G: GameSetup> Session<G> {
         self.in_game = true;
         self.game = Some(GameRecord {
             number: self.machine.games_played + 1,
-            positions: vec![self.arena.game.start()],
+            positions: vec![self.enumerated.game.start()],
             moves: Vec::new(),
             played: Vec::new(),
             result: None,
@@ -302,13 +313,13 @@ impl<G: GameSetup> Session<G> {
     /// The legal moves of the person to move, in the order `human_move` takes them, or `None`
     /// when it is not a person's turn.
     pub fn human_options(&self) -> Option<Vec<G::Move>> {
-        if self.rival != Rival::Human
+        if self.rival != Opponent::Human
             || !self.in_game
             || !self.table.opponent_to_move(self.st.state)
         {
             return None;
         }
-        let graph = &self.arena.graph;
+        let graph = &self.enumerated.graph;
         let n = self.table.node(self.st.state);
         Some(
             self.table
@@ -342,12 +353,13 @@ impl<G: GameSetup> Session<G> {
             return false;
         }
         let before = self.table.node(self.st.state);
-        let side = self.arena.graph.to_move(before);
-        let trainer = Trainer::new(&self.arena, &self.table);
+        let side = self.enumerated.graph.to_move(before);
+        let trainer = Trainer::new(&self.enumerated, &self.table);
         let step = trainer.step_with(&mut self.machine, &mut self.st, pick);
         let game_no = self.game.as_ref().map_or(0, |g| g.number);
-        let mirrored =
-            |b: usize| self.machine.boxes.get(b).position != *self.arena.graph.position(before);
+        let mirrored = |b: usize| {
+            self.machine.boxes.get(b).position != *self.enumerated.graph.position(before)
+        };
         match step {
             Step::Learner { box_index, arrow } => {
                 self.seq += 1;
@@ -387,7 +399,7 @@ impl<G: GameSetup> Session<G> {
             }
         }
         let after = self.table.node(self.st.state);
-        let graph = &self.arena.graph;
+        let graph = &self.enumerated.graph;
         let i = graph
             .children(before)
             .iter()
@@ -400,7 +412,7 @@ impl<G: GameSetup> Session<G> {
         }
         // A game that has just ended is finished at once (this draws nothing).
         if graph.is_terminal(after) {
-            let trainer = Trainer::new(&self.arena, &self.table);
+            let trainer = Trainer::new(&self.enumerated, &self.table);
             if let Some(r) = trainer.step(&mut self.machine, &mut self.st).result() {
                 self.finish(r);
             }
@@ -424,7 +436,7 @@ impl<G: GameSetup> Session<G> {
                 )
             })
             .collect();
-        Trainer::new(&self.arena, &self.table).finish(&mut self.machine, &self.st, result);
+        Trainer::new(&self.enumerated, &self.table).finish(&mut self.machine, &self.st, result);
         let mut changes = Vec::new();
         let mut emptied = Vec::new();
         for (b, old) in before {
@@ -502,7 +514,7 @@ impl<G: GameSetup> Session<G> {
         };
         let mut n = 0;
         while n < max && (n % 256 != 0 || n == 0 || keep_going()) {
-            let trainer = Trainer::new(&self.arena, &self.table);
+            let trainer = Trainer::new(&self.enumerated, &self.table);
             let r = trainer.play_game(&mut self.machine, &mut self.st);
             let number = self.machine.games_played;
             self.record(number, r);

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::app::{Command, Snapshot, Speed};
 use super::board::BoardView;
-use super::session::{Rival, Session};
+use super::session::Session;
 
 /// The trainer's speed and pause state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub fn handle<G: BoardView>(cmd: &Command, s: &mut Session<G>, c: &mut Control) 
                 return Some("the session's game limit is reached".into());
             }
         }
-        Command::SetOpponent(kind) => s.set_rival(Rival::Player(*kind)),
+        Command::SetOpponent(kind) => s.set_rival(*kind),
         Command::Reset => s.reset(),
         Command::Save(path) => {
             return Some(match s.save(path) {

@@ -8,7 +8,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{Game, GameError, Outcome, Side, Sym};
+use crate::game::{Game, GameError, Outcome, Side, Sym};
 
 /// Board size, validated: 2 ≤ rows, cols ≤ 8.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -404,7 +404,7 @@ impl Game for Hexapawn {
             .ok_or_else(syntax)?;
         let from = self.parse_cell(from.trim()).ok_or_else(syntax)?;
         let to = self.parse_cell(to.trim()).ok_or_else(syntax)?;
-        super::find_legal(self, pos, t, |m| m.from == from && m.to == to)
+        crate::game::find_legal(self, pos, t, |m| m.from == from && m.to == to)
     }
 
     fn diagram(&self, pos: &Position) -> Vec<String> {

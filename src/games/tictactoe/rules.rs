@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use super::{Game, GameError, Outcome, Side, Sym};
+use crate::game::{Game, GameError, Outcome, Side, Sym};
 
 /// A cell, 0 to 8 as `rank * 3 + file` (rank 0 is rank 1, at the bottom).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -284,7 +284,7 @@ impl Game for TicTacToe {
             text: text.trim().to_string(),
             example: "b2",
         })?;
-        super::find_legal(self, pos, text.trim(), |m| m.0 == cell)
+        crate::game::find_legal(self, pos, text.trim(), |m| m.0 == cell)
     }
 
     fn diagram(&self, pos: &Position) -> Vec<String> {

@@ -1,0 +1,101 @@
+//! Noughts and crosses on the terminal: the board, and MENACE's beads as a heat map.
+
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+
+use super::{Cell, Move, Position, TicTacToe};
+use crate::tui::board::BoardView;
+
+impl TicTacToe {
+    fn lines_with(
+        &self,
+        pos: &Position,
+        cell_style: impl Fn(Cell, char) -> (String, Style),
+    ) -> Vec<Line<'static>> {
+        let mut lines = Vec::with_capacity(4);
+        for r in (0..3).rev() {
+            let mut spans = vec![Span::styled(
+                format!("{} ", r + 1),
+                Style::new().fg(Color::DarkGray),
+            )];
+            for f in 0..3 {
+                let cell = Cell::new(r, f).expect("on the board");
+                let (text, style) = cell_style(cell, pos.mark(cell));
+                spans.push(Span::styled(text, style));
+                if f < 2 {
+                    spans.push(Span::raw(" "));
+                }
+            }
+            lines.push(Line::from(spans));
+        }
+        lines.push(Line::styled("  a b c", Style::new().fg(Color::DarkGray)));
+        lines
+    }
+}
+
+fn mark_style(mark: char) -> (String, Style) {
+    match mark {
+        'X' => (
+            "X".into(),
+            Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD),
+        ),
+        'O' => (
+            "O".into(),
+            Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
+        ),
+        _ => ("·".into(), Style::new().fg(Color::DarkGray)),
+    }
+}
+
+impl BoardView for TicTacToe {
+    fn board_lines(&self, pos: &Position, marks: &[(Move, Color)]) -> Vec<Line<'static>> {
+        self.lines_with(pos, |cell, mark| {
+            let (text, mut style) = mark_style(mark);
+            if let Some(&(_, colour)) = marks.iter().find(|(m, _)| m.0 == cell) {
+                style = style.bg(colour).fg(Color::Black);
+            }
+            (text, style)
+        })
+    }
+
+    /// MENACE's beads as a heat map over the empty cells: each arrow's cell shows its bead count,
+    /// brighter for more beads.
+    fn box_lines(&self, pos: &Position, arrows: &[(Move, Color, u32)]) -> Vec<Line<'static>> {
+        let most = arrows.iter().map(|a| a.2).max().unwrap_or(0).max(1);
+        self.lines_with(pos, |cell, mark| {
+            match arrows.iter().find(|a| a.0.0 == cell) {
+                Some(&(_, _, n)) => {
+                    let heat = (n as f32 / most as f32 * 4.0).ceil() as usize;
+                    let bg = [
+                        Color::Rgb(40, 40, 40),
+                        Color::Rgb(90, 30, 30),
+                        Color::Rgb(160, 50, 20),
+                        Color::Rgb(220, 110, 0),
+                        Color::Rgb(250, 200, 40),
+                    ][heat.min(4)];
+                    let text = if n > 9 {
+                        "+".to_string()
+                    } else {
+                        n.to_string()
+                    };
+                    (
+                        text,
+                        Style::new()
+                            .bg(bg)
+                            .fg(Color::White)
+                            .add_modifier(Modifier::BOLD),
+                    )
+                }
+                None => mark_style(mark),
+            }
+        })
+    }
+
+    fn board_size(&self) -> (u16, u16) {
+        (7, 4)
+    }
+
+    fn legend(&self) -> &'static str {
+        "X crosses, O noughts; numbers: beads"
+    }
+}

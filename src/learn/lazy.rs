@@ -1,0 +1,172 @@
+//! The position engine: a game is played from positions, move by move, and a lazy machine makes a
+//! box the first time it meets a position (in its symmetry frame), so memory grows with the boxes
+//! made, not with the game's size. It works for any game and any [`Player`]; for a game small
+//! enough to enumerate it makes exactly the moves the compiled table makes from the same random
+//! numbers (tested), at a fraction of the speed.
+
+use super::machine::first_box_empty;
+use super::{GameResult, Machine, MachineGame, MachineMove, SymmetryMode};
+use crate::game::{Game, Side, Sym};
+use crate::players::{Player, Turn};
+use crate::rng::derive_seed;
+
+/// A matchbox machine as a [`Player`]: it tracks its own frame and moves, and learns when told the
+/// game is over ([`MatchboxPlayer::finish`]). It draws from its own generator.
+pub struct MatchboxPlayer<G: Game> {
+    pub machine: Machine<G>,
+    pub game: MachineGame,
+}
+
+impl<G: Game> MatchboxPlayer<G> {
+    pub fn new(machine: Machine<G>) -> Self {
+        MatchboxPlayer {
+            machine,
+            game: MachineGame::default(),
+        }
+    }
+    /// Reinforces the machine for the game just ended (`result` is the machine's) and gets ready
+    /// for the next.
+    pub fn finish(&mut self, result: GameResult) {
+        self.machine.reinforce(&self.game.played, result);
+        self.game.clear();
+    }
+}
+
+/// The frame a machine with `mode` sees the game in, from the positions played so far.
+fn frame_of<G: Game>(game: &G, mode: SymmetryMode, history: &[G::Position]) -> Sym {
+    match history.get(1) {
+        Some(after_first) => mode.frame_after(game, 1, after_first, Sym::IDENTITY),
+        None => Sym::IDENTITY,
+    }
+}
+
+impl<G: Game> Player<G> for MatchboxPlayer<G> {
+    fn choose(&mut self, game: &G, pos: &G::Position, turn: Turn<'_, G>) -> Option<G::Move> {
+        let frame = frame_of(game, self.machine.boxes.mode(), turn.history);
+        match self
+            .machine
+            .choose(game, pos, turn.ply, frame, &mut self.game)
+        {
+            MachineMove::Move { mv, .. } => Some(mv),
+            MachineMove::Resign { .. } => None,
+        }
+    }
+}
+
+/// Reusable buffers for games played from positions.
+pub struct Scratch<G: Game> {
+    history: Vec<G::Position>,
+    learner: MachineGame,
+}
+
+impl<G: Game> Default for Scratch<G> {
+    fn default() -> Self {
+        Scratch {
+            history: Vec::new(),
+            learner: MachineGame::default(),
+        }
+    }
+}
+
+/// How a game ended, from the learner's side.
+fn result_for(winner: Option<Side>, learner: Side) -> GameResult {
+    match winner {
+        None => GameResult::Draw,
+        Some(w) if w == learner => GameResult::Win,
+        Some(_) => GameResult::Loss,
+    }
+}
+
+/// Plays one game of the machine `m` against `opponent` from the start, reinforces the machine,
+/// and returns its result. The opponent draws from the machine's generator (as in the compiled
+/// table), so a seeded run is reproducible; an opponent that resigns loses.
+pub fn play_game<G: Game>(
+    game: &G,
+    m: &mut Machine<G>,
+    opponent: &mut dyn Player<G>,
+    scratch: &mut Scratch<G>,
+) -> GameResult {
+    let side = m.boxes.side();
+    let mode = m.boxes.mode();
+    scratch.history.clear();
+    scratch.learner.clear();
+    let mut pos = game.start();
+    scratch.history.push(pos.clone());
+    let mut frame = Sym::IDENTITY;
+    let mut ply = 0u32;
+    let result = loop {
+        if let Some(outcome) = game.outcome(&pos) {
+            break result_for(outcome.winner, side);
+        }
+        let mv = if game.to_move(&pos) == side {
+            match m.choose(game, &pos, ply, frame, &mut scratch.learner) {
+                MachineMove::Move { mv, .. } => mv,
+                MachineMove::Resign { .. } => break GameResult::Loss,
+            }
+        } else {
+            let turn = Turn {
+                ply,
+                history: &scratch.history,
+                rng: &mut m.rng,
+            };
+            match opponent.choose(game, &pos, turn) {
+                Some(mv) => mv,
+                None => break GameResult::Win,
+            }
+        };
+        pos = game.play(&pos, mv);
+        ply += 1;
+        frame = mode.frame_after(game, ply, &pos, frame);
+        scratch.history.push(pos.clone());
+    };
+    m.reinforce(&scratch.learner.played, result);
+    result
+}
+
+/// Plays `games` games, returning each result.
+pub fn train<G: Game>(
+    game: &G,
+    m: &mut Machine<G>,
+    opponent: &mut dyn Player<G>,
+    games: usize,
+) -> Vec<GameResult> {
+    let mut scratch = Scratch::default();
+    (0..games)
+        .map(|_| play_game(game, m, opponent, &mut scratch))
+        .collect()
+}
+
+/// One game between two machines from positions; both learn. The result is the learner's (`a`).
+pub fn duel_game<G: Game>(
+    game: &G,
+    a: &mut Machine<G>,
+    b: &mut MatchboxPlayer<G>,
+    scratch: &mut Scratch<G>,
+) -> GameResult {
+    let result = play_game(game, a, b, scratch);
+    b.finish(result.for_opponent());
+    result
+}
+
+/// Trains `runs` copies of `template` from positions, run `i` reseeded with
+/// `derive_seed(seed, i)`, each against a fresh copy of the opponent made by `opponent`, in
+/// parallel. The result does not depend on the number of threads.
+pub fn experiment<G: Game, P: Player<G>>(
+    game: &G,
+    template: &Machine<G>,
+    opponent: impl Fn(u64) -> P + Sync,
+    seed: u64,
+    runs: usize,
+    games: usize,
+    on_run: &(dyn Fn() + Sync),
+) -> super::engine::ExperimentResult {
+    super::engine::run_experiment(runs, games, on_run, |run, results| {
+        let mut m = template.clone();
+        let run_seed = derive_seed(seed, run);
+        m.reseed(run_seed);
+        let mut opp = opponent(run_seed);
+        let mut scratch = Scratch::default();
+        results.extend((0..games).map(|_| play_game(game, &mut m, &mut opp, &mut scratch)));
+        first_box_empty(&m)
+    })
+}

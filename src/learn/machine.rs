@@ -1,0 +1,318 @@
+//! A learner: its boxes, the beads in them, its settings and its random number generator. Boxes
+//! are either enumerated up front (the table engine) or made the first time a position comes up
+//! (a lazy machine); either way the beads sit in one flat array, each box's total first.
+
+use std::sync::Arc;
+
+use super::{
+    Beads, BoxSet, Forced, GameResult, LearnError, MAX_BOX_BEADS, MatchBox, Reinforcement, Scope,
+    StageBeads,
+};
+use crate::game::{Game, Sym};
+use crate::rng::{Rng, rng_from_seed, uniform_below};
+
+/// A learner: its boxes, the beads in them, its settings and its random number generator.
+pub struct Machine<G: Game> {
+    pub boxes: Arc<BoxSet<G>>,
+    pub initial: StageBeads,
+    pub reinforcement: Reinforcement,
+    /// The seed the generator was last seeded with.
+    pub seed: u64,
+    pub rng: Rng,
+    pub games_played: u64,
+    /// For each box in turn: its total, then the beads of each arrow. Box `b` starts at
+    /// [`BoxSet::bead_index`]`(b)`.
+    beads: Vec<u32>,
+}
+
+impl<G: Game> Clone for Machine<G> {
+    fn clone(&self) -> Self {
+        Machine {
+            boxes: Arc::clone(&self.boxes),
+            initial: self.initial.clone(),
+            reinforcement: self.reinforcement,
+            seed: self.seed,
+            rng: self.rng.clone(),
+            games_played: self.games_played,
+            beads: self.beads.clone(),
+        }
+    }
+}
+
+impl<G: Game> std::fmt::Debug for Machine<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Machine")
+            .field("boxes", &self.boxes.len())
+            .field("beads_left", &self.beads_left())
+            .field("games_played", &self.games_played)
+            .field("seed", &self.seed)
+            .finish()
+    }
+}
+
+/// A machine's move: the move on the real board, and the box and arrow it came from (none for a
+/// forced move made without a box).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MachineMove<M> {
+    Move {
+        mv: M,
+        drawn: Option<(usize, usize)>,
+    },
+    /// The box was empty: the machine resigns.
+    Resign { box_index: usize },
+}
+
+/// A machine's part in one game played from positions: its moves so far (for reinforcement) and
+/// how many plies it has played (its stage).
+#[derive(Clone, Debug, Default)]
+pub struct MachineGame {
+    /// (bead index of the box, arrow) for each draw.
+    pub played: Vec<(u32, u32)>,
+    /// Plies the machine has played in this game, forced ones included.
+    pub plies: u16,
+}
+
+impl MachineGame {
+    pub fn clear(&mut self) {
+        self.played.clear();
+        self.plies = 0;
+    }
+}
+
+impl<G: Game> Machine<G> {
+    /// A fresh machine: every arrow gets its stage's initial beads (a lazy set starts empty).
+    pub fn new(
+        boxes: Arc<BoxSet<G>>,
+        initial: StageBeads,
+        reinforcement: Reinforcement,
+        seed: u64,
+    ) -> Machine<G> {
+        let mut m = Machine {
+            beads: Vec::new(),
+            boxes,
+            initial,
+            reinforcement,
+            seed,
+            rng: rng_from_seed(seed),
+            games_played: 0,
+        };
+        m.reset();
+        m
+    }
+
+    /// Seeds the generator afresh (the beads are kept).
+    pub fn reseed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.rng = rng_from_seed(seed);
+    }
+
+    /// Refills every box with its initial beads (a lazy machine forgets its boxes), reseeds and
+    /// forgets the games played.
+    pub fn reset(&mut self) {
+        if self.boxes.is_lazy() && !self.boxes.is_empty() {
+            self.boxes = Arc::new(self.boxes.emptied());
+        }
+        let mut beads = Vec::with_capacity(self.boxes.len() + self.boxes.arrow_count());
+        for b in self.boxes.boxes() {
+            Self::push_fresh(&mut beads, &self.initial, b);
+        }
+        self.beads = beads;
+        self.reseed(self.seed);
+        self.games_played = 0;
+    }
+
+    /// Appends a fresh box's total and arrows, never more than [`MAX_BOX_BEADS`] in all.
+    fn push_fresh(beads: &mut Vec<u32>, initial: &StageBeads, b: &MatchBox<G>) {
+        let len = b.arrows.len().max(1) as u32;
+        let n = initial
+            .for_stage(b.stage as usize)
+            .get()
+            .min(MAX_BOX_BEADS / len);
+        beads.push(n * b.arrows.len() as u32);
+        beads.extend(std::iter::repeat_n(n, b.arrows.len()));
+    }
+
+    fn base(&self, b: usize) -> usize {
+        self.boxes.bead_index(b)
+    }
+
+    /// The beads of each arrow of box `b`.
+    pub fn beads_in(&self, b: usize) -> Vec<Beads> {
+        let base = self.base(b);
+        self.beads[base + 1..base + 1 + self.boxes.get(b).arrows.len()]
+            .iter()
+            .map(|&n| Beads(n))
+            .collect()
+    }
+    /// Replaces the beads of box `b`, one count per arrow; refused when the box would hold more
+    /// than [`MAX_BOX_BEADS`].
+    pub fn set_beads(&mut self, b: usize, beads: &[Beads]) -> Result<(), LearnError> {
+        let base = self.base(b);
+        let arrows = self.boxes.get(b).arrows.len();
+        if beads.len() != arrows {
+            return Err(LearnError::ArrowCount {
+                expected: arrows,
+                found: beads.len(),
+            });
+        }
+        let total: u64 = beads.iter().map(|n| n.get() as u64).sum();
+        if total > MAX_BOX_BEADS as u64 {
+            return Err(LearnError::BoxTooFull(total));
+        }
+        for (cell, n) in self.beads[base + 1..].iter_mut().zip(beads) {
+            *cell = n.get();
+        }
+        self.beads[base] = total as u32;
+        Ok(())
+    }
+    pub fn box_total(&self, b: usize) -> u32 {
+        self.beads[self.base(b)]
+    }
+    pub fn beads_left(&self) -> u64 {
+        (0..self.boxes.len())
+            .map(|b| self.box_total(b) as u64)
+            .sum()
+    }
+    pub fn boxes_emptied(&self) -> usize {
+        (0..self.boxes.len())
+            .filter(|&b| self.box_total(b) == 0)
+            .count()
+    }
+    /// Memory the boxes and beads take, in bytes (an estimate: the positions, arrows, index and
+    /// beads, not the allocator's slack).
+    pub fn bytes(&self) -> usize {
+        self.boxes.bytes() + self.beads.len() * std::mem::size_of::<u32>()
+    }
+
+    /// The beads, flat, and the generator (for the compiled table's hot loop).
+    pub(super) fn beads_and_rng(&mut self) -> (&[u32], &mut Rng) {
+        (&self.beads, &mut self.rng)
+    }
+
+    /// The box for `view` (a position seen in the machine's frame, met after `ply` plies at the
+    /// machine's move `stage`); a lazy machine makes it, with fresh beads, the first time.
+    pub fn box_for(&mut self, game: &G, view: &G::Position, ply: u16, stage: u16) -> Option<usize> {
+        if let Some(b) = self.boxes.find(view) {
+            return Some(b);
+        }
+        if !self.boxes.is_lazy() {
+            return None;
+        }
+        let arrows = self.boxes.mode().arrows(game, view);
+        let new = MatchBox {
+            ply,
+            stage,
+            position: view.clone(),
+            arrows,
+        };
+        Self::push_fresh(&mut self.beads, &self.initial, &new);
+        Some(Arc::make_mut(&mut self.boxes).add(new))
+    }
+
+    /// Draws one bead uniformly from the box whose total is at `base` in `beads`: the arrow's index
+    /// in the box, or `None` when the box is empty (the machine resigns). Box totals never exceed
+    /// [`MAX_BOX_BEADS`], so the running sum cannot overflow.
+    #[inline(always)]
+    pub(super) fn draw_at(beads: &[u32], rng: &mut Rng, base: usize, len: usize) -> Option<usize> {
+        let total = beads[base];
+        if total == 0 {
+            return None;
+        }
+        let r = uniform_below(rng, total);
+        // Branch-free: the arrow is the number of arrows whose running total is still <= r.
+        let mut arrow = 0;
+        let mut running = 0u32;
+        for &n in &beads[base + 1..base + 1 + len] {
+            running += n;
+            arrow += usize::from(running <= r);
+        }
+        Some(arrow)
+    }
+
+    /// Draws one bead from box `b` (see [`Machine::draw_at`]).
+    pub fn draw(&mut self, b: usize) -> Option<usize> {
+        let (base, len) = (self.base(b), self.boxes.get(b).arrows.len());
+        Self::draw_at(&self.beads, &mut self.rng, base, len)
+    }
+
+    /// The machine's move in the real position `pos`, after `ply` plies, seeing the board in
+    /// `frame`; `g` is its part in this game so far. Positions with a single move get no box
+    /// when the set skips forced moves.
+    pub fn choose(
+        &mut self,
+        game: &G,
+        pos: &G::Position,
+        ply: u32,
+        frame: Sym,
+        g: &mut MachineGame,
+    ) -> MachineMove<G::Move> {
+        let stage = g.plies;
+        g.plies = g.plies.saturating_add(1);
+        if self.boxes.forced() == Forced::Skip {
+            let moves = game.moves(pos);
+            if moves.len() == 1 {
+                return MachineMove::Move {
+                    mv: moves[0],
+                    drawn: None,
+                };
+            }
+        }
+        let (view, sym) = self.boxes.mode().box_view(game, pos, frame);
+        let ply16 = u16::try_from(ply).unwrap_or(u16::MAX);
+        let Some(b) = self.box_for(game, &view, ply16, stage) else {
+            // Not in an enumerated set: cannot happen for a set built for this game.
+            return MachineMove::Resign {
+                box_index: usize::MAX,
+            };
+        };
+        let base = self.base(b);
+        let len = self.boxes.get(b).arrows.len();
+        match Self::draw_at(&self.beads, &mut self.rng, base, len) {
+            Some(arrow) => {
+                g.played.push((base as u32, arrow as u32));
+                let real = game.transform_move(game.inverse(sym), self.boxes.get(b).arrows[arrow]);
+                MachineMove::Move {
+                    mv: real,
+                    drawn: Some((b, arrow)),
+                }
+            }
+            None => MachineMove::Resign { box_index: b },
+        }
+    }
+
+    /// Applies the reinforcement for a finished game to the moves played, given as (bead index
+    /// of the box, arrow index in box) pairs in order, and counts the game. A box never holds more
+    /// than [`MAX_BOX_BEADS`]; an arrow never fewer than none.
+    #[inline]
+    pub fn reinforce(&mut self, played: &[(u32, u32)], result: GameResult) {
+        self.games_played = self.games_played.saturating_add(1);
+        let delta = self.reinforcement.delta(result);
+        if delta == 0 {
+            return;
+        }
+        let chosen = match self.reinforcement.scope {
+            Scope::AllMoves => played,
+            Scope::LastMove => &played[played.len().saturating_sub(1)..],
+        };
+        for &(base, arrow) in chosen {
+            let cell = (base + 1 + arrow) as usize;
+            let before = self.beads[cell];
+            let total = self.beads[base as usize];
+            let after = if delta >= 0 {
+                before + (delta as u32).min(MAX_BOX_BEADS - total)
+            } else {
+                before.saturating_sub(delta.unsigned_abs())
+            };
+            self.beads[cell] = after;
+            self.beads[base as usize] = total - before + after;
+        }
+    }
+}
+
+/// Whether every box of a machine's first move is empty (it resigns every game).
+pub fn first_box_empty<G: Game>(m: &Machine<G>) -> bool {
+    let mut first = (0..m.boxes.len())
+        .filter(|&b| m.boxes.get(b).stage == 0)
+        .peekable();
+    first.peek().is_some() && first.all(|b| m.box_total(b) == 0)
+}

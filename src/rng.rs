@@ -1,0 +1,51 @@
+//! The one random number generator of matchbox: portable, seedable, fast. Every learner, player and
+//! experiment draws from an explicit generator; there is no global randomness.
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// The generator every learner and player uses.
+pub type Rng = Xoshiro256PlusPlus;
+/// Its name, as saved with every run and box file.
+pub const RNG_NAME: &str = "xoshiro256++";
+
+/// A generator seeded from `seed` (SplitMix64 expansion, as `rand_xoshiro` does it). Never the
+/// all-zero state.
+pub fn rng_from_seed(seed: u64) -> Rng {
+    Rng::seed_from_u64(seed)
+}
+
+/// Whether a generator can produce anything but zeros (xoshiro's all-zero state is a fixed point:
+/// it returns 0 for ever).
+pub fn is_usable(rng: &Rng) -> bool {
+    let mut probe = rng.clone();
+    use rand::Rng as _;
+    (0..4).any(|_| probe.next_u64() != 0)
+}
+
+/// A number drawn uniformly from `0..n` (`n > 0`), exactly: Lemire's multiply-and-reject method
+/// ("Fast random integer generation in an interval", 2019). One 64-bit draw almost always; the
+/// rejection branch is taken with probability below n / 2^64.
+#[inline(always)]
+pub fn uniform_below(rng: &mut Rng, n: u32) -> u32 {
+    use rand::Rng as _;
+    debug_assert!(n > 0);
+    let n = n as u64;
+    let mut m = (rng.next_u64() as u128) * (n as u128);
+    if (m as u64) < n {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u64) < threshold {
+            m = (rng.next_u64() as u128) * (n as u128);
+        }
+    }
+    (m >> 64) as u32
+}
+
+/// The seed of run `run` of an experiment seeded with `seed`: a SplitMix64 mix of the two, so
+/// neighbouring runs get unrelated streams and the result does not depend on scheduling.
+pub fn derive_seed(seed: u64, run: u64) -> u64 {
+    let mut z = seed ^ run.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
