@@ -3,7 +3,7 @@
 //! A game is described by its positions, the side to move, the legal moves, the result of playing a
 //! move, the outcome of a finished game and its symmetry group. Everything above this layer (the
 //! solver, the matchbox learner, the players, the CLI) is written against the trait; the games
-//! themselves live in `crate::games`, one folder each.
+//! themselves live in `src/games/`, one folder each.
 
 pub mod graph;
 

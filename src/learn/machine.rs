@@ -80,7 +80,8 @@ impl MachineGame {
 }
 
 impl<G: Game> Machine<G> {
-    /// A fresh machine: every arrow gets its stage's initial beads (a lazy set starts empty).
+    /// A machine with fresh beads in every box of `boxes` (a lazy set may start empty or with the
+    /// boxes a saved machine made).
     pub fn new(
         boxes: Arc<BoxSet<G>>,
         initial: StageBeads,
@@ -96,7 +97,7 @@ impl<G: Game> Machine<G> {
             rng: rng_from_seed(seed),
             games_played: 0,
         };
-        m.reset();
+        m.refill();
         m
     }
 
@@ -112,6 +113,11 @@ impl<G: Game> Machine<G> {
         if self.boxes.is_lazy() && !self.boxes.is_empty() {
             self.boxes = Arc::new(self.boxes.emptied());
         }
+        self.refill();
+    }
+
+    /// Fresh beads in every box, the generator reseeded, no games played.
+    fn refill(&mut self) {
         let mut beads = Vec::with_capacity(self.boxes.len() + self.boxes.arrow_count());
         for b in self.boxes.boxes() {
             Self::push_fresh(&mut beads, &self.initial, b);
