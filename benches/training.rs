@@ -125,12 +125,50 @@ fn training(c: &mut Criterion) {
     );
 }
 
+/// The position engine on the same job as `her_vs_perfect`: a lazy machine (boxes made on first
+/// visit) against the perfect player asked move by move.
+fn bench_lazy(c: &mut Criterion) {
+    use matchbox::learn::lazy;
+    use matchbox::players::PerfectPlayer;
+    use matchbox::solve::{GraphValues, Solution};
+    let game = Hexapawn::new(Size::GARDNER);
+    let en = Enumerated::new(game.clone());
+    let solution = Arc::new(Solution::solve(&en.graph).unwrap());
+    let mut perfect = PerfectPlayer::new(
+        GraphValues::new(Arc::clone(&en.graph), solution),
+        TieBreak::Random,
+    );
+    let games = 50;
+    let mut group = c.benchmark_group("her_lazy_vs_perfect");
+    group.throughput(Throughput::Elements(games as u64));
+    let mut seed = 0u64;
+    group.bench_function(format!("{games} games from fresh boxes"), |b| {
+        b.iter(|| {
+            seed += 1;
+            let set = Arc::new(BoxSet::lazy(
+                Side::Second,
+                SymmetryMode::Gardner,
+                Forced::Include,
+            ));
+            let mut m = Machine::new(
+                set,
+                Preset::Gardner.beads(),
+                Preset::Gardner.reinforcement(),
+                seed,
+            );
+            black_box(lazy::train(&game, &mut m, &mut perfect, games));
+            m.games_played
+        })
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .without_plots()
         .warm_up_time(std::time::Duration::from_secs(1))
         .measurement_time(std::time::Duration::from_secs(3));
-    targets = training
+    targets = training, bench_lazy
 }
 criterion_main!(benches);
