@@ -249,3 +249,26 @@ fn errors_are_one_clear_line() {
     let out = run(&["train", "hexapawn", "--reinforcement", "harsh"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad reinforcement `harsh`"));
 }
+
+#[test]
+fn a_closed_pipe_ends_the_program_quietly() {
+    use std::process::{Command, Stdio};
+    for args in [
+        &["solve", "tictactoe"][..],
+        &["boxes", "tictactoe"][..],
+        &["experiment", "hexapawn", "--runs", "50", "--seed", "1"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_matchbox"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the reading end before the program writes.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_ne!(out.status.code(), Some(101), "{args:?}");
+    }
+}
