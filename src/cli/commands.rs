@@ -844,7 +844,7 @@ fn build_graph<G: Game>(game: &G) -> GameGraph<G> {
     let terminal = std::io::stderr().is_terminal();
     let big = game
         .position_bound(Side::First)
-        .is_some_and(|(b, _)| b > 1e7);
+        .is_some_and(|(b, _)| b > 2e9);
     if big {
         eprintln!(
             "{} {}: enumerating every reachable position; on big boards this takes minutes and gigabytes (about 100 bytes a position)",
