@@ -116,9 +116,7 @@ impl<G: Game> BoxSet<G> {
     /// An empty set whose boxes are made the first time the learner meets a position
     /// ([`BoxSet::add`]); for games too big to enumerate.
     pub fn lazy(side: Side, mode: SymmetryMode, forced: Forced) -> BoxSet<G> {
-        let mut set = Self::from_boxes(side, mode, forced, Vec::new());
-        set.lazy = true;
-        set
+        Self::lazy_from(side, mode, forced, Vec::new())
     }
 
     /// A lazy set from boxes already made (a saved lazy machine).
@@ -136,13 +134,6 @@ impl<G: Game> BoxSet<G> {
     /// Whether boxes are made on first visit.
     pub fn is_lazy(&self) -> bool {
         self.lazy
-    }
-
-    /// The same kind of set with no boxes (for resetting a lazy machine).
-    pub fn emptied(&self) -> BoxSet<G> {
-        let mut set = Self::from_boxes(self.side, self.mode, self.forced, Vec::new());
-        set.lazy = self.lazy;
-        set
     }
 
     /// Adds a box (its position must not have one); returns its index.

@@ -494,6 +494,20 @@ pub fn run_experiment(
         .reduce(|| ExperimentResult::empty(games), ExperimentResult::merge)
 }
 
+/// Draws a bead from the box of machine state `s` and records the draw in `played`; `None` when
+/// the box is empty.
+#[inline(always)]
+fn draw_recorded<G: Game>(
+    m: &mut Machine<G>,
+    s: State,
+    played: &mut Vec<(u32, u32)>,
+) -> Option<u32> {
+    let (beads, rng) = m.beads_and_rng();
+    let i = Machine::<G>::draw_at(beads, rng, s.beads_at as usize, s.options as usize)?;
+    played.push((s.beads_at, i as u32));
+    Some(i as u32)
+}
+
 /// The learner's and its rival's moves in a game between two machines.
 #[derive(Clone, Debug, Default)]
 pub struct DuelState {
@@ -529,28 +543,14 @@ impl<'a, G: Game> Duel<'a, G> {
         let mut s = self.table.states[0];
         let result = loop {
             let pick = match s.mover {
-                LEARNER => {
-                    let (beads, rng) = a.beads_and_rng();
-                    match Machine::<G>::draw_at(beads, rng, s.beads_at as usize, s.options as usize)
-                    {
-                        Some(i) => {
-                            st.learner.push((s.beads_at, i as u32));
-                            i as u32
-                        }
-                        None => break GameResult::Loss,
-                    }
-                }
-                RIVAL => {
-                    let (beads, rng) = b.beads_and_rng();
-                    match Machine::<G>::draw_at(beads, rng, s.beads_at as usize, s.options as usize)
-                    {
-                        Some(i) => {
-                            st.rival.push((s.beads_at, i as u32));
-                            i as u32
-                        }
-                        None => break GameResult::Win,
-                    }
-                }
+                LEARNER => match draw_recorded(a, s, &mut st.learner) {
+                    Some(i) => i,
+                    None => break GameResult::Loss,
+                },
+                RIVAL => match draw_recorded(b, s, &mut st.rival) {
+                    Some(i) => i,
+                    None => break GameResult::Win,
+                },
                 FORCED => 0,
                 WIN => break GameResult::Win,
                 DRAW => break GameResult::Draw,
