@@ -111,7 +111,8 @@ impl<G: Game> Machine<G> {
     /// forgets the games played.
     pub fn reset(&mut self) {
         if self.boxes.is_lazy() && !self.boxes.is_empty() {
-            self.boxes = Arc::new(self.boxes.emptied());
+            let b = &self.boxes;
+            self.boxes = Arc::new(BoxSet::lazy(b.side(), b.mode(), b.forced()));
         }
         self.refill();
     }
@@ -265,11 +266,9 @@ impl<G: Game> Machine<G> {
         }
         let (view, sym) = self.boxes.mode().box_view(game, pos, frame);
         let ply16 = u16::try_from(ply).unwrap_or(u16::MAX);
-        let Some(b) = self.box_for(game, &view, ply16, stage) else {
-            // Not in an enumerated set: cannot happen for a set built for this game.
-            return MachineMove::Resign {
-                box_index: usize::MAX,
-            };
+        let b = self
+            .box_for(game, &view, ply16, stage)
+            .expect("an enumerated set has a box for every position with a choice");
         };
         let base = self.base(b);
         let len = self.boxes.get(b).arrows.len();
