@@ -269,7 +269,6 @@ impl<G: Game> Machine<G> {
         let b = self
             .box_for(game, &view, ply16, stage)
             .expect("an enumerated set has a box for every position with a choice");
-        };
         let base = self.base(b);
         let len = self.boxes.get(b).arrows.len();
         match Self::draw_at(&self.beads, &mut self.rng, base, len) {
