@@ -69,6 +69,15 @@ fn engines_agree<G: Game + Clone>(
         let lazy_results = lazy::train(&game, &mut b, opponent.as_mut(), games);
 
         assert_eq!(table_results, lazy_results, "{mode} seed {seed}: results");
+        for m in [&a, &b] {
+            let sum: u64 = (0..m.boxes.len()).map(|i| m.box_total(i) as u64).sum();
+            let empty = (0..m.boxes.len()).filter(|&i| m.box_total(i) == 0).count();
+            assert_eq!(
+                (m.beads_left(), m.boxes_emptied()),
+                (sum, empty),
+                "kept totals"
+            );
+        }
         assert_eq!(
             a.rng, b.rng,
             "{mode} seed {seed}: the same random numbers drawn"

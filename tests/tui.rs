@@ -394,3 +394,39 @@ fn menace_screen_shows_beads_as_a_heat_map() {
     assert!(text.contains("4 4 ·") || text.contains("4 · ·"), "{text}");
     insta::assert_snapshot!("menace_first_box", t.backend());
 }
+
+#[test]
+fn a_lazy_machine_on_the_screen_plays_as_the_table_machine_does() {
+    let game = Hexapawn::new(Size::GARDNER);
+    let lazy_machine = |seed| {
+        let set = Arc::new(BoxSet::lazy(
+            Side::Second,
+            SymmetryMode::Gardner,
+            matchbox::learn::Forced::Include,
+        ));
+        Machine::new(set, StageBeads::uniform(1), Reinforcement::GARDNER, seed)
+    };
+    // Move by move from positions, without the game's graph (as for a game too big to list).
+    let mut lazy = Session::from_positions(
+        game.clone(),
+        lazy_machine(77),
+        Opponent::Perfect,
+        TieBreak::Random,
+    )
+    .unwrap();
+    let mut table = session(77, Opponent::Perfect);
+    let mut results = (Vec::new(), Vec::new());
+    for _ in 0..200 {
+        lazy.recorded_game();
+        table.recorded_game();
+        results.0.push(lazy.game.as_ref().unwrap().result);
+        results.1.push(table.game.as_ref().unwrap().result);
+    }
+    assert_eq!(results.0, results.1);
+    assert!(lazy.machine().boxes.len() <= 24);
+    // And at flat out, where the lazy machine plays from positions and the other on the table.
+    assert_eq!(lazy.flat_out(3000, || true), 3000);
+    assert_eq!(table.flat_out(3000, || true), 3000);
+    assert_eq!(lazy.stats, table.stats);
+    assert_eq!(lazy.machine().rng, table.machine().rng);
+}

@@ -863,21 +863,32 @@ fn build_graph<G: Game>(game: &G) -> GameGraph<G> {
     graph
 }
 
-/// A learner on the screens: the table engine (every box enumerated).
-fn screen_machine<G: FullGame>(
-    game: &G,
-    opts: &MachineOptions,
-) -> Result<crate::learn::Machine<G>> {
-    if opts.engine == crate::learn::Engine::Lazy {
-        bail!("the watch and play screens run on the table engine; use --engine table or auto");
+/// A session for the screens: with the whole graph where the game can be enumerated (whole games
+/// at flat out then run on the compiled table), from positions otherwise.
+fn screen_session<G: FullGame>(
+    game: G,
+    machine: crate::learn::Machine<G>,
+    rival: Opponent,
+    tie_break: TieBreak,
+) -> Result<Session<G>> {
+    if super::setup::enumerable(&game) {
+        return Ok(Session::new(
+            Arc::new(Enumerated::new(game)),
+            machine,
+            rival,
+            tie_break,
+        )?);
     }
-    super::setup::check_enumerable(game)?;
-    build_machine(game, opts)
+    if rival == Opponent::Perfect {
+        // The perfect player needs the game solved.
+        super::setup::check_enumerable(&game)?;
+    }
+    Ok(Session::from_positions(game, machine, rival, tie_break)?)
 }
 
 fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
     let opts = MachineOptions::new(SetOptions::from(&a.learn.set), &a.learn.machine);
-    let machine = screen_machine(&game, &opts)?;
+    let machine = build_machine(&game, &opts)?;
     let titles = Titles::of(&game, &machine);
     let save = a.save.clone().unwrap_or_else(|| {
         PathBuf::from(format!(
@@ -894,8 +905,7 @@ fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
         }
         kind => kind,
     };
-    let enumerated = Arc::new(Enumerated::new(game));
-    let mut session = Session::new(enumerated, machine, kind, a.learn.tie_break)?;
+    let mut session = screen_session(game, machine, kind, a.learn.tie_break)?;
     session.limit = a.learn.games.map(|g| g as u64);
     let speed = match a.speed {
         StartSpeed::Step => Speed::Step,
@@ -922,14 +932,9 @@ fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
         symmetry: a.symmetry,
         forced: None,
     };
-    let machine = screen_machine(&game, &MachineOptions::new(set, &a.machine))?;
+    let machine = build_machine(&game, &MachineOptions::new(set, &a.machine))?;
     let titles = Titles::of(&game, &machine);
-    let session = Session::new(
-        Arc::new(Enumerated::new(game)),
-        machine,
-        Opponent::Human,
-        TieBreak::Random,
-    )?;
+    let session = screen_session(game, machine, Opponent::Human, TieBreak::Random)?;
     let mut app = PlayApp::new(session, titles, human, a.save.clone());
     tui::play(&mut app)?;
     if let Some(path) = &app.save_path {

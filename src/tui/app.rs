@@ -1,14 +1,15 @@
 //! Screen state and what keys do: keys map to an [`Action`], and `update` turns actions into new
 //! state and commands for the training thread. No terminal here, so all of it is testable.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::board::BoardView;
 use super::session::{Curve, GameRecord, Opened, Reinforced, Session, Stats};
-use crate::learn::BoxSet;
+use crate::game::{Game, Side};
+use crate::learn::MatchBox;
 use crate::players::Opponent;
 
 /// How fast the watch screen trains.
@@ -153,11 +154,37 @@ pub enum Command {
 /// Boxes shown one by one in the machine panel at most; larger sets show the recent ones.
 pub const SHOW_ALL_BOXES: usize = 64;
 
+/// The boxes a snapshot shows, copied out of the machine: the cost of a snapshot does not grow
+/// with the machine.
+pub struct SnapBoxes<G: Game> {
+    side: Side,
+    len: usize,
+    boxes: HashMap<usize, MatchBox<G>>,
+}
+
+impl<G: Game> SnapBoxes<G> {
+    /// Box `b`, which must be one the snapshot shows (or the box opened last).
+    pub fn get(&self, b: usize) -> &MatchBox<G> {
+        &self.boxes[&b]
+    }
+    /// How many boxes the machine has.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// The side the machine plays.
+    pub fn side(&self) -> Side {
+        self.side
+    }
+}
+
 /// What the screen needs from a session, copied out so the trainer never waits for the screen.
 pub struct Snapshot<G: BoardView> {
-    pub boxes: Arc<BoxSet<G>>,
-    /// Beads of each arrow of the boxes in `shown` (by box index; empty for the others).
-    pub beads: Vec<Vec<u32>>,
+    pub boxes: SnapBoxes<G>,
+    /// Beads of each arrow of the boxes in `shown` and of the box opened last, by box index.
+    pub beads: HashMap<usize, Vec<u32>>,
     /// Boxes for the machine panel, in order.
     pub shown: Vec<usize>,
     pub game: Option<GameRecord<G>>,
@@ -177,17 +204,24 @@ pub struct Snapshot<G: BoardView> {
 impl<G: BoardView> Snapshot<G> {
     pub fn of(s: &Session<G>) -> Snapshot<G> {
         let m = s.machine();
-        let boxes = Arc::clone(&m.boxes);
-        let shown: Vec<usize> = if boxes.len() <= SHOW_ALL_BOXES {
-            (0..boxes.len()).collect()
+        let set = &m.boxes;
+        let shown: Vec<usize> = if set.len() <= SHOW_ALL_BOXES {
+            (0..set.len()).collect()
         } else {
             s.recent.iter().copied().take(SHOW_ALL_BOXES).collect()
         };
-        let mut beads = vec![Vec::new(); boxes.len()];
+        let mut beads = HashMap::new();
+        let mut copied = HashMap::new();
         let extra = s.opened.map(|o| o.box_index);
         for b in shown.iter().copied().chain(extra) {
-            beads[b] = m.beads_in(b).iter().map(|x| x.get()).collect();
+            beads.insert(b, m.beads_in(b).iter().map(|x| x.get()).collect());
+            copied.insert(b, set.get(b).clone());
         }
+        let boxes = SnapBoxes {
+            side: set.side(),
+            len: set.len(),
+            boxes: copied,
+        };
         Snapshot {
             beads,
             shown,
@@ -226,7 +260,11 @@ impl Titles {
         Titles {
             machine: format!("{name} ({})", game.side_name(side)),
             game: format!("{} {}", game.name(), game.variant()),
-            symmetry: format!("{} symmetry, {} boxes", m.boxes.mode(), m.boxes.len()),
+            symmetry: if m.boxes.is_lazy() {
+                format!("{} symmetry, boxes made on first visit", m.boxes.mode())
+            } else {
+                format!("{} symmetry, {} boxes", m.boxes.mode(), m.boxes.len())
+            },
         }
     }
 }

@@ -187,7 +187,7 @@ pub fn box_panel<G: BoardView>(
     };
     let b = opened.box_index;
     let mbox = snap.boxes.get(b);
-    let beads = &snap.beads[b];
+    let beads = &snap.beads[&b];
     let changes: Vec<(usize, i64)> = snap
         .reinforced
         .as_ref()
@@ -373,7 +373,7 @@ pub fn machine_panel<G: BoardView>(f: &mut Frame, area: Rect, snap: &Snapshot<G>
             let Some(&b) = shown.get(c * rows + r) else {
                 continue;
             };
-            let beads = &snap.beads[b];
+            let beads = &snap.beads[&b];
             let empty = beads.iter().all(|&n| n == 0);
             let num_style = if Some(b) == opened {
                 BOLD.add_modifier(Modifier::REVERSED)

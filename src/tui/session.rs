@@ -7,11 +7,12 @@ use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::game::{Game, Side};
-use crate::learn::engine::{Enumerated, GameState, Step, Table, Trainer};
-use crate::learn::{GameDefaults, GameResult, Machine};
-use crate::players::{Opponent, PerfectPlayer, RandomPlayer};
-use crate::solve::{GraphValues, Solution, SolveError, TieBreak};
+use crate::game::{Game, Side, Sym};
+use crate::learn::engine::{Enumerated, GameState, Table, Trainer};
+use crate::learn::lazy::{self, Scratch};
+use crate::learn::{GameDefaults, GameResult, Machine, MachineGame, MachineMove};
+use crate::players::{Opponent, PerfectPlayer, Player, RandomPlayer, Turn};
+use crate::solve::{GraphValues, OnDemand, Solution, SolveError, TieBreak};
 use crate::store::{self, StoreError};
 
 /// One game, move by move.
@@ -135,17 +136,41 @@ impl Curve {
     }
 }
 
+/// The opponent's player in a session: chosen by kind, asked from positions.
+enum SessionPlayer<G: Game> {
+    Random,
+    Graph(PerfectPlayer<GraphValues<G>>),
+    OnDemand(PerfectPlayer<OnDemand<G>>),
+}
+
+/// The most positions the perfect player of a session solves on demand.
+const ON_DEMAND_LIMIT: usize = 20_000_000;
+
 /// A machine learning against an opponent (the perfect or random player, or a person), one ply or
-/// one game at a time.
+/// one game at a time. Games are played from positions (so any machine, lazy or enumerated, can be
+/// watched); when the game is enumerated, whole games at flat out run on the compiled table, which
+/// makes the same moves from the same random numbers.
 pub struct Session<G: GameDefaults> {
-    enumerated: Arc<Enumerated<G>>,
+    game_rules: G,
+    /// The whole graph, when the game is small enough to enumerate (and the machine's set is
+    /// complete): the compiled table for flat out and the solved values for the perfect player.
+    enumerated: Option<Arc<Enumerated<G>>>,
     graph_values: Option<GraphValues<G>>,
+    on_demand: Option<OnDemand<G>>,
     tie_break: TieBreak,
     rival: Opponent,
     pending_rival: Option<Opponent>,
-    table: Table,
+    player: SessionPlayer<G>,
+    table: Option<Table>,
     machine: Machine<G>,
     st: GameState,
+    scratch: Scratch<G>,
+    /// The game in progress, from positions.
+    pos: G::Position,
+    history: Vec<G::Position>,
+    plies: u32,
+    frame: Sym,
+    part: MachineGame,
     /// The game in progress, or the last one played when none is.
     pub game: Option<GameRecord<G>>,
     in_game: bool,
@@ -169,16 +194,47 @@ impl<G: GameDefaults> Session<G> {
         rival: Opponent,
         tie_break: TieBreak,
     ) -> Result<Self, SolveError> {
+        let game = enumerated.game.clone();
+        Self::build(game, Some(enumerated), machine, rival, tie_break)
+    }
+
+    /// A session played from positions only (a lazy machine, or a game too big to enumerate); the
+    /// perfect player solves on demand.
+    pub fn from_positions(
+        game: G,
+        machine: Machine<G>,
+        rival: Opponent,
+        tie_break: TieBreak,
+    ) -> Result<Self, SolveError> {
+        Self::build(game, None, machine, rival, tie_break)
+    }
+
+    fn build(
+        game: G,
+        enumerated: Option<Arc<Enumerated<G>>>,
+        machine: Machine<G>,
+        rival: Opponent,
+        tie_break: TieBreak,
+    ) -> Result<Self, SolveError> {
+        let start = game.start();
         let mut s = Session {
-            table: Table::against_player(&enumerated, &machine.boxes, &mut RandomPlayer)
-                .expect("the random player always compiles"),
+            game_rules: game,
             enumerated,
             graph_values: None,
+            on_demand: None,
             tie_break,
             rival,
             pending_rival: None,
+            player: SessionPlayer::Random,
+            table: None,
             machine,
             st: GameState::new(),
+            scratch: Scratch::default(),
+            pos: start,
+            history: Vec::new(),
+            plies: 0,
+            frame: Sym::IDENTITY,
+            part: MachineGame::default(),
             game: None,
             in_game: false,
             stats: Stats::default(),
@@ -189,46 +245,49 @@ impl<G: GameDefaults> Session<G> {
             limit: None,
             seq: 0,
         };
-        if rival == Opponent::Perfect {
-            s.solve()?;
-        }
-        s.table = s.compile(rival);
+        s.prepare(rival)?;
         Ok(s)
     }
 
-    /// Solves the whole graph, once.
-    fn solve(&mut self) -> Result<GraphValues<G>, SolveError> {
-        if self.graph_values.is_none() {
-            let en = Arc::clone(&self.enumerated);
-            let solution = Solution::solve(&en.graph)?;
-            self.graph_values = Some(GraphValues::new(Arc::clone(&en.graph), Arc::new(solution)));
-        }
-        Ok(self.graph_values.clone().expect("just solved"))
-    }
-
-    fn compile(&mut self, rival: Opponent) -> Table {
-        let en = Arc::clone(&self.enumerated);
-        let values = match rival {
-            Opponent::Perfect => self.solve(),
-            _ => Err(SolveError::Unknown),
-        };
-        match (rival, values) {
-            (Opponent::Perfect, Ok(values)) => {
-                let mut perfect = PerfectPlayer::new(values, self.tie_break);
-                Table::against_player(&en, &self.machine.boxes, &mut perfect)
-                    .expect("a solved graph answers every position")
+    /// The player and (for an enumerated game with a complete set) the compiled table for `rival`.
+    fn prepare(&mut self, rival: Opponent) -> Result<(), SolveError> {
+        let complete = !self.machine.boxes.is_lazy();
+        self.player = match (rival, &self.enumerated) {
+            (Opponent::Perfect, Some(en)) => {
+                if self.graph_values.is_none() {
+                    let solution = Solution::solve(&en.graph)?;
+                    self.graph_values =
+                        Some(GraphValues::new(Arc::clone(&en.graph), Arc::new(solution)));
+                }
+                let values = self.graph_values.clone().expect("just solved");
+                SessionPlayer::Graph(PerfectPlayer::new(values, self.tie_break))
+            }
+            (Opponent::Perfect, None) => {
+                let mut solver = self
+                    .on_demand
+                    .take()
+                    .unwrap_or_else(|| OnDemand::new(ON_DEMAND_LIMIT));
+                solver.solve(&self.game_rules, &self.game_rules.start())?;
+                SessionPlayer::OnDemand(PerfectPlayer::new(solver, self.tie_break))
             }
             // A person may play any move (and so may the random player).
-            _ => Table::against_player(&en, &self.machine.boxes, &mut RandomPlayer)
-                .expect("the random player always compiles"),
-        }
+            _ => SessionPlayer::Random,
+        };
+        self.table = match (&self.enumerated, &mut self.player, complete) {
+            (Some(en), SessionPlayer::Graph(p), true) => Some(
+                Table::against_player(en, &self.machine.boxes, p)
+                    .map_err(|_| SolveError::Unknown)?,
+            ),
+            (Some(en), SessionPlayer::Random, true) => {
+                Some(Table::against_random(en, &self.machine.boxes))
+            }
+            _ => None,
+        };
+        Ok(())
     }
 
     pub fn game(&self) -> &G {
-        &self.enumerated.game
-    }
-    pub fn enumerated(&self) -> &Arc<Enumerated<G>> {
-        &self.enumerated
+        &self.game_rules
     }
     pub fn machine(&self) -> &Machine<G> {
         &self.machine
@@ -257,8 +316,9 @@ impl<G: GameDefaults> Session<G> {
     }
 
     fn switch_rival(&mut self, rival: Opponent) {
-        if rival != self.rival {
-            self.table = self.compile(rival);
+        // A rival that cannot be prepared (the perfect player on a game it cannot solve) is not
+        // taken: the session keeps the one it has.
+        if rival != self.rival && self.prepare(rival).is_ok() {
             self.rival = rival;
         }
         self.pending_rival = None;
@@ -275,6 +335,10 @@ impl<G: GameDefaults> Session<G> {
         self.opened = None;
         self.reinforced = None;
         self.recent.clear();
+        // A lazy machine's table (if any) no longer matches its emptied set.
+        if self.machine.boxes.is_lazy() {
+            self.table = None;
+        }
     }
 
     /// Saves the machine atomically.
@@ -298,11 +362,16 @@ impl<G: GameDefaults> Session<G> {
         if let Some(r) = self.pending_rival {
             self.switch_rival(r);
         }
-        self.st.restart();
+        self.pos = self.game_rules.start();
+        self.history.clear();
+        self.history.push(self.pos.clone());
+        self.plies = 0;
+        self.frame = Sym::IDENTITY;
+        self.part.clear();
         self.in_game = true;
         self.game = Some(GameRecord {
             number: self.machine.games_played + 1,
-            positions: vec![self.enumerated.game.start()],
+            positions: vec![self.pos.clone()],
             moves: Vec::new(),
             played: Vec::new(),
             result: None,
@@ -313,28 +382,12 @@ impl<G: GameDefaults> Session<G> {
     /// The legal moves of the person to move, in the order `human_move` takes them, or `None`
     /// when it is not a person's turn.
     pub fn human_options(&self) -> Option<Vec<G::Move>> {
-        if self.rival != Opponent::Human
-            || !self.in_game
-            || !self.table.opponent_to_move(self.st.state)
-        {
-            return None;
-        }
-        let graph = &self.enumerated.graph;
-        let n = self.table.node(self.st.state);
-        Some(
-            self.table
-                .options(self.st.state)
-                .iter()
-                .map(|&c| {
-                    let i = graph
-                        .children(n)
-                        .iter()
-                        .position(|&x| x == self.table.node(c))
-                        .expect("an option is a child");
-                    graph.moves(n)[i]
-                })
-                .collect(),
-        )
+        let g = &self.game_rules;
+        let persons_turn = self.rival == Opponent::Human
+            && self.in_game
+            && g.outcome(&self.pos).is_none()
+            && g.to_move(&self.pos) != self.machine.boxes.side();
+        persons_turn.then(|| g.moves(&self.pos))
     }
 
     /// Plays one ply (starting a new game if none is under way); a game that ends is reinforced
@@ -345,77 +398,106 @@ impl<G: GameDefaults> Session<G> {
 
     /// The person's move: option `pick` of [`Session::human_options`].
     pub fn human_move(&mut self, pick: usize) -> bool {
-        self.ply_with(Some(pick as u32))
+        self.ply_with(Some(pick))
     }
 
-    fn ply_with(&mut self, pick: Option<u32>) -> bool {
+    /// The result of the game in progress if it is over, from the learner's side.
+    fn over(&self) -> Option<GameResult> {
+        let outcome = self.game_rules.outcome(&self.pos)?;
+        Some(match outcome.winner {
+            None => GameResult::Draw,
+            Some(w) if w == self.machine.boxes.side() => GameResult::Win,
+            Some(_) => GameResult::Loss,
+        })
+    }
+
+    fn ply_with(&mut self, pick: Option<usize>) -> bool {
         if !self.begin() {
             return false;
         }
-        let before = self.table.node(self.st.state);
-        let side = self.enumerated.graph.to_move(before);
-        let trainer = Trainer::new(&self.enumerated, &self.table);
-        let step = trainer.step_with(&mut self.machine, &mut self.st, pick);
-        let game_no = self.game.as_ref().map_or(0, |g| g.number);
-        let mirrored = |b: usize| {
-            self.machine.boxes.get(b).position != *self.enumerated.graph.position(before)
-        };
-        match step {
-            Step::Learner { box_index, arrow } => {
-                self.seq += 1;
-                self.opened = Some(Opened {
-                    game: game_no,
-                    box_index,
-                    arrow: Some(arrow),
-                    mirrored: mirrored(box_index),
-                    seq: self.seq,
-                });
-                self.recent.retain(|&b| b != box_index);
-                self.recent.push_front(box_index);
-                self.recent.truncate(64);
-                if let Some(g) = &mut self.game {
-                    g.played.push((box_index, arrow));
-                }
-            }
-            Step::Resigned { box_index } => {
-                self.seq += 1;
-                self.opened = Some(Opened {
-                    game: game_no,
-                    box_index,
-                    arrow: None,
-                    mirrored: mirrored(box_index),
-                    seq: self.seq,
-                });
-                if let Some(g) = &mut self.game {
-                    g.resigned = true;
-                }
-                self.finish(GameResult::Loss);
-                return true;
-            }
-            Step::Opponent => {}
-            Step::Over(r) => {
-                self.finish(r);
-                return true;
-            }
+        if let Some(r) = self.over() {
+            self.finish(r);
+            return true;
         }
-        let after = self.table.node(self.st.state);
-        let graph = &self.enumerated.graph;
-        let i = graph
-            .children(before)
-            .iter()
-            .position(|&c| c == after)
-            .expect("a move leads to a child");
-        let mv = graph.moves(before)[i];
-        if let Some(g) = &mut self.game {
-            g.moves.push((side, mv));
-            g.positions.push(graph.position(after).clone());
+        let g = &self.game_rules;
+        let side = g.to_move(&self.pos);
+        let game_no = self.game.as_ref().map_or(0, |r| r.number);
+        let mv = if side == self.machine.boxes.side() {
+            let chosen = self
+                .machine
+                .choose(g, &self.pos, self.plies, self.frame, &mut self.part);
+            let (box_index, arrow) = match chosen {
+                MachineMove::Move { drawn: None, mv } => (None, Some(mv)),
+                MachineMove::Move {
+                    drawn: Some((b, a)),
+                    mv,
+                } => (Some((b, Some(a))), Some(mv)),
+                MachineMove::Resign { box_index } => (Some((box_index, None)), None),
+            };
+            if let Some((b, drawn)) = box_index {
+                self.seq += 1;
+                let mirrored = self.machine.boxes.get(b).position != self.pos;
+                self.opened = Some(Opened {
+                    game: game_no,
+                    box_index: b,
+                    arrow: drawn,
+                    mirrored,
+                    seq: self.seq,
+                });
+                self.recent.retain(|&x| x != b);
+                self.recent.push_front(b);
+                self.recent.truncate(64);
+                if let (Some(rec), Some(a)) = (&mut self.game, drawn) {
+                    rec.played.push((b, a));
+                }
+            }
+            match arrow {
+                Some(mv) => mv,
+                None => {
+                    if let Some(rec) = &mut self.game {
+                        rec.resigned = true;
+                    }
+                    self.finish(GameResult::Loss);
+                    return true;
+                }
+            }
+        } else {
+            let turn = Turn {
+                ply: self.plies,
+                history: &self.history,
+                rng: &mut self.machine.rng,
+            };
+            let chosen = match (pick, &mut self.player) {
+                (Some(i), _) => g.moves(&self.pos).get(i).copied(),
+                (None, SessionPlayer::Random) => RandomPlayer.choose(g, &self.pos, turn),
+                (None, SessionPlayer::Graph(p)) => p.choose(g, &self.pos, turn),
+                (None, SessionPlayer::OnDemand(p)) => p.choose(g, &self.pos, turn),
+            };
+            match chosen {
+                Some(mv) => mv,
+                // A pick out of range is no move; a player with no move resigns.
+                None if pick.is_some() => return false,
+                None => {
+                    self.finish(GameResult::Win);
+                    return true;
+                }
+            }
+        };
+        self.pos = g.play(&self.pos, mv);
+        self.plies += 1;
+        self.frame = self
+            .machine
+            .boxes
+            .mode()
+            .frame_after(g, self.plies, &self.pos, self.frame);
+        self.history.push(self.pos.clone());
+        if let Some(rec) = &mut self.game {
+            rec.moves.push((side, mv));
+            rec.positions.push(self.pos.clone());
         }
         // A game that has just ended is finished at once (this draws nothing).
-        if graph.is_terminal(after) {
-            let trainer = Trainer::new(&self.enumerated, &self.table);
-            if let Some(r) = trainer.step(&mut self.machine, &mut self.st).result() {
-                self.finish(r);
-            }
+        if let Some(r) = self.over() {
+            self.finish(r);
         }
         true
     }
@@ -436,7 +518,8 @@ impl<G: GameDefaults> Session<G> {
                 )
             })
             .collect();
-        Trainer::new(&self.enumerated, &self.table).finish(&mut self.machine, &self.st, result);
+        self.machine.reinforce(&self.part.played, result);
+        self.part.clear();
         let mut changes = Vec::new();
         let mut emptied = Vec::new();
         for (b, old) in before {
@@ -514,8 +597,23 @@ impl<G: GameDefaults> Session<G> {
         };
         let mut n = 0;
         while n < max && (n % 256 != 0 || n == 0 || keep_going()) {
-            let trainer = Trainer::new(&self.enumerated, &self.table);
-            let r = trainer.play_game(&mut self.machine, &mut self.st);
+            let r = match (&self.table, &self.enumerated, &mut self.player) {
+                (Some(table), Some(en), _) => {
+                    Trainer::new(en, table).play_game(&mut self.machine, &mut self.st)
+                }
+                (_, _, SessionPlayer::OnDemand(p)) => {
+                    lazy::play_game(&self.game_rules, &mut self.machine, p, &mut self.scratch)
+                }
+                (_, _, SessionPlayer::Graph(p)) => {
+                    lazy::play_game(&self.game_rules, &mut self.machine, p, &mut self.scratch)
+                }
+                (_, _, SessionPlayer::Random) => lazy::play_game(
+                    &self.game_rules,
+                    &mut self.machine,
+                    &mut RandomPlayer,
+                    &mut self.scratch,
+                ),
+            };
             let number = self.machine.games_played;
             self.record(number, r);
             n += 1;
