@@ -23,10 +23,6 @@ pub struct Machine<G: Game> {
     /// For each box in turn: its total, then the beads of each arrow. Box `b` starts at
     /// [`BoxSet::bead_index`]`(b)`.
     beads: Vec<u32>,
-    /// Beads in all boxes, and boxes with none: kept up to date so that reading them costs
-    /// nothing however many boxes the machine has.
-    beads_total: u64,
-    emptied: usize,
 }
 
 impl<G: Game> Clone for Machine<G> {
@@ -39,8 +35,6 @@ impl<G: Game> Clone for Machine<G> {
             rng: self.rng.clone(),
             games_played: self.games_played,
             beads: self.beads.clone(),
-            beads_total: self.beads_total,
-            emptied: self.emptied,
         }
     }
 }
@@ -96,8 +90,6 @@ impl<G: Game> Machine<G> {
     ) -> Machine<G> {
         let mut m = Machine {
             beads: Vec::new(),
-            beads_total: 0,
-            emptied: 0,
             boxes,
             initial,
             reinforcement,
@@ -127,39 +119,24 @@ impl<G: Game> Machine<G> {
 
     /// Fresh beads in every box, the generator reseeded, no games played.
     fn refill(&mut self) {
-        self.beads = Vec::with_capacity(self.boxes.len() + self.boxes.arrow_count());
-        self.beads_total = 0;
-        self.emptied = 0;
-        let boxes = Arc::clone(&self.boxes);
-        for b in boxes.boxes() {
-            self.push_fresh(b);
+        let mut beads = Vec::with_capacity(self.boxes.len() + self.boxes.arrow_count());
+        for b in self.boxes.boxes() {
+            Self::push_fresh(&mut beads, &self.initial, b);
         }
+        self.beads = beads;
         self.reseed(self.seed);
         self.games_played = 0;
     }
 
     /// Appends a fresh box's total and arrows, never more than [`MAX_BOX_BEADS`] in all.
-    fn push_fresh(&mut self, b: &MatchBox<G>) {
+    fn push_fresh(beads: &mut Vec<u32>, initial: &StageBeads, b: &MatchBox<G>) {
         let len = b.arrows.len().max(1) as u32;
-        let n = self
-            .initial
+        let n = initial
             .for_stage(b.stage as usize)
             .get()
             .min(MAX_BOX_BEADS / len);
-        let total = n * b.arrows.len() as u32;
-        self.beads.push(total);
-        self.beads.extend(std::iter::repeat_n(n, b.arrows.len()));
-        self.count_total(0, total, false);
-    }
-
-    /// Keeps the machine's totals when a box's total goes from `before` to `after` (`existed`:
-    /// whether the box was counted before).
-    #[inline(always)]
-    fn count_total(&mut self, before: u32, after: u32, existed: bool) {
-        self.beads_total = self.beads_total - before as u64 + after as u64;
-        let was_empty = existed && before == 0;
-        let is_empty = after == 0;
-        self.emptied = self.emptied + usize::from(is_empty) - usize::from(was_empty);
+        beads.push(n * b.arrows.len() as u32);
+        beads.extend(std::iter::repeat_n(n, b.arrows.len()));
     }
 
     fn base(&self, b: usize) -> usize {
@@ -192,21 +169,21 @@ impl<G: Game> Machine<G> {
         for (cell, n) in self.beads[base + 1..].iter_mut().zip(beads) {
             *cell = n.get();
         }
-        let before = self.beads[base];
         self.beads[base] = total as u32;
-        self.count_total(before, total as u32, true);
         Ok(())
     }
     pub fn box_total(&self, b: usize) -> u32 {
         self.beads[self.base(b)]
     }
-    /// Beads in all the boxes.
     pub fn beads_left(&self) -> u64 {
-        self.beads_total
+        (0..self.boxes.len())
+            .map(|b| self.box_total(b) as u64)
+            .sum()
     }
-    /// Boxes with no bead left.
     pub fn boxes_emptied(&self) -> usize {
-        self.emptied
+        (0..self.boxes.len())
+            .filter(|&b| self.box_total(b) == 0)
+            .count()
     }
     /// Memory the boxes and beads take, in bytes (an estimate: the positions, arrows, index and
     /// beads, not the allocator's slack).
@@ -235,7 +212,7 @@ impl<G: Game> Machine<G> {
             position: view.clone(),
             arrows,
         };
-        self.push_fresh(&new);
+        Self::push_fresh(&mut self.beads, &self.initial, &new);
         Some(Arc::make_mut(&mut self.boxes).add(new))
     }
 
@@ -331,9 +308,7 @@ impl<G: Game> Machine<G> {
                 before.saturating_sub(delta.unsigned_abs())
             };
             self.beads[cell] = after;
-            let new_total = total - before + after;
-            self.beads[base as usize] = new_total;
-            self.count_total(total, new_total, true);
+            self.beads[base as usize] = total - before + after;
         }
     }
 }

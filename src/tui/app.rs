@@ -154,6 +154,9 @@ pub enum Command {
 /// Boxes shown one by one in the machine panel at most; larger sets show the recent ones.
 pub const SHOW_ALL_BOXES: usize = 64;
 
+/// Machines with up to this many boxes have their beads counted for every snapshot.
+pub const COUNT_EVERY_FRAME: usize = 100_000;
+
 /// The boxes a snapshot shows, copied out of the machine: the cost of a snapshot does not grow
 /// with the machine.
 pub struct SnapBoxes<G: Game> {
@@ -217,6 +220,12 @@ impl<G: BoardView> Snapshot<G> {
             beads.insert(b, m.beads_in(b).iter().map(|x| x.get()).collect());
             copied.insert(b, set.get(b).clone());
         }
+        // Small machines are counted afresh; big ones as last counted (about once a second).
+        let (beads_left, boxes_emptied) = if set.len() <= COUNT_EVERY_FRAME {
+            (m.beads_left(), m.boxes_emptied())
+        } else {
+            s.totals
+        };
         let boxes = SnapBoxes {
             side: set.side(),
             len: set.len(),
@@ -231,8 +240,8 @@ impl<G: BoardView> Snapshot<G> {
             stats: s.stats.clone(),
             curve: s.curve.clone(),
             games_played: m.games_played,
-            beads_left: m.beads_left(),
-            boxes_emptied: m.boxes_emptied(),
+            beads_left,
+            boxes_emptied,
             rival: s.rival(),
             seed: m.seed,
             reinforcement: m.reinforcement.to_string(),

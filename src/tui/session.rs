@@ -182,6 +182,9 @@ pub struct Session<G: GameDefaults> {
     pub recent: VecDeque<usize>,
     /// Stop after this many games in this session.
     pub limit: Option<u64>,
+    /// Beads left and boxes emptied when last counted ([`Session::count_totals`]), for machines
+    /// too big to count at every frame.
+    pub totals: (u64, usize),
     seq: u64,
 }
 
@@ -243,8 +246,10 @@ impl<G: GameDefaults> Session<G> {
             reinforced: None,
             recent: VecDeque::new(),
             limit: None,
+            totals: (0, 0),
             seq: 0,
         };
+        s.count_totals();
         s.prepare(rival)?;
         Ok(s)
     }
@@ -288,6 +293,10 @@ impl<G: GameDefaults> Session<G> {
 
     pub fn game(&self) -> &G {
         &self.game_rules
+    }
+    /// Counts the beads left and the boxes emptied (a walk over every box).
+    pub fn count_totals(&mut self) {
+        self.totals = (self.machine.beads_left(), self.machine.boxes_emptied());
     }
     pub fn machine(&self) -> &Machine<G> {
         &self.machine
@@ -335,6 +344,7 @@ impl<G: GameDefaults> Session<G> {
         self.opened = None;
         self.reinforced = None;
         self.recent.clear();
+        self.count_totals();
         // A lazy machine's table (if any) no longer matches its emptied set.
         if self.machine.boxes.is_lazy() {
             self.table = None;

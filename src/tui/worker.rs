@@ -95,6 +95,7 @@ pub fn spawn<G: BoardView + 'static>(
     let handle = thread::spawn(move || {
         let mut due = Instant::now();
         let mut published = Instant::now();
+        let mut totals_counted = Instant::now();
         let mut dirty = false;
         let mut message = None;
         loop {
@@ -130,6 +131,11 @@ pub fn spawn<G: BoardView + 'static>(
             dirty |= changed;
             // At most about 60 snapshots a second; the screen draws 30.
             if dirty && (published.elapsed() >= Duration::from_millis(16) || message.is_some()) {
+                // Counting the beads of a big machine takes a while: once a second is enough.
+                if totals_counted.elapsed() >= Duration::from_secs(1) {
+                    session.count_totals();
+                    totals_counted = Instant::now();
+                }
                 let snap = Snapshot::of(&session);
                 let mut slot = out.lock().unwrap_or_else(|e| e.into_inner());
                 slot.0 = Some(snap);
