@@ -55,7 +55,13 @@ fn train_csv_has_one_row_per_game() {
     let mut score = 0i64;
     for (i, row) in rows.iter().enumerate() {
         assert_eq!(row[1].parse::<usize>().unwrap(), i + 1);
-        assert_eq!(&row[2], json["results"][i].as_str().unwrap());
+        let letter = json["results"].as_str().unwrap().as_bytes()[i];
+        let word = match letter {
+            b'W' => "win",
+            b'D' => "draw",
+            _ => "loss",
+        };
+        assert_eq!(&row[2], word);
         score += match &row[2] {
             "win" => 1,
             "loss" => -1,

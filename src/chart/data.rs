@@ -118,33 +118,35 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
 }
 
 /// The per-game rows of an experiment.
-pub fn index_rows(variant: &str, label: &str, r: &ExperimentResult) -> Vec<IndexRow> {
+pub fn index_rows<'a>(
+    variant: &'a str,
+    label: &'a str,
+    r: &'a ExperimentResult,
+) -> impl Iterator<Item = IndexRow> + 'a {
     let n = r.runs as u64;
     let nf = n.max(1) as f64;
-    (0..r.losses_by_game.len())
-        .map(|g| {
-            let losses = r.losses_by_game[g] as u64;
-            let (lo, hi) = wilson(losses, n);
-            let mean = r.cumulative_losses[g] as f64 / nf;
-            let var = (r.cumulative_losses_sq[g] as f64 / nf - mean * mean).max(0.0);
-            let half = 1.96 * (var / nf).sqrt();
-            IndexRow {
-                variant: variant.to_string(),
-                game: g as u64 + 1,
-                runs: n,
-                loss_rate: losses as f64 / nf,
-                loss_rate_low: lo,
-                loss_rate_high: hi,
-                draw_rate: r.draws_by_game[g] as f64 / nf,
-                win_rate: r.wins_by_game[g] as f64 / nf,
-                mean_cumulative_losses: mean,
-                cumulative_losses_low: (mean - half).max(0.0),
-                cumulative_losses_high: mean + half,
-                runs_with_last_loss_here: r.last_loss[g + 1] as u64,
-                label: label.to_string(),
-            }
-        })
-        .collect()
+    (0..r.losses_by_game.len()).map(move |g| {
+        let losses = r.losses_by_game[g] as u64;
+        let (lo, hi) = wilson(losses, n);
+        let mean = r.cumulative_losses[g] as f64 / nf;
+        let var = (r.cumulative_losses_sq[g] as f64 / nf - mean * mean).max(0.0);
+        let half = 1.96 * (var / nf).sqrt();
+        IndexRow {
+            variant: variant.to_string(),
+            game: g as u64 + 1,
+            runs: n,
+            loss_rate: losses as f64 / nf,
+            loss_rate_low: lo,
+            loss_rate_high: hi,
+            draw_rate: r.draws_by_game[g] as f64 / nf,
+            win_rate: r.wins_by_game[g] as f64 / nf,
+            mean_cumulative_losses: mean,
+            cumulative_losses_low: (mean - half).max(0.0),
+            cumulative_losses_high: mean + half,
+            runs_with_last_loss_here: r.last_loss[g + 1] as u64,
+            label: label.to_string(),
+        }
+    })
 }
 
 /// Writes rows as CSV with a header.
@@ -155,6 +157,59 @@ pub fn write_csv<T: Serialize>(out: impl Write, rows: &[T]) -> Result<(), DataEr
     }
     w.flush().map_err(csv::Error::from)?;
     Ok(())
+}
+
+/// One run's games thinned to at most [`GameSampler::MAX_ROWS`] rows for a chart, whatever the
+/// number of games: the first game, then every `k`-th (`k` doubling as the run grows), and the
+/// last. Deterministic, so a chart drawn during `train` and one drawn later from the full CSV by
+/// `plot` are the same.
+#[derive(Clone, Debug, Default)]
+pub struct GameSampler {
+    every: u64,
+    seen: u64,
+    rows: Vec<GameRow>,
+    last: Option<GameRow>,
+}
+
+impl GameSampler {
+    pub const MAX_ROWS: usize = 4000;
+
+    pub fn new() -> Self {
+        GameSampler {
+            every: 1,
+            ..Default::default()
+        }
+    }
+
+    /// Offers the next game's row.
+    pub fn push(&mut self, row: GameRow) {
+        let i = self.seen;
+        self.seen += 1;
+        if i == 0 || i.is_multiple_of(self.every) {
+            self.rows.push(row);
+            self.last = None;
+            if self.rows.len() > Self::MAX_ROWS {
+                self.every *= 2;
+                let every = self.every;
+                // Keep the first row and the rows whose index is a multiple of the new step.
+                let mut index = 0u64;
+                let step = every / 2;
+                self.rows.retain(|_| {
+                    let keep = index == 0 || (index * step).is_multiple_of(every);
+                    index += 1;
+                    keep
+                });
+            }
+        } else {
+            self.last = Some(row);
+        }
+    }
+
+    /// The rows kept, the last game always among them.
+    pub fn finish(mut self) -> Vec<GameRow> {
+        self.rows.extend(self.last);
+        self.rows
+    }
 }
 
 /// Rows read back from a CSV written by `train` or `experiment`.

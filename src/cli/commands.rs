@@ -290,46 +290,51 @@ fn solve<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
 fn result_letters(results: &[GameResult]) -> String {
     results
         .chunks(10)
-        .map(|c| {
-            c.iter()
-                .map(|r| match r {
-                    GameResult::Win => 'W',
-                    GameResult::Draw => 'D',
-                    GameResult::Loss => 'L',
-                })
-                .collect::<String>()
-        })
+        .map(|c| c.iter().map(|&r| result_letter(r)).collect::<String>())
         .collect::<Vec<_>>()
         .join(" ")
 }
 
 fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
     let games = a.learn.games.unwrap_or(50);
-    for path in a.save.iter().chain(&a.save_opponent) {
-        store::check_writable(path)?;
-    }
-    check_outputs(&a.output)?;
+    check_outputs(
+        &a.output,
+        &[
+            ("--save", a.save.as_ref()),
+            ("--save-opponent", a.save_opponent.as_ref()),
+        ],
+    )?;
     let mut s = Setup::new(game, &a.learn)?;
     if a.save_opponent.is_some() && s.rival.is_none() {
         bail!("--save-opponent needs --opponent matchbox");
     }
     let first_game = s.machine.games_played + 1;
     if !a.learn.json {
-        print!("{}", s.header("train", &[("games", games.to_string())]));
+        print!(
+            "{}",
+            s.header("train", &[("games", crate::text::group(games as u64))])
+        );
     }
     let settings = s.settings_json();
+    let mut log = ResultLog::new(first_game, a.learn.json);
     let tracked = a.output.csv.is_some() || a.output.plot.is_some();
-    let (results, rows) = if tracked {
-        // Game by game, recording the beads after each one (for the table and charts).
+    let started = std::time::Instant::now();
+    let mut warned = false;
+    if tracked {
+        // Game by game, recording the beads after each one: streamed to the table, thinned for
+        // the chart.
         let label = s.label();
         let perfect = s.perfect_play();
-        let mut rows = Vec::with_capacity(games);
-        let mut results = Vec::with_capacity(games);
+        let mut csv = match &a.output.csv {
+            Some(path) => Some(csv::Writer::from_writer(store::AtomicWriter::create(path)?)),
+            None => None,
+        };
+        let mut sampled = chart::data::GameSampler::new();
         let mut score = 0i64;
-        for _ in 0..games {
+        for played in 0..games {
             let r = s.train(1)[0];
+            log.push(r);
             score += r.score() as i64;
-            results.push(r);
             let m = &s.machine;
             let mut by_move: Vec<u64> = Vec::new();
             for b in 0..m.boxes.len() {
@@ -339,7 +344,7 @@ fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
                 }
                 by_move[stage] += m.box_total(b) as u64;
             }
-            rows.push(GameRow {
+            let row = GameRow {
                 run: 1,
                 game: m.games_played,
                 result: r,
@@ -353,25 +358,40 @@ fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
                     .join("/"),
                 perfect_play: perfect,
                 label: label.clone(),
-            });
+            };
+            if let Some(w) = &mut csv {
+                w.serialize(&row)?;
+            }
+            sampled.push(row);
+            if played % 4096 == 4095 {
+                warned |= estimate(started, played + 1, games, warned)?;
+            }
         }
-        (results, Some(rows))
+        if let (Some(w), Some(path)) = (csv, &a.output.csv) {
+            w.into_inner()
+                .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.error()))?
+                .commit()?;
+        }
+        if let Some(path) = &a.output.plot {
+            let spec = chart::data::chart(
+                a.output.chart.unwrap_or(ChartKind::Score),
+                &Rows::Games(sampled.finish()),
+            )?;
+            let bytes = chart::exporter_for(path)?.export(&spec)?;
+            store::save_atomic_bytes(path, &bytes)?;
+        }
     } else {
-        (s.train(games), None)
-    };
-    if let Some(rows) = rows {
-        write_outputs(&a.output, &Rows::Games(rows), ChartKind::Score)?;
+        // In chunks, so that memory does not grow with the games played.
+        let mut done = 0;
+        while done < games {
+            let chunk = (games - done).min(1 << 16);
+            for r in s.train(chunk) {
+                log.push(r);
+            }
+            done += chunk;
+            warned |= estimate(started, done, games, warned)?;
+        }
     }
-    let count = |r| results.iter().filter(|&&x| x == r).count();
-    let (wins, draws, losses) = (
-        count(GameResult::Win),
-        count(GameResult::Draw),
-        count(GameResult::Loss),
-    );
-    let last_loss = results
-        .iter()
-        .rposition(|&r| r == GameResult::Loss)
-        .map(|i| i as u64 + first_game);
     if let Some(path) = &a.save {
         let text = store::to_yaml(s.game(), &s.machine, s.game().size_key());
         store::save_atomic(path, &text)?;
@@ -391,12 +411,12 @@ fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
     if a.learn.json {
         print_json(&json!({
             "settings": settings,
-            "games": results.len(),
-            "wins": wins,
-            "draws": draws,
-            "losses": losses,
-            "results": results,
-            "last_loss": last_loss,
+            "games": log.games,
+            "wins": log.wins,
+            "draws": log.draws,
+            "losses": log.losses,
+            "results": log.letters.as_deref().unwrap_or(""),
+            "last_loss": log.last_loss,
             "beads_left": m.beads_left(),
             "boxes_emptied": m.boxes_emptied(),
             "games_played": m.games_played,
@@ -405,39 +425,152 @@ fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
         }));
         return Ok(());
     }
-    if results.len() <= 200 {
+    let tail: Vec<GameResult> = log.tail.iter().copied().collect();
+    if log.games <= 200 {
+        let mut all = log.head.clone();
+        all.extend(tail.iter().skip(log.head.len() + 100 - log.games as usize));
         println!(
             "\nresults (W win, D draw, L loss; from game {first_game}):\n  {}",
-            result_letters(&results)
+            result_letters(&all)
         );
     } else {
-        let tail = results.len() - 100;
         println!(
-            "\nresults (W win, D draw, L loss), games {first_game} to {}:\n  {}\n  …\nlast 100 games:\n  {}",
-            first_game + 99,
-            result_letters(&results[..100]),
-            result_letters(&results[tail..])
+            "\nresults (W win, D draw, L loss), games {} to {}:\n  {}\n  …\nlast 100 games:\n  {}",
+            crate::text::group(first_game),
+            crate::text::group(first_game + 99),
+            result_letters(&log.head),
+            result_letters(&tail)
         );
     }
     println!(
-        "\n{} games: {wins} won, {draws} drawn, {losses} lost; last loss: {}",
-        results.len(),
-        last_loss.map_or("none".into(), |g| format!("game {g}"))
+        "\n{} games: {} won, {} drawn, {} lost; last loss: {}",
+        crate::text::group(log.games),
+        crate::text::group(log.wins),
+        crate::text::group(log.draws),
+        crate::text::group(log.losses),
+        log.last_loss
+            .map_or("none".into(), |g| format!("game {}", crate::text::group(g)))
     );
     println!(
         "boxes emptied: {} of {}; beads left: {}",
-        m.boxes_emptied(),
-        m.boxes.len(),
-        m.beads_left()
+        crate::text::group(m.boxes_emptied() as u64),
+        crate::text::group(m.boxes.len() as u64),
+        crate::text::group(m.beads_left())
     );
+    for (what, path) in [("table", &a.output.csv), ("chart", &a.output.plot)] {
+        if let Some(p) = path {
+            println!("{what} written to {}", p.display());
+        }
+    }
     if let Some(path) = &a.save {
         println!(
             "saved to {} ({} games played in all)",
             path.display(),
-            m.games_played
+            crate::text::group(m.games_played)
         );
     }
     Ok(())
+}
+
+/// The results of one learner's run, in memory that does not grow with the games: counts, the
+/// last loss, the first and the last 100 games, and (only when asked, for `--json`) one letter per
+/// game.
+struct ResultLog {
+    first_game: u64,
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    last_loss: Option<u64>,
+    head: Vec<GameResult>,
+    tail: std::collections::VecDeque<GameResult>,
+    letters: Option<String>,
+}
+
+impl ResultLog {
+    fn new(first_game: u64, letters: bool) -> Self {
+        ResultLog {
+            first_game,
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            last_loss: None,
+            head: Vec::new(),
+            tail: Default::default(),
+            letters: letters.then(String::new),
+        }
+    }
+
+    fn push(&mut self, r: GameResult) {
+        let number = self.first_game + self.games;
+        self.games += 1;
+        match r {
+            GameResult::Win => self.wins += 1,
+            GameResult::Draw => self.draws += 1,
+            GameResult::Loss => {
+                self.losses += 1;
+                self.last_loss = Some(number);
+            }
+        }
+        if self.head.len() < 100 {
+            self.head.push(r);
+        }
+        if self.tail.len() == 100 {
+            self.tail.pop_front();
+        }
+        self.tail.push_back(r);
+        if let Some(l) = &mut self.letters {
+            l.push(result_letter(r));
+        }
+    }
+}
+
+fn result_letter(r: GameResult) -> char {
+    match r {
+        GameResult::Win => 'W',
+        GameResult::Draw => 'D',
+        GameResult::Loss => 'L',
+    }
+}
+
+/// After `done` of `total` units of work begun at `started`: refuses work that would take more
+/// than a year, and says once on stderr how long work of more than two minutes will take.
+/// Returns whether it said so.
+fn estimate(started: std::time::Instant, done: usize, total: usize, warned: bool) -> Result<bool> {
+    let elapsed = started.elapsed().as_secs_f64();
+    if done == 0 || elapsed < 0.05 {
+        return Ok(false);
+    }
+    let left = elapsed / done as f64 * (total - done) as f64;
+    const YEAR: f64 = 365.25 * 86400.0;
+    if left > YEAR {
+        bail!(
+            "this would take about {:.0} years at {} games a second; ask for fewer games",
+            left / YEAR,
+            crate::text::group((done as f64 / elapsed) as u64)
+        );
+    }
+    if left > 120.0 && !warned {
+        eprintln!(
+            "about {} to go at {} games a second (Ctrl-C stops without saving)",
+            duration_text(left),
+            crate::text::group((done as f64 / elapsed) as u64)
+        );
+        return Ok(true);
+    }
+    Ok(false)
+}
+
+/// A duration for people: 3 min, 2.5 h, 4 days.
+fn duration_text(secs: f64) -> String {
+    if secs < 3600.0 {
+        format!("{:.0} min", secs / 60.0)
+    } else if secs < 2.0 * 86400.0 {
+        format!("{:.1} h", secs / 3600.0)
+    } else {
+        format!("{:.0} days", secs / 86400.0)
+    }
 }
 
 /// The variants of `--compare KEY=V1,V2`: each value applied to a copy of the options.
@@ -531,36 +664,53 @@ fn progress(runs: usize) -> Option<ProgressBar> {
     Some(bar)
 }
 
-fn write_outputs(output: &ChartArgs, rows: &Rows, default_chart: ChartKind) -> Result<()> {
-    if let Some(path) = &output.csv {
-        let mut buf = Vec::new();
-        match rows {
-            Rows::Games(r) => chart::data::write_csv(&mut buf, r)?,
-            Rows::Index(r) => chart::data::write_csv(&mut buf, r)?,
-        }
-        store::save_atomic_bytes(path, &buf)?;
-    }
-    if let Some(path) = &output.plot {
-        let spec = chart::data::chart(output.chart.unwrap_or(default_chart), rows)?;
-        let bytes = chart::exporter_for(path)?.export(&spec)?;
-        store::save_atomic_bytes(path, &bytes)?;
-    }
-    Ok(())
-}
+/// The most game indices an experiment's chart takes (its rows are held in memory); the CSV
+/// streams any number.
+const MAX_CHART_GAMES: usize = 1_000_000;
 
-fn check_outputs(output: &ChartArgs) -> Result<()> {
-    for path in output.csv.iter().chain(&output.plot) {
-        store::check_writable(path)?;
+/// Checks every output of a command before any work is done: each can be written, and no two
+/// name the same file. `others` are the command's other outputs, as (option, path).
+fn check_outputs(output: &ChartArgs, others: &[(&str, Option<&PathBuf>)]) -> Result<()> {
+    let mut all: Vec<(&str, &std::path::Path)> = vec![];
+    for (name, path) in [
+        ("--csv", output.csv.as_ref()),
+        ("--plot", output.plot.as_ref()),
+    ]
+    .into_iter()
+    .chain(others.iter().copied())
+    {
+        if let Some(p) = path {
+            store::check_writable(p)?;
+            all.push((name, p.as_path()));
+        }
     }
+    store::check_distinct(&all)?;
     if let Some(p) = &output.plot {
         chart::exporter_for(p)?;
     }
     Ok(())
 }
 
+/// The most games per run of an experiment: its statistics are kept per game index (about 40
+/// bytes per game index for each thread).
+const MAX_EXPERIMENT_GAMES: usize = 10_000_000;
+
 fn experiment<G: FullGame>(game: G, a: &ExperimentArgs) -> Result<()> {
-    check_outputs(&a.output)?;
+    check_outputs(&a.output, &[])?;
     let games = a.learn.games.unwrap_or(50);
+    if a.runs == 0 {
+        bail!("--runs 0: an experiment needs at least one run");
+    }
+    if games == 0 {
+        bail!("--games 0: an experiment needs at least one game per run");
+    }
+    if games > MAX_EXPERIMENT_GAMES {
+        bail!(
+            "--games {}: an experiment keeps statistics for every game index, up to {} games per run; for one long run use `train`",
+            crate::text::group(games as u64),
+            crate::text::group(MAX_EXPERIMENT_GAMES as u64)
+        );
+    }
     let variants = variants(&a.learn, a.compare.as_deref())?;
     let bar = progress(a.runs * variants.len());
     let tick = || {
@@ -568,7 +718,17 @@ fn experiment<G: FullGame>(game: G, a: &ExperimentArgs) -> Result<()> {
             b.inc(1);
         }
     };
+    if a.output.plot.is_some() && games > MAX_CHART_GAMES {
+        bail!(
+            "--plot: an experiment's chart takes up to {} games per run; write --csv instead",
+            crate::text::group(MAX_CHART_GAMES as u64)
+        );
+    }
     let mut rows = Vec::new();
+    let mut csv = match &a.output.csv {
+        Some(path) => Some(csv::Writer::from_writer(store::AtomicWriter::create(path)?)),
+        None => None,
+    };
     let mut reports = Vec::new();
     for (name, args) in &variants {
         let s = Setup::new(game.clone(), args)?;
@@ -589,15 +749,55 @@ fn experiment<G: FullGame>(game: G, a: &ExperimentArgs) -> Result<()> {
                 )
             );
         }
+        // One short run on this thread says how long the whole will take.
+        let probe_games = games.min(10_000);
+        let started = std::time::Instant::now();
+        s.experiment(1, probe_games, &|| {});
+        let per_game = started.elapsed().as_secs_f64() / probe_games as f64;
+        let threads = rayon::current_num_threads() as f64;
+        let total = a.runs as f64 * games as f64 * per_game / threads;
+        const YEAR: f64 = 365.25 * 86400.0;
+        if total > YEAR {
+            bail!(
+                "this experiment would take about {:.0} years; ask for fewer runs or games",
+                total / YEAR
+            );
+        }
+        if total > 120.0 {
+            eprintln!(
+                "about {} to go ({} runs × {} games on {} threads; Ctrl-C stops)",
+                duration_text(total),
+                crate::text::group(a.runs as u64),
+                crate::text::group(games as u64),
+                threads
+            );
+        }
         let result = s.experiment(a.runs, games, &tick);
         let label = compared_label(&s.label(), a.compare.as_deref());
-        rows.extend(chart::data::index_rows(name, &label, &result));
+        for row in chart::data::index_rows(name, &label, &result) {
+            if let Some(w) = &mut csv {
+                w.serialize(&row)?;
+            }
+            if a.output.plot.is_some() {
+                rows.push(row);
+            }
+        }
         reports.push((name.clone(), s.settings_json(), result));
     }
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    write_outputs(&a.output, &Rows::Index(rows), ChartKind::LossRate)?;
+    if let (Some(w), Some(path)) = (csv, &a.output.csv) {
+        w.into_inner()
+            .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.error()))?
+            .commit()?;
+    }
+    if let Some(path) = &a.output.plot {
+        let kind = a.output.chart.unwrap_or(ChartKind::LossRate);
+        let spec = chart::data::chart(kind, &Rows::Index(rows))?;
+        let bytes = chart::exporter_for(path)?.export(&spec)?;
+        store::save_atomic_bytes(path, &bytes)?;
+    }
     let window =
         |rates: &[f64], from: usize, to: usize| ExperimentResult::mean_over(rates, from, to);
     let last = games.saturating_sub(19).max(1);
@@ -824,9 +1024,32 @@ fn count<G: FullGame>(game: G, a: &CountArgs) -> Result<()> {
 fn plot(a: &PlotArgs) -> Result<()> {
     chart::exporter_for(&a.out)?;
     store::check_writable(&a.out)?;
+    store::check_distinct(&[
+        ("the CSV file", a.csv.as_path()),
+        ("--out", a.out.as_path()),
+    ])?;
     let text = store::read(&a.csv)?;
     let rows =
         chart::data::read_csv(text.as_bytes()).with_context(|| format!("{}", a.csv.display()))?;
+    let empty = match &rows {
+        Rows::Games(r) => r.is_empty(),
+        Rows::Index(r) => r.is_empty(),
+    };
+    if empty {
+        bail!(
+            "{}: no rows under the header: nothing to draw",
+            a.csv.display()
+        );
+    }
+    // A run's games are thinned for the chart exactly as `train --plot` thins them.
+    let rows = match rows {
+        Rows::Games(all) => {
+            let mut sampled = chart::data::GameSampler::new();
+            all.into_iter().for_each(|row| sampled.push(row));
+            Rows::Games(sampled.finish())
+        }
+        index => index,
+    };
     let default = match rows {
         Rows::Games(_) => ChartKind::Score,
         Rows::Index(_) => ChartKind::LossRate,
@@ -887,6 +1110,9 @@ fn screen_session<G: FullGame>(
 }
 
 fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
+    if let Some(path) = &a.save {
+        store::check_writable(path)?;
+    }
     let opts = MachineOptions::new(SetOptions::from(&a.learn.set), &a.learn.machine);
     let machine = build_machine(&game, &opts)?;
     let titles = Titles::of(&game, &machine);

@@ -478,20 +478,26 @@ pub fn run_experiment(
     play_run: impl Fn(u64, &mut Vec<GameResult>) -> bool + Sync,
 ) -> ExperimentResult {
     use rayon::prelude::*;
-    (0..runs as u64)
+    // One accumulator (statistics per game index) per thread, not per piece of work: memory is
+    // about 40 bytes per game index per thread, whatever the number of runs.
+    let threads = rayon::current_num_threads().max(1);
+    let per_piece = runs.div_ceil(threads).max(1);
+    (0..runs)
         .into_par_iter()
+        .with_min_len(per_piece)
         .fold(
             || (ExperimentResult::empty(games), Vec::with_capacity(games)),
             |(mut acc, mut results), run| {
                 results.clear();
-                let stuck = play_run(run, &mut results);
+                let stuck = play_run(run as u64, &mut results);
                 acc.add_run(&results, stuck);
                 on_run();
                 (acc, results)
             },
         )
         .map(|(acc, _)| acc)
-        .reduce(|| ExperimentResult::empty(games), ExperimentResult::merge)
+        .reduce_with(ExperimentResult::merge)
+        .unwrap_or_else(|| ExperimentResult::empty(games))
 }
 
 /// Draws a bead from the box of machine state `s` and records the draw in `played`; `None` when
