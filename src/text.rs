@@ -16,10 +16,18 @@ pub fn group(n: u64) -> String {
 /// A value typed by a user or read from a file, made safe to quote in a one-line message: control
 /// characters escaped (no terminal escape sequence gets through), and cut to 60 characters.
 pub fn quote(s: &str) -> String {
-    const MAX: usize = 60;
+    quote_at_most(s, 60)
+}
+
+/// [`quote`] for a whole message: cut to 1,000 characters.
+pub fn quote_long(s: &str) -> String {
+    quote_at_most(s, 1000)
+}
+
+fn quote_at_most(s: &str, max: usize) -> String {
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i == MAX {
+        if i == max {
             out.push('…');
             break;
         }

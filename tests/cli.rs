@@ -272,3 +272,154 @@ fn a_closed_pipe_ends_the_program_quietly() {
         assert_ne!(out.status.code(), Some(101), "{args:?}");
     }
 }
+
+/// Saves killed at any moment (kill -9) leave the file loadable, and leave no pile of temporary
+/// files: the next save cleans what a killed one left.
+#[test]
+fn killed_saves_never_tear_the_file_nor_pile_up_temporary_files() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("menace.yaml");
+    let f = file.to_str().unwrap();
+    let temps = || {
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                name.to_string_lossy().ends_with(".tmp")
+            })
+            .count()
+    };
+    for i in 0..40u64 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_matchbox"))
+            .args([
+                "train",
+                "tictactoe",
+                "--games",
+                "3000",
+                "--seed",
+                "1",
+                "--save",
+                f,
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_micros(500 + (i * 7919) % 20_000));
+        let _ = child.kill();
+        let _ = child.wait();
+        if file.exists() {
+            let text = std::fs::read_to_string(&file).unwrap();
+            matchbox::store::from_yaml(&matchbox::games::tictactoe::TicTacToe, &file, &text)
+                .expect("a saved file is whole");
+        }
+        assert!(temps() <= 1, "temporary files pile up: {}", temps());
+    }
+    let out = run(&[
+        "train",
+        "tictactoe",
+        "--games",
+        "10",
+        "--seed",
+        "2",
+        "--save",
+        f,
+    ]);
+    assert!(out.status.success());
+    assert_eq!(temps(), 0);
+}
+
+#[test]
+fn hostile_command_lines_get_one_line() {
+    for (args, message) in [
+        (&["train", "hexa\npawn"][..], "control characters"),
+        (&["train", "\x1b[2J"][..], "control characters"),
+        (&["experiment", "hexapawn", "--runs", "0"][..], "--runs 0"),
+        (&["experiment", "hexapawn", "--games", "0"][..], "--games 0"),
+        (
+            &[
+                "experiment",
+                "hexapawn",
+                "--runs",
+                "1",
+                "--games",
+                "1000000000000",
+            ][..],
+            "up to 10,000,000 games",
+        ),
+        (
+            &[
+                "experiment",
+                "hexapawn",
+                "--runs",
+                "1000000000000",
+                "--seed",
+                "1",
+            ][..],
+            "years",
+        ),
+        (
+            &[
+                "train",
+                "hexapawn",
+                "--games",
+                "18446744073709551615",
+                "--seed",
+                "1",
+            ][..],
+            "years",
+        ),
+        (
+            &["train", "tictactoe", "--beads", "4294967295"][..],
+            "most a fresh arrow may hold",
+        ),
+        (
+            &[
+                "train",
+                "hexapawn",
+                "--save",
+                "same.yaml",
+                "--csv",
+                "same.yaml",
+            ][..],
+            "name the same file",
+        ),
+        (
+            &["train", "hexapawn", "--save", "/dev/null"][..],
+            "not a regular file",
+        ),
+        (
+            &["train", "hexapawn", "--boxes", "/dev/zero"][..],
+            "not a regular file",
+        ),
+    ] {
+        let out = run(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+        assert!(!err.contains('\x1b'), "{args:?}: {err}");
+    }
+    let long = "1".repeat(50_000);
+    let out = run(&["train", "hexapawn", "--seed", &long]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1);
+    assert!(err.len() < 300, "{}", err.len());
+    // A CSV with only its header draws nothing.
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("empty.csv");
+    std::fs::write(&csv, "run,game,result,cumulative_score,beads_left,boxes_emptied,beads_by_move,perfect_play,label\n").unwrap();
+    let out_png = dir.path().join("x.svg");
+    let out = run(&[
+        "plot",
+        csv.to_str().unwrap(),
+        "--out",
+        out_png.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("empty.csv") && err.contains("nothing to draw"),
+        "{err}"
+    );
+}

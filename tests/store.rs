@@ -230,3 +230,209 @@ fn hand_edited_beads_are_kept() {
     assert_eq!(m.beads_in(0)[0].get(), 7);
     assert_eq!(m.box_total(0), 9);
 }
+
+/// Every file in tests/broken/ is refused with one line naming the file and the key or box at
+/// fault (and quickly: a deeply nested file is refused before it is parsed).
+#[test]
+fn a_corpus_of_broken_files_each_gets_one_line() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/broken");
+    let expected = [
+        (
+            "arrow-as-number.yaml",
+            "box 1 (BBB/W../.WW): arrow `5`: `5` is not a move",
+        ),
+        (
+            "beads-over-u32.yaml",
+            "box 1 (BBB/W../.WW): arrow `b3xa2`: bead count must be a whole number from 0 to 1000000000, found 4000000000",
+        ),
+        (
+            "box-over-maximum.yaml",
+            "box 1 (BBB/W../.WW): 1800000000 beads in one box: a box may hold at most 1000000000",
+        ),
+        (
+            "escape-in-position.yaml",
+            "box 1 (\\u{1b}[2JBBB/W../.WW): bad position",
+        ),
+        (
+            "games-played-negative.yaml",
+            "key `games_played`: invalid type: integer `-1`",
+        ),
+        (
+            "initial-beads-wrong-type.yaml",
+            "key `initial_beads`: invalid type: string \"lots\", expected a sequence at line 8",
+        ),
+        (
+            "nested-deeply.yaml",
+            "line 8: lists or maps nested more than 64 levels deep",
+        ),
+        (
+            "rng-state-zero.yaml",
+            "key `rng_state`: an all-zero generator state gives only zeros",
+        ),
+        (
+            "size-big-bad-box.yaml",
+            "box 1 (BBB/W../.WW): bad position `BBB/W../.WW`: 3 ranks, the 6x5 board has 6",
+        ),
+        (
+            "size-too-big.yaml",
+            "key `size`: hexapawn 8x8 is too big to enumerate every box",
+        ),
+        (
+            "symmetry-as-list.yaml",
+            "key `symmetry`: invalid type: sequence, expected a string",
+        ),
+        ("unknown-key.yaml", "key `speed`: unknown field `speed`"),
+    ];
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let mut names: Vec<&str> = expected.iter().map(|e| e.0).collect();
+    names.sort();
+    assert_eq!(
+        files, names,
+        "one expected message per file in tests/broken"
+    );
+    for (file, message) in expected {
+        let path = dir.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let size = if file.starts_with("size-too-big") {
+            Size::new(8, 8).unwrap()
+        } else if file.starts_with("size-big") {
+            Size::new(6, 5).unwrap()
+        } else {
+            Size::GARDNER
+        };
+        let err = store::from_yaml(&Hexapawn::new(size), &path, &text)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(err.lines().count(), 1, "{file}: {err}");
+        assert!(
+            err.starts_with(&path.display().to_string()),
+            "{file}: {err}"
+        );
+        assert!(err.contains(message), "{file}: {err}");
+        assert!(!err.contains('\x1b'), "{file}: {err}");
+    }
+}
+
+#[test]
+fn saves_never_replace_devices_follow_links_and_refuse_one_file_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = fresh(SymmetryMode::Gardner, 1);
+    let text = save_text(&m);
+    // A device is not replaced by a regular file.
+    let err = store::save_atomic(Path::new("/dev/null"), &text).unwrap_err();
+    assert!(err.to_string().contains("not a regular file"), "{err}");
+    assert!(store::check_writable(Path::new("/dev/null")).is_err());
+    assert!(!Path::new("/dev/null").is_file());
+    // A link is kept, and its target replaced.
+    let target = dir.path().join("target.yaml");
+    std::fs::write(&target, "old").unwrap();
+    let link = dir.path().join("link.yaml");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    store::save_atomic(&link, &text).unwrap();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), text);
+    // Two outputs to one file (also through a link) are refused.
+    let a = dir.path().join("same.yaml");
+    assert!(store::check_distinct(&[("--save", &a), ("--save-opponent", &a)]).is_err());
+    assert!(store::check_distinct(&[("--save", &link), ("--csv", &target)]).is_err());
+    assert!(store::check_distinct(&[("--save", &a), ("--csv", &target)]).is_ok());
+    // A directory that cannot take files is found out before any work.
+    assert!(store::check_writable(Path::new("/proc/x.yaml")).is_err());
+    // A temporary file left by a killed save (a process that no longer runs) is cleaned up.
+    let stale = dir.path().join(".target.yaml.999999999.tmp");
+    std::fs::write(&stale, "torn").unwrap();
+    store::save_atomic(&target, &text).unwrap();
+    assert!(!stale.exists());
+}
+
+/// Random mutations of a valid file: never a panic; either a machine that trains, or one line
+/// of error naming the file.
+#[test]
+fn mutated_files_load_or_get_one_line() {
+    use rand::{RngExt, SeedableRng};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("boxes/hexapawn-her-gardner.yaml");
+    let good = std::fs::read_to_string(&path).unwrap();
+    let game = her_game();
+    let en = Enumerated::new(game.clone());
+    let pieces = [
+        "",
+        "-",
+        "0",
+        "1",
+        "4294967296",
+        "-1",
+        "[",
+        "]",
+        "{",
+        ":",
+        " ",
+        "\n",
+        "'",
+        "\"",
+        "x",
+        "b3xa2",
+        "none",
+        "full",
+        "white",
+        "~",
+        "&a",
+        "*a",
+        "!!str",
+        "#",
+        "\t",
+        "é",
+    ];
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(2026);
+    let (mut loaded, mut refused) = (0, 0);
+    for _ in 0..3000 {
+        let mut text: Vec<char> = good.chars().collect();
+        for _ in 0..rng.random_range(1..4) {
+            let at = rng.random_range(0..text.len());
+            match rng.random_range(0..3) {
+                0 => {
+                    let len = rng.random_range(1..8).min(text.len() - at);
+                    text.drain(at..at + len);
+                }
+                1 => {
+                    let p = pieces[rng.random_range(0..pieces.len())];
+                    for (k, c) in p.chars().enumerate() {
+                        text.insert(at + k, c);
+                    }
+                }
+                _ => {
+                    let p = pieces[rng.random_range(0..pieces.len())];
+                    let len = 1.min(text.len() - at);
+                    text.splice(at..at + len, p.chars());
+                }
+            }
+        }
+        let text: String = text.into_iter().collect();
+        match store::from_yaml(&game, Path::new("m.yaml"), &text) {
+            Ok(mut m) => {
+                loaded += 1;
+                let table = Table::against_random(&en, &m.boxes);
+                Trainer::new(&en, &table).train(&mut m, 20);
+            }
+            Err(e) => {
+                refused += 1;
+                let e = e.to_string();
+                assert_eq!(e.lines().count(), 1, "{e}");
+                assert!(e.starts_with("m.yaml: "), "{e}");
+                assert!(e.chars().count() < 1200, "{e}");
+            }
+        }
+    }
+    assert!(
+        loaded > 0 && refused > 0,
+        "{loaded} loaded, {refused} refused"
+    );
+}

@@ -334,12 +334,69 @@ pub struct PlayArgs {
 
 /// Runs the command line; returns the process exit code.
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    if let Err(message) = check_arguments(std::env::args_os().skip(1)) {
+        eprintln!("error: {message}");
+        return 2;
+    }
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                e.exit();
+            }
+            // Clap's message is its first line; the rest is a pointer to --help.
+            let text = e.render().to_string();
+            eprintln!("{} (see --help)", text.lines().next().unwrap_or("error"));
+            return 2;
+        }
+    };
     match commands::run(cli) {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // One line, whatever a message quotes.
+            let text = format!("{e:#}");
+            let line: String = text
+                .chars()
+                .map(|c| if c == '\n' { ' ' } else { c })
+                .collect();
+            eprintln!("error: {}", crate::text::quote_long(&line));
             1
         }
     }
+}
+
+/// The longest argument accepted, in bytes (a file name or a list of values is far shorter).
+const MAX_ARGUMENT: usize = 4096;
+
+/// Refuses, before parsing, arguments that no option takes and that would make an error message
+/// unreadable: control characters (a newline, an escape sequence), text that is not UTF-8, or
+/// more than [`MAX_ARGUMENT`] bytes.
+fn check_arguments(args: impl Iterator<Item = std::ffi::OsString>) -> Result<(), String> {
+    for (i, arg) in args.enumerate() {
+        let Some(text) = arg.to_str() else {
+            return Err(format!("argument {} is not UTF-8 text", i + 1));
+        };
+        if text.len() > MAX_ARGUMENT {
+            return Err(format!(
+                "argument {} is {} bytes long (at most {MAX_ARGUMENT}): `{}`",
+                i + 1,
+                text.len(),
+                crate::text::quote(text)
+            ));
+        }
+        if text.chars().any(char::is_control) {
+            return Err(format!(
+                "argument {} holds control characters (a newline, an escape…): `{}`",
+                i + 1,
+                crate::text::quote(text)
+            ));
+        }
+    }
+    Ok(())
 }

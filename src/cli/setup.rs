@@ -64,19 +64,15 @@ pub(crate) fn game_kind(args: &GameArgs, file: Option<&Path>) -> Result<GameKind
     Ok(kind)
 }
 
-/// Above this bound on positions, a game is not enumerated (memory and time run out long before).
-const ENUMERABLE_BOUND: f64 = 1e11;
-
 /// Whether a game is small enough to enumerate.
 pub(crate) fn enumerable<G: Game>(game: &G) -> bool {
-    game.position_bound(Side::First)
-        .is_none_or(|(bound, _)| bound <= ENUMERABLE_BOUND)
+    crate::game::enumerable(game)
 }
 
 /// Refuses games too big to enumerate, with a pointer to `count`.
 pub(crate) fn check_enumerable<G: Game>(game: &G) -> Result<()> {
     if let Some((bound, _)) = game.position_bound(Side::First)
-        && bound > ENUMERABLE_BOUND
+        && !enumerable(game)
     {
         bail!(
             "{} {} is too big to enumerate here (up to {bound:.1e} positions); `matchbox count {} --size {}` estimates how many boxes it needs",

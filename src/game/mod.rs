@@ -52,15 +52,25 @@ pub struct Outcome<R> {
 /// Errors from parsing positions and moves typed by a person or read from a file.
 #[derive(Debug, Error, PartialEq, Eq, Clone)]
 pub enum GameError {
-    #[error("bad size `{0}`: expected RxC with 2 <= R, C <= 8, e.g. 3x3")]
+    #[error("bad size `{}`: expected RxC with 2 <= R, C <= 8, e.g. 3x3", crate::text::quote(.0))]
     BadSize(String),
     #[error("{0}")]
     BadVariant(String),
-    #[error("bad position `{text}`: {why}")]
+    #[error(
+        "bad position `{}`: {}",
+        crate::text::quote(text),
+        crate::text::quote_long(why)
+    )]
     BadPosition { text: String, why: String },
-    #[error("`{text}` is not a move (expected e.g. {example})")]
+    #[error(
+        "`{}` is not a move (expected e.g. {example})",
+        crate::text::quote(text)
+    )]
     BadMoveSyntax { text: String, example: &'static str },
-    #[error("{mv} is not a legal move here; legal moves: {legal}")]
+    #[error(
+        "{} is not a legal move here; legal moves: {legal}",
+        crate::text::quote(mv)
+    )]
     IllegalMove { mv: String, legal: String },
 }
 
@@ -164,6 +174,16 @@ pub trait Game: Send + Sync {
             .into_iter()
             .find(|&s| t == self.side_name(s) || t == side_generic_name(s))
     }
+}
+
+/// Above this bound on positions (with either side to move), a game is not enumerated: memory
+/// and time run out long before.
+pub const ENUMERABLE_BOUND: f64 = 1e11;
+
+/// Whether every position of `game` can be enumerated (its graph built, its boxes listed).
+pub fn enumerable<G: Game>(game: &G) -> bool {
+    game.position_bound(Side::First)
+        .is_none_or(|(bound, _)| bound <= ENUMERABLE_BOUND)
 }
 
 /// The legal move of `pos` that `matches`, or the error listing the legal moves (for `parse_move`).

@@ -50,7 +50,7 @@ pub enum LearnError {
 
 /// How mirror-image positions are merged into one matchbox.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(try_from = "String", into = "String")]
 pub enum SymmetryMode {
     /// Every symmetric image merged; in a symmetric position, symmetric moves are one arrow.
     Full,
@@ -79,11 +79,23 @@ impl FromStr for SymmetryMode {
             "gardner" => Ok(SymmetryMode::Gardner),
             "none" => Ok(SymmetryMode::None),
             _ => Err(LearnError::NotAChoice {
-                text: s.to_string(),
+                text: crate::text::quote(s),
                 what: "a symmetry mode",
                 choices: "full, gardner or none",
             }),
         }
+    }
+}
+
+impl TryFrom<String> for SymmetryMode {
+    type Error = LearnError;
+    fn try_from(s: String) -> Result<Self, LearnError> {
+        s.parse()
+    }
+}
+impl From<SymmetryMode> for String {
+    fn from(m: SymmetryMode) -> String {
+        m.to_string()
     }
 }
 
@@ -157,7 +169,7 @@ impl FromStr for Preset {
             "michie" => Ok(Preset::Michie),
             "scroggs" => Ok(Preset::Scroggs),
             _ => Err(LearnError::NotAChoice {
-                text: s.to_string(),
+                text: crate::text::quote(s),
                 what: "a preset",
                 choices: "gardner, michie or scroggs",
             }),
@@ -273,7 +285,7 @@ impl FromStr for StageBeads {
         let counts = counts
             .ok()
             .filter(|c| !c.is_empty())
-            .ok_or_else(|| LearnError::BadStageBeads(s.to_string()))?;
+            .ok_or_else(|| LearnError::BadStageBeads(crate::text::quote(s)))?;
         if let Some(&n) = counts.iter().find(|&&n| n > MAX_INITIAL_BEADS as u64) {
             return Err(LearnError::TooManyBeads(n));
         }
@@ -352,7 +364,7 @@ impl FromStr for Reinforcement {
             "michie" => return Ok(Reinforcement::MICHIE),
             _ => {}
         }
-        let bad = || LearnError::BadReinforcement(s.to_string());
+        let bad = || LearnError::BadReinforcement(crate::text::quote(s));
         let (nums, scope) = match t.split_once(':') {
             Some((n, "all")) => (n, Scope::AllMoves),
             Some((n, "last")) => (n, Scope::LastMove),
@@ -462,7 +474,7 @@ impl FromStr for Engine {
             "table" => Ok(Engine::Table),
             "lazy" => Ok(Engine::Lazy),
             _ => Err(LearnError::NotAChoice {
-                text: s.to_string(),
+                text: crate::text::quote(s),
                 what: "an engine",
                 choices: "auto, table or lazy",
             }),

@@ -128,16 +128,100 @@ pub fn read(path: &Path) -> Result<String, StoreError> {
     Ok(text)
 }
 
-fn parse_file(path: &Path, text: &str) -> Result<MachineFile, StoreError> {
-    serde_yaml::from_str(text).map_err(|e| invalid(path, one_line(&e.to_string())))
+/// Flow collections (`[…]`, `{…}`) nested deeper than this are refused before parsing.
+pub const MAX_NESTING: usize = 64;
+
+/// Refuses text whose flow collections nest deeper than [`MAX_NESTING`] (quoted text and comments
+/// aside), at once: a parser takes quadratic time on such files.
+fn check_nesting(path: &Path, text: &str) -> Result<(), StoreError> {
+    for (number, line) in text.lines().enumerate() {
+        let mut depth = 0usize;
+        let mut quote: Option<char> = None;
+        for c in line.chars() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '\'' | '"') => quote = Some(c),
+                (None, '#') => break,
+                (None, '[' | '{') => {
+                    depth += 1;
+                    if depth > MAX_NESTING {
+                        return Err(invalid(
+                            path,
+                            format!(
+                                "line {}: lists or maps nested more than {MAX_NESTING} levels deep",
+                                number + 1
+                            ),
+                        ));
+                    }
+                }
+                (None, ']' | '}') => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
 }
 
+fn parse_file(path: &Path, text: &str) -> Result<MachineFile, StoreError> {
+    check_nesting(path, text)?;
+    let de = serde_yaml::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let key = e.path().to_string();
+        let inner = one_line(&e.inner().to_string());
+        // The parser may name the key itself.
+        let inner = inner
+            .strip_prefix(&format!("{key}: "))
+            .map(str::to_string)
+            .unwrap_or(inner);
+        if key.is_empty() || key == "." {
+            invalid(path, inner)
+        } else {
+            invalid(path, format!("key `{key}`: {inner}"))
+        }
+    })
+}
+
+/// A parser's message on one line, control characters escaped, at most 300 characters.
 fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let joined = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out = String::new();
+    for (i, c) in joined.chars().enumerate() {
+        if i == 300 {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The game (and size) a matchbox file is for.
+/// Read from the top-level `game:` and `size:` lines before the boxes, without parsing the whole
+/// file (which [`from_yaml`] does once, with every check); a file written another way is parsed.
 pub fn file_game(path: &Path, text: &str) -> Result<FileGame, StoreError> {
+    let unquote = |v: &str| {
+        let v = v.split(" #").next().unwrap_or(v).trim();
+        v.trim_matches(|c| c == '\'' || c == '"').to_string()
+    };
+    let (mut game, mut size) = (None, None);
+    for line in text.lines() {
+        if line.starts_with("boxes:") {
+            break;
+        }
+        if let Some(v) = line.strip_prefix("game:") {
+            game = Some(unquote(v));
+        } else if let Some(v) = line.strip_prefix("size:") {
+            size = Some(unquote(v));
+        }
+    }
+    if let Some(game) = game {
+        return Ok(FileGame { game, size });
+    }
     let f = parse_file(path, text)?;
     Ok(FileGame {
         game: f.game,
@@ -241,6 +325,41 @@ pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G
         ));
     }
     let lazy = f.engine == FileEngine::Lazy;
+    if !lazy && !crate::game::enumerable(game) {
+        return Err(invalid(
+            path,
+            format!(
+                "key `size`: {} {} is too big to enumerate every box; only a lazy machine (`engine: lazy`) can play it",
+                game.name(),
+                game.variant()
+            ),
+        ));
+    }
+    // Every box's position is read and checked on its own before anything big is built.
+    for entry in &f.boxes {
+        let pos = game.parse_position(&entry.position, side).map_err(|e| {
+            invalid(
+                path,
+                format!("box {} ({}): {e}", entry.number, quote(&entry.position)),
+            )
+        })?;
+        if game.to_move(&pos) != side || game.outcome(&pos).is_some() {
+            lazy_box(
+                game,
+                side,
+                f.symmetry,
+                f.forced_moves,
+                &pos,
+                entry.move_number,
+            )
+            .map_err(|msg| {
+                invalid(
+                    path,
+                    format!("box {} ({}): {msg}", entry.number, quote(&entry.position)),
+                )
+            })?;
+        }
+    }
     // Each box is checked on its own; only a table machine's file is compared with the whole
     // enumerated set (it must hold every box).
     let full_set = (!lazy).then(|| BoxSet::build_with(game, side, f.symmetry, f.forced_moves));
