@@ -24,7 +24,8 @@ pub fn quote_long(s: &str) -> String {
     quote_at_most(s, 1000)
 }
 
-fn quote_at_most(s: &str, max: usize) -> String {
+/// `s` with control characters escaped, cut to `max` characters.
+pub fn quote_at_most(s: &str, max: usize) -> String {
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
         if i == max {

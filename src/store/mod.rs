@@ -184,20 +184,7 @@ fn parse_file(path: &Path, text: &str) -> Result<MachineFile, StoreError> {
 
 /// A parser's message on one line, control characters escaped, at most 300 characters.
 fn one_line(s: &str) -> String {
-    let joined = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    let mut out = String::new();
-    for (i, c) in joined.chars().enumerate() {
-        if i == 300 {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    crate::text::quote_at_most(&s.split_whitespace().collect::<Vec<_>>().join(" "), 300)
 }
 
 /// The game (and size) a matchbox file is for.
@@ -336,45 +323,27 @@ pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G
         ));
     }
     // Every box's position is read and checked on its own before anything big is built.
+    let box_error = |entry: &BoxEntry, msg: String| {
+        invalid(
+            path,
+            format!("box {} ({}): {msg}", entry.number, quote(&entry.position)),
+        )
+    };
+    let mut positions = Vec::with_capacity(f.boxes.len());
     for entry in &f.boxes {
-        let pos = game.parse_position(&entry.position, side).map_err(|e| {
-            invalid(
-                path,
-                format!("box {} ({}): {e}", entry.number, quote(&entry.position)),
-            )
-        })?;
-        if game.to_move(&pos) != side || game.outcome(&pos).is_some() {
-            lazy_box(
-                game,
-                side,
-                f.symmetry,
-                f.forced_moves,
-                &pos,
-                entry.move_number,
-            )
-            .map_err(|msg| {
-                invalid(
-                    path,
-                    format!("box {} ({}): {msg}", entry.number, quote(&entry.position)),
-                )
-            })?;
-        }
+        let pos = game
+            .parse_position(&entry.position, side)
+            .map_err(|e| box_error(entry, e.to_string()))?;
+        needs_a_box(game, side, &pos).map_err(|msg| box_error(entry, msg))?;
+        positions.push(pos);
     }
-    // Each box is checked on its own; only a table machine's file is compared with the whole
-    // enumerated set (it must hold every box).
+    // Only a table machine's file is compared with the whole enumerated set (it must hold every
+    // box).
     let full_set = (!lazy).then(|| BoxSet::build_with(game, side, f.symmetry, f.forced_moves));
     let mut checked: Vec<(MatchBox<G>, Vec<Beads>)> = Vec::with_capacity(f.boxes.len());
     let mut seen = HashSet::new();
-    for entry in &f.boxes {
-        let at = |msg: String| {
-            invalid(
-                path,
-                format!("box {} ({}): {msg}", entry.number, quote(&entry.position)),
-            )
-        };
-        let pos = game
-            .parse_position(&entry.position, side)
-            .map_err(|e| at(e.to_string()))?;
+    for (entry, pos) in f.boxes.iter().zip(positions) {
+        let at = |msg: String| box_error(entry, msg);
         let expected_box = match &full_set {
             Some(set) => match set.find(&pos) {
                 Some(b) => set.get(b).clone(),
@@ -510,16 +479,8 @@ pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G
     Ok(m)
 }
 
-/// The box a lazy machine would have made for `pos`, checked on its own: a position where the
-/// learner is to move and has a choice, seen in the mode's frame.
-fn lazy_box<G: Game>(
-    game: &G,
-    side: Side,
-    mode: SymmetryMode,
-    forced: Forced,
-    pos: &G::Position,
-    move_number: u16,
-) -> Result<MatchBox<G>, String> {
+/// Whether `pos` is a position where the learner playing `side` moves (and so may have a box).
+fn needs_a_box<G: Game>(game: &G, side: Side, pos: &G::Position) -> Result<(), String> {
     if game.to_move(pos) != side {
         return Err(format!(
             "wrong side: {} is to move here, but this file's learner plays {}",
@@ -530,6 +491,20 @@ fn lazy_box<G: Game>(
     if game.outcome(pos).is_some() {
         return Err("the game is over in this position: it needs no box".into());
     }
+    Ok(())
+}
+
+/// The box a lazy machine would have made for `pos`, checked on its own: a position where the
+/// learner is to move and has a choice, seen in the mode's frame.
+fn lazy_box<G: Game>(
+    game: &G,
+    side: Side,
+    mode: SymmetryMode,
+    forced: Forced,
+    pos: &G::Position,
+    move_number: u16,
+) -> Result<MatchBox<G>, String> {
+    needs_a_box(game, side, pos)?;
     let moves = game.moves(pos);
     if forced == Forced::Skip && moves.len() == 1 {
         return Err("a single legal move, and this machine skips forced moves".into());
