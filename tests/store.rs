@@ -436,3 +436,16 @@ fn mutated_files_load_or_get_one_line() {
         "{loaded} loaded, {refused} refused"
     );
 }
+
+#[test]
+fn a_game_count_at_its_maximum_stays_there() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("boxes/hexapawn-her-gardner.yaml");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("games_played: 0", "games_played: 18446744073709551615");
+    let mut m = load(&text).unwrap();
+    let en = Enumerated::new(her_game());
+    let table = Table::against_random(&en, &m.boxes);
+    Trainer::new(&en, &table).train(&mut m, 3);
+    assert_eq!(m.games_played, u64::MAX);
+}
