@@ -423,3 +423,77 @@ fn hostile_command_lines_get_one_line() {
         "{err}"
     );
 }
+
+#[test]
+fn havannah_base_2_is_a_first_player_win_from_every_corner() {
+    let v = json(&["solve", "havannah", "--size", "2", "--json"]);
+    assert_eq!(v["winner"], "white");
+    let mut best: Vec<&str> = v["best_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    best.sort();
+    // On base 2 the six cells around the centre are the six corners; the centre (b2) loses.
+    assert_eq!(best, ["a1", "a2", "b1", "b3", "c2", "c3"]);
+    let centre = v["first_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["move"] == "b2")
+        .unwrap();
+    assert!(centre["value"].as_str().unwrap().starts_with("loss"));
+}
+
+#[test]
+fn replay_checks_every_move_of_every_game() {
+    let v = json(&[
+        "replay",
+        "havannah",
+        "--size",
+        "4",
+        "--json",
+        "--moves",
+        "d4 a1 c3 a2 c4 a3 d5 g7 e5 g6 e4 g5 d3",
+    ]);
+    assert_eq!(v["ply"], 13);
+    assert_eq!(v["winner"], "white");
+    assert_eq!(v["structures"], serde_json::json!(["ring"]));
+    assert_eq!(v["position"], "BBB./...../..WW../..WWW../..WW../...../.BBB");
+    let v = json(&["replay", "hexapawn", "--json", "--moves", "b1-b2 a3xb2"]);
+    assert_eq!(
+        (v["ply"].as_u64(), v["winner"].as_str()),
+        (Some(2), Some("none"))
+    );
+    assert_eq!(v["structures"], serde_json::json!([]));
+    let v = json(&[
+        "replay",
+        "tictactoe",
+        "--json",
+        "--moves",
+        "b2,a1,c3,a3,a2,c1,c2",
+    ]);
+    assert_eq!(v["winner"], "x");
+    for (game, moves, message) in [
+        ("havannah", "d4 d4", "move 2 `d4`"),
+        ("havannah", "a1 b1 a2 zz", "move 4 `zz`"),
+        (
+            "havannah",
+            "a1 b1 a2 b2 a3 b3 a4 c1",
+            "move 8 `c1`: the game is already over",
+        ),
+        ("hexapawn", "b1-b3", "move 1 `b1-b3`"),
+        ("tictactoe", "b2 b2", "move 2 `b2`"),
+    ] {
+        let mut args = vec!["replay", game, "--moves", moves];
+        if game == "havannah" {
+            args.extend(["--size", "4"]);
+        }
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{game} {moves}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(message), "{game} {moves}: {err}");
+    }
+}

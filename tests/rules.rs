@@ -199,3 +199,278 @@ fn sides_have_game_names_and_generic_names() {
     assert_eq!(g.parse_side("second"), Some(Side::Second));
     assert_eq!(g.parse_side("x"), None);
 }
+
+mod havannah {
+    //! Havannah: the board, the three structures and their edge cases, the fast detector against
+    //! a slow reference written here, symmetry, and the solved value of base 2.
+
+    use std::collections::VecDeque;
+
+    use matchbox::game::{Game, Side, Sym};
+    use matchbox::games::havannah::{Base, Cell, Havannah, Position, Structures};
+    use matchbox::rng::{rng_from_seed, uniform_below};
+
+    fn board(n: u8) -> Havannah {
+        Havannah::new(Base::new(n).unwrap())
+    }
+
+    fn cell(g: &Havannah, name: &str) -> Cell {
+        g.parse_cell(name)
+            .unwrap_or_else(|| panic!("{name} is on the board"))
+    }
+
+    /// Plays White's `white` cells and Black's `black` cells alternately (White first; the
+    /// shorter list is padded with the given filler cells) and returns the final position.
+    fn play(g: &Havannah, white: &[&str], black: &[&str]) -> Position {
+        let mut pos = g.start();
+        for i in 0..white.len().max(black.len()) {
+            for (side, list) in [(Side::First, white), (Side::Second, black)] {
+                if let Some(name) = list.get(i) {
+                    assert_eq!(g.to_move(&pos), side);
+                    assert!(g.outcome(&pos).is_none(), "over before {name}");
+                    pos = g.play(&pos, cell(g, name));
+                }
+            }
+        }
+        pos
+    }
+
+    fn structures(pos: &Position) -> Vec<&'static str> {
+        pos.structures().names()
+    }
+
+    #[test]
+    fn boards_have_their_cells_corners_and_sides() {
+        for n in 2..=10u8 {
+            let g = board(n);
+            let n = n as usize;
+            assert_eq!(g.cells().len(), 3 * n * (n - 1) + 1);
+            let corners: u32 = g.corners().iter().map(|c| c.count()).sum();
+            assert_eq!(corners, 6);
+            for side in g.sides() {
+                assert_eq!(side.count() as usize, n - 2, "base {n}");
+            }
+        }
+        let g = board(4);
+        let names: Vec<String> = g
+            .corners()
+            .iter()
+            .map(|c| {
+                let i = c.iter().next().unwrap();
+                let corner = g.cells().iter().find(|x| x.index() == i).unwrap();
+                g.format_move(*corner)
+            })
+            .collect();
+        assert_eq!(names, ["a1", "a4", "d7", "g7", "g4", "d1"]);
+        // Neighbours of d4, the centre of base 4: (x±1, y), (x, y±1), (x+1, y+1), (x−1, y−1).
+        let mut around: Vec<String> = g
+            .neighbours(cell(&g, "d4"))
+            .map(|c| g.format_move(c))
+            .collect();
+        around.sort();
+        assert_eq!(around, ["c3", "c4", "d3", "d5", "e4", "e5"]);
+        assert!(g.parse_cell("a5").is_none() && g.parse_cell("h1").is_none());
+    }
+
+    #[test]
+    fn rings() {
+        let g = board(4);
+        // Around an empty cell (d4).
+        let ring = ["c3", "c4", "d5", "e5", "e4", "d3"];
+        let far = ["a1", "a2", "a3", "g7", "g6"];
+        let pos = play(&g, &ring, &far);
+        assert_eq!(structures(&pos), ["ring"]);
+        assert_eq!(g.outcome(&pos).unwrap().winner, Some(Side::First));
+        // Around an enemy stone.
+        let pos = play(&g, &ring, &["d4", "a1", "a2", "a3", "g7"]);
+        assert_eq!(structures(&pos), ["ring"]);
+        // Around an own stone: the filled hexagon, whichever stone comes last.
+        let pos = play(
+            &g,
+            &["d4", "c3", "c4", "d5", "e5", "e4", "d3"],
+            &far.iter().chain(&["g5"]).copied().collect::<Vec<_>>(),
+        );
+        assert_eq!(structures(&pos), ["ring"]);
+        // (With the centre last the six around it would already have made a ring.)
+        let pos = play(&g, &["c3", "c4", "d5", "e5", "e4", "d3"], &far);
+        assert_eq!(structures(&pos), ["ring"]);
+        // Five of the six are no ring yet.
+        let pos = play(&g, &ring[..5], &far[..4]);
+        assert!(g.outcome(&pos).is_none());
+        // A 6-stone triangle encloses nothing.
+        let pos = play(&g, &["d4", "d5", "d6", "e5", "e6", "f6"], &far);
+        assert!(structures(&pos).is_empty(), "{}", g.format_position(&pos));
+        assert!(g.outcome(&pos).is_none());
+        // A ring through a corner (a1), around b2.
+        let pos = play(
+            &g,
+            &["a1", "a2", "b3", "c3", "c2", "b1"],
+            &["g7", "g6", "g5", "f7", "e7"],
+        );
+        assert!(structures(&pos).contains(&"ring"), "{:?}", structures(&pos));
+    }
+
+    #[test]
+    fn bridges_and_forks() {
+        let g = board(4);
+        // a1 to a4 along row a: a bridge.
+        let pos = play(&g, &["a1", "a2", "a3", "a4"], &["g7", "g6", "g5"]);
+        assert_eq!(structures(&pos), ["bridge"]);
+        // Three sides (row a's inner cells, column 1's, and the far side): a fork.
+        let g5 = board(5);
+        // a3 on side y = 0, i7 on side y = 8, d1 on side x = 0.
+        let fork = [
+            "a3", "b3", "c3", "d3", "e3", "f4", "g5", "h6", "i7", "d2", "d1",
+        ];
+        let far = ["i9", "i8", "h9", "h8", "g9", "g8", "f9", "f8", "d8", "c7"];
+        let pos = play(&g5, &fork, &far);
+        assert!(structures(&pos).contains(&"fork"), "{:?}", structures(&pos));
+        // Two sides and a corner are no fork.
+        // a2 on side y = 0, c1 on side x = 0, d1 a corner.
+        let pos = play(
+            &g,
+            &["a2", "b2", "c2", "c1", "d1"],
+            &["g7", "g6", "g5", "f7"],
+        );
+        assert!(structures(&pos).is_empty(), "{:?}", structures(&pos));
+        assert!(g.outcome(&pos).is_none());
+    }
+
+    /// The slow reference: the last stone's group by breadth-first search; a bridge or fork by
+    /// counting the corners and sides it touches; a ring when some cell, any cell, cannot reach the
+    /// board's edge through cells outside the group.
+    fn reference(g: &Havannah, pos: &Position, last: Cell, side: Side) -> Structures {
+        let own = pos.stones(side);
+        let mut group = vec![false; 512];
+        let mut queue = VecDeque::from([last]);
+        group[last.index()] = true;
+        while let Some(c) = queue.pop_front() {
+            for nb in g.neighbours(c) {
+                if own.has(nb.index()) && !group[nb.index()] {
+                    group[nb.index()] = true;
+                    queue.push_back(nb);
+                }
+            }
+        }
+        let in_group = |c: usize| group[c];
+        let touches = |sets: [matchbox::games::havannah::Bits; 6]| {
+            sets.iter().filter(|s| s.iter().any(in_group)).count()
+        };
+        let enclosed = |x: Cell| {
+            let mut seen = vec![false; 512];
+            let mut queue = VecDeque::from([x]);
+            seen[x.index()] = true;
+            while let Some(c) = queue.pop_front() {
+                if g.edge().has(c.index()) {
+                    return false;
+                }
+                for nb in g.neighbours(c) {
+                    if !in_group(nb.index()) && !seen[nb.index()] {
+                        seen[nb.index()] = true;
+                        queue.push_back(nb);
+                    }
+                }
+            }
+            true
+        };
+        let mut found = Structures::default();
+        if g.cells().iter().any(|&x| enclosed(x)) {
+            found = found | Structures::RING;
+        }
+        if touches(g.corners()) >= 2 {
+            found = found | Structures::BRIDGE;
+        }
+        if touches(g.sides()) >= 3 {
+            found = found | Structures::FORK;
+        }
+        found
+    }
+
+    #[test]
+    fn the_fast_detector_agrees_with_the_slow_reference_over_random_games() {
+        let mut rng = rng_from_seed(2012);
+        let mut endings = [0usize; 4];
+        let mut several = 0;
+        for n in 3..=10u8 {
+            let g = board(n);
+            let games = if n <= 5 { 400 } else { 40 };
+            for _ in 0..games {
+                let mut pos = g.start();
+                while g.outcome(&pos).is_none() {
+                    let moves = g.moves(&pos);
+                    let mv = moves[uniform_below(&mut rng, moves.len() as u32) as usize];
+                    let side = g.to_move(&pos);
+                    pos = g.play(&pos, mv);
+                    assert_eq!(
+                        pos.structures(),
+                        reference(&g, &pos, mv, side),
+                        "base {n}: {} after {}",
+                        g.format_position(&pos),
+                        g.format_move(mv)
+                    );
+                }
+                match g.outcome(&pos).unwrap().winner {
+                    None => endings[3] += 1,
+                    Some(_) => {
+                        several += usize::from(pos.structures().names().len() > 1);
+                        for (k, s) in [Structures::RING, Structures::BRIDGE, Structures::FORK]
+                            .into_iter()
+                            .enumerate()
+                        {
+                            endings[k] += usize::from(pos.structures().contains(s));
+                        }
+                    }
+                }
+            }
+        }
+        // Random games end every way, some with several structures at once, some drawn.
+        assert!(endings[..3].iter().all(|&e| e > 0), "{endings:?}");
+        assert!(several > 0);
+        assert!(endings[3] > 0, "no drawn game: {endings:?}");
+    }
+
+    #[test]
+    fn positions_round_trip_and_symmetries_act_on_them() {
+        let g = board(4);
+        let mut rng = rng_from_seed(7);
+        for _ in 0..200 {
+            let mut pos = g.start();
+            let plies = uniform_below(&mut rng, 20);
+            for _ in 0..plies {
+                if g.outcome(&pos).is_some() {
+                    break;
+                }
+                let moves = g.moves(&pos);
+                pos = g.play(
+                    &pos,
+                    moves[uniform_below(&mut rng, moves.len() as u32) as usize],
+                );
+            }
+            let text = g.format_position(&pos);
+            assert_eq!(
+                g.parse_position(&text, g.to_move(&pos)).unwrap(),
+                pos,
+                "{text}"
+            );
+            let (canon, s) = g.canonical(&pos);
+            assert_eq!(g.canonical(&canon).0, canon);
+            assert_eq!(g.transform_position(s, &pos), canon);
+            for k in 0..12u8 {
+                let sym = Sym(k);
+                let image = g.transform_position(sym, &pos);
+                assert_eq!(g.canonical(&image).0, canon);
+                assert_eq!(g.transform_position(g.inverse(sym), &image), pos);
+                let mut moved: Vec<Cell> = g
+                    .moves(&pos)
+                    .into_iter()
+                    .map(|m| g.transform_move(sym, m))
+                    .collect();
+                moved.sort();
+                let mut legal = g.moves(&image);
+                legal.sort();
+                assert_eq!(moved, legal);
+            }
+        }
+        assert!(g.parse_position("W../", Side::First).is_err());
+    }
+}

@@ -14,7 +14,7 @@ use super::setup::{
 };
 use super::{
     BoxesArgs, ChartArgs, Cli, Command, CountArgs, ExperimentArgs, LearnArgs, PlayArgs, PlotArgs,
-    SolveArgs, StartSpeed, TrainArgs, WatchArgs,
+    ReplayArgs, SolveArgs, StartSpeed, TrainArgs, WatchArgs,
 };
 use crate::chart::{
     self,
@@ -59,6 +59,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         }
         Command::Plot(a) => plot(&a),
         Command::Count(a) => with_game!(game_kind(&a.game, None)?, |g| count(g, &a)),
+        Command::Replay(a) => with_game!(game_kind(&a.game, None)?, |g| replay(g, &a)),
     }
 }
 
@@ -1171,5 +1172,81 @@ fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
             app.session.machine().games_played
         );
     }
+    Ok(())
+}
+
+/// A move of a game record that cannot be played: exit status 2, one line.
+#[derive(Debug)]
+pub(super) struct BadRecord(pub String);
+
+impl std::fmt::Display for BadRecord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for BadRecord {}
+
+fn replay<G: FullGame>(game: G, a: &ReplayArgs) -> Result<()> {
+    let mut pos = game.start();
+    let mut played = Vec::new();
+    for (i, text) in a
+        .moves
+        .split([' ', ',', '\t'])
+        .filter(|t| !t.is_empty())
+        .enumerate()
+    {
+        let number = i + 1;
+        if game.outcome(&pos).is_some() {
+            return Err(BadRecord(format!(
+                "move {number} `{}`: the game is already over",
+                crate::text::quote(text)
+            ))
+            .into());
+        }
+        let mv = game
+            .parse_move(&pos, text)
+            .map_err(|e| BadRecord(format!("move {number} `{}`: {e}", crate::text::quote(text))))?;
+        played.push(game.format_move(mv));
+        pos = game.play(&pos, mv);
+    }
+    let outcome = game.outcome(&pos);
+    let winner = match outcome {
+        None => "none",
+        Some(o) => o.winner.map_or("draw", |w| game.side_name(w)),
+    };
+    let structures = game.structures(&pos);
+    if a.json {
+        print_json(&json!({
+            "game": game.name(),
+            "size": game.size_key(),
+            "ply": played.len(),
+            "winner": winner,
+            "reason": outcome.map(|o| o.reason.to_string()),
+            "structures": structures,
+            "position": game.format_position(&pos),
+            "moves": played,
+        }));
+        return Ok(());
+    }
+    for line in game.diagram(&pos) {
+        println!("{line}");
+    }
+    let plies = played.len();
+    let ply_word = if plies == 1 { "ply" } else { "plies" };
+    match outcome {
+        None => println!(
+            "{plies} {ply_word}; not over: {} to move",
+            game.side_name(game.to_move(&pos))
+        ),
+        Some(o) => match o.winner {
+            Some(w) => println!(
+                "{plies} {ply_word}; {} wins: {}",
+                game.side_name(w),
+                o.reason
+            ),
+            None => println!("{plies} {ply_word}; drawn: {}", o.reason),
+        },
+    }
+    println!("position: {}", game.format_position(&pos));
     Ok(())
 }

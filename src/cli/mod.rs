@@ -42,6 +42,20 @@ pub enum Command {
     Plot(PlotArgs),
     /// How many matchboxes, arrows and beads a machine needs, and how big the pile would be
     Count(CountArgs),
+    /// Play a game record move by move from the start, checking every move
+    Replay(ReplayArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The moves, separated by spaces or commas, e.g. "b1-b2 a3xb2" or "a1 d4"
+    #[arg(long, allow_hyphen_values = true)]
+    pub moves: String,
+    /// Print one JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -61,7 +75,7 @@ pub struct GameArgs {
     /// The game: hexapawn (--size RxC, 3x3 unless given), octopawn (4x4), tictactoe (noughts)
     #[arg(value_parser = parse_game_name)]
     pub game: String,
-    /// Board size: RxC for hexapawn, 2 to 8 each (3x3 unless given, or the file's)
+    /// Board size: RxC for hexapawn, 2 to 8 each (3x3 unless given, or the file's); the base N for havannah, 2 to 10 (2 unless given)
     #[arg(long)]
     pub size: Option<String>,
 }
@@ -359,6 +373,11 @@ pub fn main() -> i32 {
     match commands::run(cli) {
         Ok(()) => 0,
         Err(e) => {
+            let status = if e.downcast_ref::<commands::BadRecord>().is_some() {
+                2
+            } else {
+                1
+            };
             // One line, whatever a message quotes.
             let text = format!("{e:#}");
             let line: String = text
@@ -366,7 +385,7 @@ pub fn main() -> i32 {
                 .map(|c| if c == '\n' { ' ' } else { c })
                 .collect();
             eprintln!("error: {}", crate::text::quote_long(&line));
-            1
+            status
         }
     }
 }

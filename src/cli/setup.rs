@@ -70,16 +70,21 @@ pub(crate) fn enumerable<G: Game>(game: &G) -> bool {
 }
 
 /// Refuses games too big to enumerate, with a pointer to `count`.
-pub(crate) fn check_enumerable<G: Game>(game: &G) -> Result<()> {
-    if let Some((bound, _)) = game.position_bound(Side::First)
-        && !enumerable(game)
-    {
+pub(crate) fn check_enumerable<G: GameDefaults>(game: &G) -> Result<()> {
+    if !enumerable(game) {
+        let bound = game
+            .position_bound(Side::First)
+            .map(|(b, _)| format!(" (up to {b:.1e} positions)"))
+            .unwrap_or_default();
+        let size = game
+            .size_key()
+            .map(|s| format!(" --size {s}"))
+            .unwrap_or_default();
         bail!(
-            "{} {} is too big to enumerate here (up to {bound:.1e} positions); `matchbox count {} --size {}` estimates how many boxes it needs",
+            "{} {} is too big to enumerate here{bound}; `matchbox count {}{size}` estimates how many boxes it needs",
             game.name(),
             game.variant(),
             game.name(),
-            game.variant()
         );
     }
     Ok(())
@@ -169,7 +174,7 @@ pub(crate) fn parse_side<G: Game>(game: &G, s: &str) -> Result<Side> {
 }
 
 /// Whether a machine for `game` runs on the lazy engine.
-fn lazy_engine<G: Game>(game: &G, engine: Engine) -> Result<bool> {
+fn lazy_engine<G: GameDefaults>(game: &G, engine: Engine) -> Result<bool> {
     match engine {
         Engine::Lazy => Ok(true),
         Engine::Table => check_enumerable(game).map(|_| false),

@@ -167,6 +167,19 @@ pub trait Game: Send + Sync {
         None
     }
 
+    /// Whether every reachable position can be listed (the game graph built, every box made up
+    /// front). By default: the game has no bound, or its bound is at most [`ENUMERABLE_BOUND`].
+    fn small_enough_to_enumerate(&self) -> bool {
+        self.position_bound(Side::First)
+            .is_none_or(|(bound, _)| bound <= ENUMERABLE_BOUND)
+    }
+
+    /// The named structures the last move completed (Havannah: `ring`, `bridge`, `fork`); none
+    /// for games without them.
+    fn structures(&self, _pos: &Self::Position) -> Vec<&'static str> {
+        Vec::new()
+    }
+
     /// Parses a side: `first`/`second` or the game's own names.
     fn parse_side(&self, text: &str) -> Option<Side> {
         let t = text.trim().to_ascii_lowercase();
@@ -182,8 +195,7 @@ pub const ENUMERABLE_BOUND: f64 = 1e11;
 
 /// Whether every position of `game` can be enumerated (its graph built, its boxes listed).
 pub fn enumerable<G: Game>(game: &G) -> bool {
-    game.position_bound(Side::First)
-        .is_none_or(|(bound, _)| bound <= ENUMERABLE_BOUND)
+    game.small_enough_to_enumerate()
 }
 
 /// The legal move of `pos` that `matches`, or the error listing the legal moves (for `parse_move`).

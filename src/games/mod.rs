@@ -6,16 +6,18 @@
 //! file parses and prints a game with its variant ([`GameKind`]) and dispatches from a kind to the
 //! typed game ([`with_game!`]). A new game is one folder plus one entry here.
 
+pub mod havannah;
 pub mod hexapawn;
 pub mod tictactoe;
 
 use std::fmt;
 
 use crate::game::GameError;
+use havannah::Base;
 use hexapawn::Size;
 
 /// The game names the command line and files accept.
-pub const NAMES: &[&str] = &["hexapawn", "octopawn", "tictactoe"];
+pub const NAMES: &[&str] = &["hexapawn", "octopawn", "tictactoe", "havannah"];
 
 /// Other names accepted for games.
 pub const ALIASES: &[&str] = &["noughts", "noughts-and-crosses"];
@@ -31,6 +33,10 @@ pub const ABOUT: &[(&str, &str)] = &[
         "tictactoe",
         "noughts and crosses, Michie's MENACE (also: noughts)",
     ),
+    (
+        "havannah",
+        "Havannah on a hexagonal board, --size N for base N from 2 to 10 (2 unless given)",
+    ),
 ];
 
 /// A game and its variant: everything needed to build the typed game.
@@ -38,6 +44,7 @@ pub const ABOUT: &[(&str, &str)] = &[
 pub enum GameKind {
     Hexapawn(Size),
     TicTacToe,
+    Havannah(Base),
 }
 
 impl GameKind {
@@ -63,6 +70,10 @@ impl GameKind {
                 )),
                 None => Ok(GameKind::TicTacToe),
             },
+            "havannah" => Ok(GameKind::Havannah(match size {
+                Some(s) => s.parse()?,
+                None => Base::new(2)?,
+            })),
             _ => Err(GameError::BadVariant(format!(
                 "unknown game `{}` (known: {})",
                 crate::text::quote(&name),
@@ -76,6 +87,7 @@ impl GameKind {
         match self {
             GameKind::Hexapawn(_) => "hexapawn",
             GameKind::TicTacToe => "tictactoe",
+            GameKind::Havannah(_) => "havannah",
         }
     }
 
@@ -84,6 +96,7 @@ impl GameKind {
         match self {
             GameKind::Hexapawn(s) => Some(s.to_string()),
             GameKind::TicTacToe => None,
+            GameKind::Havannah(b) => Some(b.to_string()),
         }
     }
 
@@ -115,6 +128,10 @@ macro_rules! with_game {
             }
             $crate::games::GameKind::TicTacToe => {
                 let $g = $crate::games::tictactoe::TicTacToe;
+                $body
+            }
+            $crate::games::GameKind::Havannah(base) => {
+                let $g = $crate::games::havannah::Havannah::new(base);
                 $body
             }
         }

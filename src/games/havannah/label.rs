@@ -1,0 +1,88 @@
+//! Havannah on a printed label: the board as a hexagon of hexagonal cells, stones as discs, each
+//! arrow a coloured, lettered disc on its cell.
+
+use std::fmt::Write;
+
+use super::{Cell, Havannah, Position};
+use crate::game::{Game, Side};
+use crate::labels::{LabelView, arrow_svg};
+
+impl Havannah {
+    /// Centre of a cell on a label whose cells are `d` apart, from the board's top-left corner.
+    fn label_centre(&self, c: Cell, d: f64) -> (f64, f64) {
+        let n = self.base().get() as f64;
+        let (x, y) = self.xy(c);
+        let col = 2.0 * x as f64 - y as f64 + n - 1.0;
+        ((col + 1.0) * d / 2.0, (y as f64 + 0.6) * d * 0.866)
+    }
+}
+
+impl LabelView for Havannah {
+    fn grid(&self) -> (usize, usize) {
+        let rows = 2 * self.base().get() as usize - 1;
+        (rows, rows)
+    }
+    /// Stones are drawn by [`LabelView::draw_board`]; nothing here.
+    fn piece(
+        &self,
+        _pos: &Position,
+        _row: usize,
+        _col: usize,
+        _x: f64,
+        _y: f64,
+        _s: f64,
+    ) -> String {
+        String::new()
+    }
+    fn move_cells(&self, mv: Cell) -> ((usize, usize), (usize, usize)) {
+        let (x, y) = self.xy(mv);
+        ((y, x), (y, x))
+    }
+
+    fn draw_board(
+        &self,
+        pos: &Position,
+        arrows: &[Cell],
+        (bx, by, max_w, max_h): (f64, f64, f64, f64),
+    ) -> (String, f64) {
+        let rows = 2.0 * self.base().get() as f64 - 1.0;
+        let d = (max_w / rows).min(max_h / (rows * 0.866 + 0.3));
+        let r = d / 3f64.sqrt();
+        let mut s = String::new();
+        for &c in self.cells() {
+            let (cx, cy) = self.label_centre(c, d);
+            let (cx, cy) = (bx + cx, by + cy);
+            let corners: Vec<String> = (0..6)
+                .map(|k| {
+                    let a = std::f64::consts::PI / 3.0 * k as f64 + std::f64::consts::PI / 6.0;
+                    format!("{:.2},{:.2}", cx + r * a.cos(), cy + r * a.sin())
+                })
+                .collect();
+            let _ = write!(
+                s,
+                r##"<polygon points="{}" fill="#f2f2f2" stroke="#555555" stroke-width="0.15"/>"##,
+                corners.join(" ")
+            );
+            let stone = |side: Side| pos.stones(side).has(c.index());
+            if stone(Side::First) {
+                let _ = write!(
+                    s,
+                    r#"<circle cx="{cx:.2}" cy="{cy:.2}" r="{:.2}" fill="white" stroke="black" stroke-width="0.3"/>"#,
+                    d * 0.32
+                );
+            } else if stone(Side::Second) {
+                let _ = write!(
+                    s,
+                    r#"<circle cx="{cx:.2}" cy="{cy:.2}" r="{:.2}" fill="black"/>"#,
+                    d * 0.32
+                );
+            }
+        }
+        for (i, &mv) in arrows.iter().enumerate() {
+            let (cx, cy) = self.label_centre(mv, d);
+            let at = (bx + cx, by + cy);
+            s.push_str(&arrow_svg(&self.format_move(mv), i, at, at, d));
+        }
+        (s, rows * d)
+    }
+}

@@ -1,0 +1,38 @@
+//! Havannah on hexagonal boards of base 2 to 10. Everything about the game is in this folder: its
+//! rules (`rules.rs`), the defaults matchbox uses for its learners (here), its board on the
+//! screen (`screen.rs`) and on a printed label (`label.rs`).
+
+mod label;
+mod rules;
+mod screen;
+
+pub use rules::*;
+
+use crate::game::Side;
+use crate::learn::{Forced, GameDefaults, Preset, SymmetryMode};
+
+impl GameDefaults for Havannah {
+    /// White: the first player wins under perfect play on bases 2 to 4.
+    fn default_side(&self) -> Side {
+        Side::First
+    }
+    fn default_symmetry(&self, _side: Side) -> SymmetryMode {
+        SymmetryMode::Full
+    }
+    fn default_preset(&self) -> Preset {
+        Preset::Michie
+    }
+    /// As in MENACE, the last empty cell is filled without a box.
+    fn default_forced(&self) -> Forced {
+        Forced::Skip
+    }
+    fn symmetry_modes(&self) -> &'static [SymmetryMode] {
+        &[SymmetryMode::Full, SymmetryMode::None]
+    }
+    fn size_key(&self) -> Option<String> {
+        Some(self.base().to_string())
+    }
+    fn nickname(&self, _side: Side, _mode: SymmetryMode) -> Option<&'static str> {
+        None
+    }
+}

@@ -1,0 +1,774 @@
+//! Havannah (Christian Freeling): two players place stones on a hexagonal board of base n; a
+//! player wins by completing a ring (a closed chain around at least one cell, whatever the cells
+//! hold), a bridge (a chain joining two corners) or a fork (a chain joining three sides; corners
+//! belong to no side). A full board without one is a draw.
+//!
+//! Cells use the notation of HavannahGui and the castro engine: `<letter><number>`, row
+//! y = letter − 'a', column x = number − 1, on a (2n−1)×(2n−1) grid; a cell is on the board iff
+//! |x − y| ≤ n − 1; its neighbours are (x±1, y), (x, y±1), (x+1, y+1), (x−1, y−1).
+//!
+//! Stones are bitboards over that grid with one guard column (row stride 2n), so the six
+//! neighbour shifts never wrap: ±1, ±2n and ±(2n+1). The position carries the result of the move
+//! that made it, so finding out whether a game is over costs nothing; `play` works it out from the
+//! placed stone's group only (never a whole-board fill).
+
+use std::fmt;
+
+use crate::game::{Game, GameError, Outcome, Side, Sym};
+
+/// 64-bit words in a board: base 10 takes 19 rows of 20 bits.
+const WORDS: usize = 6;
+
+/// A set of grid cells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Bits([u64; WORDS]);
+
+impl Bits {
+    #[inline]
+    pub fn has(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+    #[inline]
+    pub fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+    #[inline]
+    fn single(i: usize) -> Bits {
+        let mut b = Bits::default();
+        b.set(i);
+        b
+    }
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+    #[inline]
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    #[inline]
+    fn and(self, o: Bits) -> Bits {
+        let mut r = self;
+        for k in 0..WORDS {
+            r.0[k] &= o.0[k];
+        }
+        r
+    }
+    #[inline]
+    fn or(self, o: Bits) -> Bits {
+        let mut r = self;
+        for k in 0..WORDS {
+            r.0[k] |= o.0[k];
+        }
+        r
+    }
+    #[inline]
+    fn and_not(self, o: Bits) -> Bits {
+        let mut r = self;
+        for k in 0..WORDS {
+            r.0[k] &= !o.0[k];
+        }
+        r
+    }
+    #[inline]
+    fn intersects(self, o: Bits) -> bool {
+        (0..WORDS).any(|k| self.0[k] & o.0[k] != 0)
+    }
+    /// Bits moved up by `s` (towards higher indexes), 0 < s < 64.
+    #[inline]
+    fn up(self, s: u32) -> Bits {
+        let mut r = [0u64; WORDS];
+        for (k, out) in r.iter_mut().enumerate() {
+            *out = self.0[k] << s;
+            if k > 0 {
+                *out |= self.0[k - 1] >> (64 - s);
+            }
+        }
+        Bits(r)
+    }
+    #[inline]
+    fn down(self, s: u32) -> Bits {
+        let mut r = [0u64; WORDS];
+        for (k, out) in r.iter_mut().enumerate() {
+            *out = self.0[k] >> s;
+            if k + 1 < WORDS {
+                *out |= self.0[k + 1] << (64 - s);
+            }
+        }
+        Bits(r)
+    }
+    /// The indexes of the cells, in order.
+    pub fn iter(self) -> impl Iterator<Item = usize> {
+        (0..WORDS).flat_map(move |k| {
+            let mut w = self.0[k];
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let i = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    k * 64 + i
+                })
+            })
+        })
+    }
+}
+
+/// A board size: base n from 2 to 10 (3n(n−1)+1 cells).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Base(u8);
+
+impl Base {
+    pub const MIN: u8 = 2;
+    pub const MAX: u8 = 10;
+    pub fn new(n: u8) -> Result<Base, GameError> {
+        if (Self::MIN..=Self::MAX).contains(&n) {
+            Ok(Base(n))
+        } else {
+            Err(GameError::BadVariant(format!(
+                "havannah base {n}: bases go from {} to {}",
+                Self::MIN,
+                Self::MAX
+            )))
+        }
+    }
+    pub fn get(self) -> u8 {
+        self.0
+    }
+    /// 3n(n−1)+1.
+    pub fn cells(self) -> usize {
+        let n = self.0 as usize;
+        3 * n * (n - 1) + 1
+    }
+}
+
+impl fmt::Display for Base {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::str::FromStr for Base {
+    type Err = GameError;
+    fn from_str(s: &str) -> Result<Base, GameError> {
+        let n: u8 = s.trim().parse().map_err(|_| {
+            GameError::BadVariant(format!(
+                "havannah --size `{}`: give the base, a whole number from {} to {}",
+                crate::text::quote(s),
+                Base::MIN,
+                Base::MAX
+            ))
+        })?;
+        Base::new(n)
+    }
+}
+
+/// A cell, as its index on the grid (row y, column x: y·2n + x).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell(u16);
+
+impl Cell {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A move: a stone on a cell.
+pub type Move = Cell;
+
+/// The structures a move completed, as a set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Structures(u8);
+
+impl Structures {
+    pub const RING: Structures = Structures(1);
+    pub const BRIDGE: Structures = Structures(2);
+    pub const FORK: Structures = Structures(4);
+    pub fn contains(self, s: Structures) -> bool {
+        self.0 & s.0 != 0
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    /// `ring`, `bridge`, `fork`, in that order.
+    pub fn names(self) -> Vec<&'static str> {
+        [
+            (Self::RING, "ring"),
+            (Self::BRIDGE, "bridge"),
+            (Self::FORK, "fork"),
+        ]
+        .into_iter()
+        .filter(|(s, _)| self.contains(*s))
+        .map(|(_, n)| n)
+        .collect()
+    }
+}
+
+impl std::ops::BitOr for Structures {
+    type Output = Structures;
+    fn bitor(self, o: Structures) -> Structures {
+        Structures(self.0 | o.0)
+    }
+}
+
+/// Why a game of Havannah ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The winner's last stone completed these structures.
+    Completed(Structures),
+    /// The board is full and nobody completed a structure.
+    FullBoard,
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::Completed(s) => f.write_str(&s.names().join(" and ")),
+            Reason::FullBoard => f.write_str("full board"),
+        }
+    }
+}
+
+/// The stones of each side, the side to move, and how the move that made the position ended the
+/// game (if it did).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Position {
+    /// White's stones, then Black's.
+    stones: [Bits; 2],
+    to_move: Side,
+    /// 0: not over; 1: White won; 2: Black won; 3: drawn.
+    result: u8,
+    structures: Structures,
+}
+
+impl Position {
+    pub fn stones(&self, side: Side) -> Bits {
+        self.stones[side as usize]
+    }
+    /// The structures the last move completed (empty if it won nothing).
+    pub fn structures(&self) -> Structures {
+        self.structures
+    }
+}
+
+/// No neighbour (off the board).
+const NONE: u16 = u16::MAX;
+
+/// Havannah on a board of base n, with its geometry precomputed.
+#[derive(Clone, Debug)]
+pub struct Havannah {
+    base: Base,
+    /// Row stride of the grid: 2n (one guard column).
+    stride: usize,
+    board: Bits,
+    /// Board cells with fewer than six neighbours on the board.
+    edge: Bits,
+    corners: [Bits; 6],
+    sides: [Bits; 6],
+    /// The board's cells in reading order (row a first, then by column).
+    cells: Vec<Cell>,
+    /// The six neighbours of each grid cell, in turning order (NONE off the board).
+    neighbours: Vec<[u16; 6]>,
+    /// For each of the 12 symmetries, the image of each grid cell.
+    images: Vec<Vec<u16>>,
+    inverses: [u8; 12],
+}
+
+/// The neighbour offsets (dx, dy), in turning order around a cell.
+const AROUND: [(i32, i32); 6] = [(1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1)];
+
+impl Havannah {
+    pub fn new(base: Base) -> Havannah {
+        let n = base.get() as i32;
+        let stride = 2 * n as usize;
+        let size = 2 * n - 1;
+        let on =
+            |x: i32, y: i32| (0..size).contains(&x) && (0..size).contains(&y) && (x - y).abs() < n;
+        let idx = |x: i32, y: i32| y as usize * stride + x as usize;
+        let grid = stride * size as usize;
+        let mut board = Bits::default();
+        let mut edge = Bits::default();
+        let mut cells = Vec::new();
+        let mut neighbours = vec![[NONE; 6]; grid];
+        for y in 0..size {
+            for x in 0..size {
+                if !on(x, y) {
+                    continue;
+                }
+                let i = idx(x, y);
+                board.set(i);
+                cells.push(Cell(i as u16));
+                let mut count = 0;
+                for (k, (dx, dy)) in AROUND.iter().enumerate() {
+                    if on(x + dx, y + dy) {
+                        neighbours[i][k] = idx(x + dx, y + dy) as u16;
+                        count += 1;
+                    }
+                }
+                if count < 6 {
+                    edge.set(i);
+                }
+            }
+        }
+        let (m, e) = (n - 1, 2 * n - 2);
+        let corner_cells = [(0, 0), (m, 0), (e, m), (e, e), (m, e), (0, m)];
+        let corners = corner_cells.map(|(x, y)| Bits::single(idx(x, y)));
+        let all_corners = corners.iter().fold(Bits::default(), |a, &c| a.or(c));
+        let mut sides = [Bits::default(); 6];
+        for y in 0..size {
+            for x in 0..size {
+                if !on(x, y) || all_corners.has(idx(x, y)) {
+                    continue;
+                }
+                let tests = [y == 0, x - y == m, x == e, y == e, y - x == m, x == 0];
+                for (s, &t) in tests.iter().enumerate() {
+                    if t {
+                        sides[s].set(idx(x, y));
+                    }
+                }
+            }
+        }
+        // Symmetries: cube coordinates around the centre, (q, −r, r − q) with q = x − c,
+        // r = y − c; a rotation turns (a, b, c) into (−c, −a, −b), the reflection swaps a and b.
+        let c = m;
+        let mut images = Vec::with_capacity(12);
+        for reflect in [false, true] {
+            for turns in 0..6 {
+                let mut image = vec![NONE; grid];
+                for &cell in &cells {
+                    let i = cell.index();
+                    let (x, y) = ((i % stride) as i32, (i / stride) as i32);
+                    let (q, r) = (x - c, y - c);
+                    let (mut a, mut b, mut cc) = (q, -r, r - q);
+                    if reflect {
+                        std::mem::swap(&mut a, &mut b);
+                    }
+                    for _ in 0..turns {
+                        (a, b, cc) = (-cc, -a, -b);
+                    }
+                    let (nx, ny) = (a + c, -b + c);
+                    debug_assert!(on(nx, ny));
+                    image[i] = idx(nx, ny) as u16;
+                }
+                images.push(image);
+            }
+        }
+        let mut inverses = [0u8; 12];
+        for (s, inverse) in inverses.iter_mut().enumerate() {
+            let undoes = |t: &Vec<u16>| {
+                cells
+                    .iter()
+                    .all(|&x| t[images[s][x.index()] as usize] == x.0)
+            };
+            *inverse = images.iter().position(undoes).unwrap_or(0) as u8;
+        }
+        Havannah {
+            base,
+            stride,
+            board,
+            edge,
+            corners,
+            sides,
+            cells,
+            neighbours,
+            images,
+            inverses,
+        }
+    }
+
+    pub fn base(&self) -> Base {
+        self.base
+    }
+    /// The board's cells in reading order.
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+    /// Column and row of a cell.
+    pub fn xy(&self, c: Cell) -> (usize, usize) {
+        (c.index() % self.stride, c.index() / self.stride)
+    }
+    /// The cell at column `x`, row `y`, if it is on the board.
+    pub fn cell_at(&self, x: usize, y: usize) -> Option<Cell> {
+        let n = self.base.get() as usize;
+        let size = 2 * n - 1;
+        (x < size && y < size && x.abs_diff(y) < n).then(|| Cell((y * self.stride + x) as u16))
+    }
+    /// The six neighbours of a cell on the board, in turning order.
+    pub fn neighbours(&self, c: Cell) -> impl Iterator<Item = Cell> + '_ {
+        self.neighbours[c.index()]
+            .iter()
+            .filter(|&&i| i != NONE)
+            .map(|&i| Cell(i))
+    }
+    /// The corner cells, and the cells of each side (corners excluded).
+    pub fn corners(&self) -> [Bits; 6] {
+        self.corners
+    }
+    pub fn sides(&self) -> [Bits; 6] {
+        self.sides
+    }
+    pub fn edge(&self) -> Bits {
+        self.edge
+    }
+
+    /// The cells next to any cell of `b`, on the board.
+    #[inline]
+    fn spread(&self, b: Bits) -> Bits {
+        let s = self.stride as u32;
+        b.up(1)
+            .or(b.down(1))
+            .or(b.up(s))
+            .or(b.down(s))
+            .or(b.up(s + 1))
+            .or(b.down(s + 1))
+            .and(self.board)
+    }
+
+    /// The cells of `within` connected to `from` (which must be in `within`).
+    fn fill(&self, from: Bits, within: Bits) -> Bits {
+        let mut g = from;
+        loop {
+            let next = g.or(self.spread(g)).and(within);
+            if next == g {
+                return g;
+            }
+            g = next;
+        }
+    }
+
+    /// Whether the region of `start` through `open` (the cells not in the ringing group, and
+    /// `start` itself) is closed off from the edge of the board.
+    fn enclosed(&self, start: usize, open: Bits) -> bool {
+        let mut g = Bits::single(start);
+        loop {
+            if g.intersects(self.edge) {
+                return false;
+            }
+            let next = g.or(self.spread(g).and(open));
+            if next == g {
+                return true;
+            }
+            g = next;
+        }
+    }
+
+    /// The structures completed by a stone at `at`, given the mover's stones with it.
+    pub fn completed(&self, own: Bits, at: Cell) -> Structures {
+        let group = self.fill(Bits::single(at.index()), own);
+        let mut found = Structures::default();
+        let corners = self
+            .corners
+            .iter()
+            .filter(|&&c| c.intersects(group))
+            .count();
+        if corners >= 2 {
+            found.0 |= Structures::BRIDGE.0;
+        }
+        let sides = self.sides.iter().filter(|&&s| s.intersects(group)).count();
+        if sides >= 3 {
+            found.0 |= Structures::FORK.0;
+        }
+        // A ring through the new stone needs two of its neighbours in the group.
+        let own_neighbours = self.neighbours(at).filter(|c| own.has(c.index())).count();
+        if own_neighbours >= 2 {
+            let open = self.board.and_not(group);
+            let candidates = std::iter::once(at).chain(self.neighbours(at));
+            if candidates
+                .into_iter()
+                .any(|x| self.enclosed(x.index(), open))
+            {
+                found.0 |= Structures::RING.0;
+            }
+        }
+        found
+    }
+
+    fn cell_name(&self, c: Cell) -> String {
+        let (x, y) = self.xy(c);
+        format!("{}{}", (b'a' + y as u8) as char, x + 1)
+    }
+
+    /// The cell named `text` (`<letter><number>`), if it is on the board.
+    pub fn parse_cell(&self, text: &str) -> Option<Cell> {
+        let t = text.trim().to_ascii_lowercase();
+        let mut chars = t.chars();
+        let letter = chars.next()?;
+        if !letter.is_ascii_lowercase() {
+            return None;
+        }
+        let number: usize = chars.as_str().parse().ok()?;
+        let y = (letter as u8 - b'a') as usize;
+        self.cell_at(number.checked_sub(1)?, y)
+    }
+
+    /// The range of columns of row `y`.
+    fn row_columns(&self, y: usize) -> std::ops::RangeInclusive<usize> {
+        let n = self.base.get() as usize;
+        y.saturating_sub(n - 1)..=(y + n - 1).min(2 * n - 2)
+    }
+}
+
+impl Game for Havannah {
+    type Position = Position;
+    type Move = Move;
+    type Reason = Reason;
+
+    fn name(&self) -> &'static str {
+        "havannah"
+    }
+    fn variant(&self) -> String {
+        format!("base {}", self.base)
+    }
+    fn side_name(&self, side: Side) -> &'static str {
+        match side {
+            Side::First => "white",
+            Side::Second => "black",
+        }
+    }
+    fn start(&self) -> Position {
+        Position {
+            stones: [Bits::default(); 2],
+            to_move: Side::First,
+            result: 0,
+            structures: Structures::default(),
+        }
+    }
+    fn to_move(&self, pos: &Position) -> Side {
+        pos.to_move
+    }
+    fn legal_moves(&self, pos: &Position, out: &mut Vec<Move>) {
+        if pos.result != 0 {
+            return;
+        }
+        let taken = pos.stones[0].or(pos.stones[1]);
+        out.extend(self.cells.iter().copied().filter(|c| !taken.has(c.index())));
+    }
+    fn play(&self, pos: &Position, mv: Move) -> Position {
+        let side = pos.to_move;
+        let mut stones = pos.stones;
+        stones[side as usize].set(mv.index());
+        let structures = self.completed(stones[side as usize], mv);
+        let full = stones[0].or(stones[1]).count() as usize == self.cells.len();
+        let result = match (structures.is_empty(), full) {
+            (false, _) => 1 + side as u8,
+            (true, true) => 3,
+            (true, false) => 0,
+        };
+        Position {
+            stones,
+            to_move: side.other(),
+            result,
+            structures,
+        }
+    }
+    fn outcome(&self, pos: &Position) -> Option<Outcome<Reason>> {
+        match pos.result {
+            1 | 2 => Some(Outcome {
+                winner: Some(if pos.result == 1 {
+                    Side::First
+                } else {
+                    Side::Second
+                }),
+                reason: Reason::Completed(pos.structures),
+            }),
+            3 => Some(Outcome {
+                winner: None,
+                reason: Reason::FullBoard,
+            }),
+            _ => None,
+        }
+    }
+
+    fn symmetry_count(&self) -> usize {
+        12
+    }
+    fn transform_position(&self, sym: Sym, pos: &Position) -> Position {
+        if sym == Sym::IDENTITY {
+            return *pos;
+        }
+        let image = &self.images[sym.index()];
+        let map = |b: Bits| {
+            let mut out = Bits::default();
+            for i in b.iter() {
+                out.set(image[i] as usize);
+            }
+            out
+        };
+        Position {
+            stones: [map(pos.stones[0]), map(pos.stones[1])],
+            ..*pos
+        }
+    }
+    fn transform_move(&self, sym: Sym, mv: Move) -> Move {
+        Cell(self.images[sym.index()][mv.index()])
+    }
+    fn inverse(&self, sym: Sym) -> Sym {
+        Sym(self.inverses[sym.index()])
+    }
+
+    /// Every placement of up to ⌈k/2⌉ White and ⌊k/2⌋ Black stones: Σₖ C(N, k)·C(k, ⌊k/2⌋).
+    fn position_bound(&self, _side: Side) -> Option<(f64, &'static str)> {
+        let cells = self.cells.len();
+        let mut total = 0.0;
+        let mut choose_n = 1.0f64; // C(N, k)
+        for k in 0..=cells {
+            if k > 0 {
+                choose_n = choose_n * (cells + 1 - k) as f64 / k as f64;
+            }
+            let mut choose_k = 1.0f64; // C(k, k/2)
+            for j in 1..=k / 2 {
+                choose_k = choose_k * (k + 1 - j) as f64 / j as f64;
+            }
+            total += choose_n * choose_k;
+        }
+        Some((
+            total,
+            "upper bound: every placement of alternating White and Black stones",
+        ))
+    }
+
+    fn structures(&self, pos: &Position) -> Vec<&'static str> {
+        pos.structures.names()
+    }
+
+    /// Only base 2 (7 cells) is small enough to list every position.
+    fn small_enough_to_enumerate(&self) -> bool {
+        self.base.get() <= 2
+    }
+
+    /// Rows from `a` down, `/` between them, each cell from its lowest column: `W` White, `B`
+    /// Black, `.` empty. Base 2: `W./.B./..`.
+    fn format_position(&self, pos: &Position) -> String {
+        let rows = 2 * self.base.get() as usize - 1;
+        (0..rows)
+            .map(|y| {
+                self.row_columns(y)
+                    .map(|x| {
+                        let i = y * self.stride + x;
+                        if pos.stones[0].has(i) {
+                            'W'
+                        } else if pos.stones[1].has(i) {
+                            'B'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    fn parse_position(&self, text: &str, to_move: Side) -> Result<Position, GameError> {
+        let bad = |why: String| GameError::BadPosition {
+            text: text.to_string(),
+            why,
+        };
+        let rows: Vec<&str> = text.trim().split('/').collect();
+        let want = 2 * self.base.get() as usize - 1;
+        if rows.len() != want {
+            return Err(bad(format!(
+                "{} rows, base {} has {want}",
+                rows.len(),
+                self.base
+            )));
+        }
+        let mut pos = self.start();
+        for (y, row) in rows.iter().enumerate() {
+            let cols = self.row_columns(y);
+            let chars: Vec<char> = row.chars().collect();
+            if chars.len() != cols.clone().count() {
+                return Err(bad(format!(
+                    "row {} has {} cells, expected {}",
+                    (b'a' + y as u8) as char,
+                    chars.len(),
+                    cols.count()
+                )));
+            }
+            for (x, ch) in cols.zip(chars) {
+                let i = y * self.stride + x;
+                match ch.to_ascii_uppercase() {
+                    'W' => pos.stones[0].set(i),
+                    'B' => pos.stones[1].set(i),
+                    '.' => {}
+                    other => {
+                        return Err(bad(format!(
+                            "`{}` is not a cell (W, B or .)",
+                            other.escape_default()
+                        )));
+                    }
+                }
+            }
+        }
+        pos.to_move = to_move;
+        let (w, b) = (pos.stones[0].count(), pos.stones[1].count());
+        let expected = if w == b { Side::First } else { Side::Second };
+        if w != b && w != b + 1 || expected != to_move {
+            return Err(bad(format!(
+                "{w} white and {b} black stones do not leave {} to move",
+                self.side_name(to_move)
+            )));
+        }
+        // A finished game: whoever has a structure won with the last stone.
+        for side in [Side::First, Side::Second] {
+            let own = pos.stones[side as usize];
+            let mut found = Structures::default();
+            for c in own.iter() {
+                found.0 |= self.completed(own, Cell(c as u16)).0;
+            }
+            if !found.is_empty() {
+                pos.result = 1 + side as u8;
+                pos.structures = found;
+            }
+        }
+        if pos.result == 0 && (w + b) as usize == self.cells.len() {
+            pos.result = 3;
+        }
+        Ok(pos)
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        self.cell_name(mv)
+    }
+
+    fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, GameError> {
+        let cell = self
+            .parse_cell(text)
+            .ok_or_else(|| GameError::BadMoveSyntax {
+                text: text.to_string(),
+                example: "a1 or d4",
+            })?;
+        crate::game::find_legal(self, pos, text.trim(), |m| m == cell)
+    }
+
+    /// The board as a hexagon: row letters on the left, each row's first column number on the
+    /// right.
+    fn diagram(&self, pos: &Position) -> Vec<String> {
+        let n = self.base.get() as usize;
+        (0..2 * n - 1)
+            .map(|y| {
+                let cols = self.row_columns(y);
+                let first = *cols.start();
+                let indent = 2 * first + n - 1 - y;
+                let cells: Vec<String> = cols
+                    .map(|x| {
+                        let i = y * self.stride + x;
+                        if pos.stones[0].has(i) {
+                            "W".into()
+                        } else if pos.stones[1].has(i) {
+                            "B".into()
+                        } else {
+                            "·".into()
+                        }
+                    })
+                    .collect();
+                format!(
+                    "{} {}{}   {}{}",
+                    (b'a' + y as u8) as char,
+                    " ".repeat(indent),
+                    cells.join(" "),
+                    (b'a' + y as u8) as char,
+                    first + 1
+                )
+            })
+            .collect()
+    }
+}

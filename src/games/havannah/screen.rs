@@ -1,0 +1,104 @@
+//! Havannah on the terminal: the board as a hexagon, and a box's beads as a heat map over its
+//! empty cells.
+
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+
+use super::{Cell, Havannah, Position};
+use crate::game::Game;
+use crate::tui::board::BoardView;
+
+impl Havannah {
+    /// The board, one line per row, each cell drawn by `cell`.
+    fn hex_lines(&self, cell: impl Fn(Cell, char) -> (String, Style)) -> Vec<Line<'static>> {
+        let n = self.base().get() as usize;
+        let dim = Style::new().fg(Color::DarkGray);
+        (0..2 * n - 1)
+            .map(|y| {
+                let first = y.saturating_sub(n - 1);
+                let last = (y + n - 1).min(2 * n - 2);
+                let indent = 2 * first + n - 1 - y;
+                let mut spans = vec![Span::styled(
+                    format!("{} {}", (b'a' + y as u8) as char, " ".repeat(indent)),
+                    dim,
+                )];
+                for x in first..=last {
+                    let c = self.cell_at(x, y).expect("a row's cells are on the board");
+                    let (text, style) = cell(c, ' ');
+                    spans.push(Span::styled(text, style));
+                    if x < last {
+                        spans.push(Span::raw(" "));
+                    }
+                }
+                spans.push(Span::styled(format!("  {}", first + 1), dim));
+                Line::from(spans)
+            })
+            .collect()
+    }
+
+    fn stone(&self, pos: &Position, c: Cell) -> (String, Style) {
+        use crate::game::Side;
+        if pos.stones(Side::First).has(c.index()) {
+            (
+                "W".into(),
+                Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
+            )
+        } else if pos.stones(Side::Second).has(c.index()) {
+            (
+                "B".into(),
+                Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+            )
+        } else {
+            ("·".into(), Style::new().fg(Color::DarkGray))
+        }
+    }
+}
+
+impl BoardView for Havannah {
+    fn board_lines(&self, pos: &Position, marks: &[(Cell, Color)]) -> Vec<Line<'static>> {
+        self.hex_lines(|c, _| {
+            let (text, mut style) = self.stone(pos, c);
+            if let Some(&(_, colour)) = marks.iter().find(|(m, _)| *m == c) {
+                style = style.bg(colour).fg(Color::Black);
+            }
+            (text, style)
+        })
+    }
+
+    /// The beads of each arrow as a heat map over the empty cells (`+` for 10 or more).
+    fn box_lines(&self, pos: &Position, arrows: &[(Cell, Color, u32)]) -> Vec<Line<'static>> {
+        let most = arrows.iter().map(|a| a.2).max().unwrap_or(0).max(1);
+        self.hex_lines(|c, _| match arrows.iter().find(|a| a.0 == c) {
+            Some(&(_, _, n)) => {
+                let heat = (n as f32 / most as f32 * 4.0).ceil() as usize;
+                let bg = [
+                    Color::Rgb(40, 40, 40),
+                    Color::Rgb(90, 30, 30),
+                    Color::Rgb(160, 50, 20),
+                    Color::Rgb(220, 110, 0),
+                    Color::Rgb(250, 200, 40),
+                ][heat.min(4)];
+                let text = if n > 9 { "+".into() } else { n.to_string() };
+                (
+                    text,
+                    Style::new()
+                        .bg(bg)
+                        .fg(Color::White)
+                        .add_modifier(Modifier::BOLD),
+                )
+            }
+            None => self.stone(pos, c),
+        })
+    }
+
+    fn board_size(&self) -> (u16, u16) {
+        let n = self.base().get() as u16;
+        // Letter and space, indent plus cells (4n − 3 columns), a gap and the column number.
+        (2 + 4 * n - 3 + 4, 2 * n - 1)
+    }
+
+    fn legend(&self) -> &'static str {
+        let _ = self.name();
+        "W white, B black; numbers: beads"
+    }
+}
