@@ -497,3 +497,49 @@ fn replay_checks_every_move_of_every_game() {
         assert!(err.contains(message), "{game} {moves}: {err}");
     }
 }
+
+#[test]
+fn playouts_do_not_depend_on_the_thread_count() {
+    let with = |threads: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+            .args([
+                "playout", "havannah", "--size", "4", "--games", "20000", "--seed", "5", "--json",
+            ])
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap();
+        let mut v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["per_second"] = Value::Null;
+        v["threads"] = Value::Null;
+        v
+    };
+    let one = with("1");
+    assert_eq!(one, with("2"));
+    for key in [
+        "white",
+        "black",
+        "draw",
+        "ring",
+        "bridge",
+        "fork",
+        "mean_plies",
+    ] {
+        assert!(one[key].is_number(), "{key}");
+    }
+    let shares = one["white"].as_f64().unwrap()
+        + one["black"].as_f64().unwrap()
+        + one["draw"].as_f64().unwrap();
+    assert!((shares - 1.0).abs() < 1e-9);
+    // Noughts and crosses at random: the first player wins about 58.5 %, 12.7 % are drawn.
+    let v = json(&[
+        "playout",
+        "tictactoe",
+        "--games",
+        "50000",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert!((v["x"].as_f64().unwrap() - 0.585).abs() < 0.01, "{v}");
+    assert!((v["draw"].as_f64().unwrap() - 0.127).abs() < 0.01, "{v}");
+}

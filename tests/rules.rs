@@ -474,3 +474,31 @@ mod havannah {
         assert!(g.parse_position("W../", Side::First).is_err());
     }
 }
+
+mod havannah_playouts {
+    use matchbox::game::Game;
+    use matchbox::games::havannah::playout::Playouts;
+    use matchbox::games::havannah::{Base, Havannah};
+    use matchbox::rng::rng_from_seed;
+
+    /// The fast engine's games, replayed move by move through the rules, end the same way.
+    #[test]
+    fn the_playout_engine_agrees_with_the_rules() {
+        for n in [2u8, 3, 4, 6, 9] {
+            let g = Havannah::new(Base::new(n).unwrap());
+            let mut engine = Playouts::new(&g);
+            let mut rng = rng_from_seed(n as u64);
+            for _ in 0..300 {
+                let end = engine.play(&mut rng);
+                let mut pos = g.start();
+                for &mv in engine.moves(end.plies) {
+                    assert!(g.outcome(&pos).is_none());
+                    pos = g.play(&pos, mv);
+                }
+                let outcome = g.outcome(&pos).expect("the game is over");
+                assert_eq!(outcome.winner, end.winner, "base {n}");
+                assert_eq!(pos.structures(), end.structures, "base {n}");
+            }
+        }
+    }
+}

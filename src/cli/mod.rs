@@ -44,6 +44,23 @@ pub enum Command {
     Count(CountArgs),
     /// Play a game record move by move from the start, checking every move
     Replay(ReplayArgs),
+    /// Random games (every move uniform): how they end, how long they last, how fast they run
+    Playout(PlayoutArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct PlayoutArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Number of random games
+    #[arg(long, default_value_t = 100_000)]
+    pub games: u64,
+    /// Seed of the random number generator [default: drawn from the system and printed]
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Print one JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]

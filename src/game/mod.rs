@@ -13,6 +13,8 @@ use std::hash::Hash;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::rng::{Rng, uniform_below};
+
 /// The two players. Every game names them its own way (White/Black, X/O), but `first` and
 /// `second` are accepted everywhere.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -174,6 +176,43 @@ pub trait Game: Send + Sync {
             .is_none_or(|(bound, _)| bound <= ENUMERABLE_BOUND)
     }
 
+    /// The kinds of structure a move can complete, by bit of [`RandomGame::structures`].
+    fn structure_kinds(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Plays `games` uniformly random games from the start (every move uniform over the legal
+    /// moves) and hands each ending to `each`. Games with a faster engine for this override it.
+    fn random_games(&self, games: u64, rng: &mut Rng, each: &mut dyn FnMut(RandomGame)) {
+        let mut moves = Vec::new();
+        for _ in 0..games {
+            let mut pos = self.start();
+            let mut plies = 0;
+            let outcome = loop {
+                if let Some(o) = self.outcome(&pos) {
+                    break o;
+                }
+                moves.clear();
+                self.legal_moves(&pos, &mut moves);
+                let mv = moves[uniform_below(rng, moves.len() as u32) as usize];
+                pos = self.play(&pos, mv);
+                plies += 1;
+            };
+            let names = self.structures(&pos);
+            let structures = self
+                .structure_kinds()
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| names.contains(k))
+                .fold(0u8, |acc, (i, _)| acc | 1 << i);
+            each(RandomGame {
+                winner: outcome.winner,
+                plies,
+                structures,
+            });
+        }
+    }
+
     /// The named structures the last move completed (Havannah: `ring`, `bridge`, `fork`); none
     /// for games without them.
     fn structures(&self, _pos: &Self::Position) -> Vec<&'static str> {
@@ -187,6 +226,16 @@ pub trait Game: Send + Sync {
             .into_iter()
             .find(|&s| t == self.side_name(s) || t == side_generic_name(s))
     }
+}
+
+/// How a random game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RandomGame {
+    pub winner: Option<Side>,
+    pub plies: u32,
+    /// The structures the last move completed, one bit per kind of
+    /// [`Game::structure_kinds`].
+    pub structures: u8,
 }
 
 /// Above this bound on positions (with either side to move), a game is not enumerated: memory

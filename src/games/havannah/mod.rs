@@ -3,6 +3,7 @@
 //! screen (`screen.rs`) and on a printed label (`label.rs`).
 
 mod label;
+pub mod playout;
 mod rules;
 mod screen;
 

@@ -33,7 +33,7 @@ impl Bits {
         self.0[i / 64] |= 1 << (i % 64);
     }
     #[inline]
-    fn single(i: usize) -> Bits {
+    pub(super) fn single(i: usize) -> Bits {
         let mut b = Bits::default();
         b.set(i);
         b
@@ -55,7 +55,7 @@ impl Bits {
         r
     }
     #[inline]
-    fn or(self, o: Bits) -> Bits {
+    pub(super) fn or(self, o: Bits) -> Bits {
         let mut r = self;
         for k in 0..WORDS {
             r.0[k] |= o.0[k];
@@ -63,12 +63,21 @@ impl Bits {
         r
     }
     #[inline]
-    fn and_not(self, o: Bits) -> Bits {
+    pub(super) fn and_not(self, o: Bits) -> Bits {
         let mut r = self;
         for k in 0..WORDS {
             r.0[k] &= !o.0[k];
         }
         r
+    }
+    /// Equality without a call to `memcmp` (the derived one makes one per flood step).
+    #[inline]
+    fn same(self, o: Bits) -> bool {
+        let mut diff = 0;
+        for k in 0..WORDS {
+            diff |= self.0[k] ^ o.0[k];
+        }
+        diff == 0
     }
     #[inline]
     fn intersects(self, o: Bits) -> bool {
@@ -199,6 +208,13 @@ impl Structures {
         .filter(|(s, _)| self.contains(*s))
         .map(|(_, n)| n)
         .collect()
+    }
+}
+
+impl Structures {
+    /// Bit 0 ring, bit 1 bridge, bit 2 fork.
+    pub fn bits(self) -> u8 {
+        self.0
     }
 }
 
@@ -398,6 +414,14 @@ impl Havannah {
             .filter(|&&i| i != NONE)
             .map(|&i| Cell(i))
     }
+    /// The raw neighbour table: six grid indexes per grid cell, `u16::MAX` off the board.
+    pub(super) fn neighbour_table(&self) -> &[[u16; 6]] {
+        &self.neighbours
+    }
+    pub(super) fn board_bits(&self) -> Bits {
+        self.board
+    }
+
     /// The corner cells, and the cells of each side (corners excluded).
     pub fn corners(&self) -> [Bits; 6] {
         self.corners
@@ -423,11 +447,11 @@ impl Havannah {
     }
 
     /// The cells of `within` connected to `from` (which must be in `within`).
-    fn fill(&self, from: Bits, within: Bits) -> Bits {
+    pub(super) fn fill(&self, from: Bits, within: Bits) -> Bits {
         let mut g = from;
         loop {
             let next = g.or(self.spread(g)).and(within);
-            if next == g {
+            if next.same(g) {
                 return g;
             }
             g = next;
@@ -436,14 +460,14 @@ impl Havannah {
 
     /// Whether the region of `start` through `open` (the cells not in the ringing group, and
     /// `start` itself) is closed off from the edge of the board.
-    fn enclosed(&self, start: usize, open: Bits) -> bool {
+    pub(super) fn enclosed(&self, start: usize, open: Bits) -> bool {
         let mut g = Bits::single(start);
         loop {
             if g.intersects(self.edge) {
                 return false;
             }
             let next = g.or(self.spread(g).and(open));
-            if next == g {
+            if next.same(g) {
                 return true;
             }
             g = next;
@@ -623,6 +647,28 @@ impl Game for Havannah {
             total,
             "upper bound: every placement of alternating White and Black stones",
         ))
+    }
+
+    fn structure_kinds(&self) -> &'static [&'static str] {
+        &["ring", "bridge", "fork"]
+    }
+
+    /// On the fast engine of [`super::playout`].
+    fn random_games(
+        &self,
+        games: u64,
+        rng: &mut crate::rng::Rng,
+        each: &mut dyn FnMut(crate::game::RandomGame),
+    ) {
+        let mut playouts = super::playout::Playouts::new(self);
+        for _ in 0..games {
+            let e = playouts.play(rng);
+            each(crate::game::RandomGame {
+                winner: e.winner,
+                plies: e.plies,
+                structures: e.structures.bits(),
+            });
+        }
     }
 
     fn structures(&self, pos: &Position) -> Vec<&'static str> {
