@@ -543,3 +543,32 @@ fn playouts_do_not_depend_on_the_thread_count() {
     assert!((v["x"].as_f64().unwrap() - 0.585).abs() < 0.01, "{v}");
     assert!((v["draw"].as_f64().unwrap() - 0.127).abs() < 0.01, "{v}");
 }
+
+#[test]
+fn havannah_base_3_is_a_first_player_win_from_the_six_corners_only() {
+    let v = json(&["solve", "havannah", "--size", "3", "--json"]);
+    assert_eq!(v["winner"], "white");
+    let mut best: Vec<&str> = v["best_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    best.sort();
+    // Base 3's corners: a1, a3, c1, c5, e3, e5 (Ewalds 2012: only the corner openings win).
+    assert_eq!(best, ["a1", "a3", "c1", "c5", "e3", "e5"]);
+    // Any position can be solved: after a1 and the centre, White still wins.
+    let v = json(&[
+        "solve",
+        "havannah",
+        "--size",
+        "3",
+        "--json",
+        "--position",
+        "W../..../..B../..../...",
+    ]);
+    assert_eq!(
+        (v["to_move"].as_str(), v["winner"].as_str()),
+        (Some("white"), Some("white"))
+    );
+}

@@ -220,6 +220,9 @@ fn lay_out(cards: &[Vec<String>], per_row: usize) -> String {
 }
 
 fn solve<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
+    if a.position.is_some() || (!super::setup::enumerable(&game) && game.own_solver().is_some()) {
+        return solve_from_position(game, a);
+    }
     super::setup::check_enumerable(&game)?;
     let graph = build_graph(&game);
     let solution = Solution::solve(&graph)?;
@@ -1379,5 +1382,104 @@ fn playout<G: FullGame>(game: G, a: &PlayoutArgs) -> Result<()> {
         t.plies as f64 / t.games as f64,
         crate::text::group((t.games as f64 / secs) as u64)
     );
+    Ok(())
+}
+
+/// `solve` from a position, with the game's own solver or a memoised negamax: the winner, each
+/// move's value, and a line of best moves (win, draw or loss only when the solver does not count
+/// distances).
+fn solve_from_position<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
+    let pos = match &a.position {
+        None => game.start(),
+        Some(text) => {
+            let sides = match &a.side {
+                Some(s) => vec![parse_side(&game, s)?],
+                None => vec![Side::First, Side::Second],
+            };
+            let mut parsed = Err(anyhow::anyhow!("no side given"));
+            for side in sides {
+                parsed = game
+                    .parse_position(text, side)
+                    .with_context(|| "--position".to_string());
+                if parsed.is_ok() {
+                    break;
+                }
+            }
+            parsed?
+        }
+    };
+    if game.own_solver().is_none() {
+        super::setup::check_enumerable(&game)?;
+    }
+    let started = std::time::Instant::now();
+    let (values, _) = crate::learn::perfect_values(&game)?;
+    let mut perfect = crate::players::PerfectPlayer::new(values, TieBreak::Random);
+    let side_name = |s| game.side_name(s);
+    let mover = game.to_move(&pos);
+    let first_moves = perfect.move_values(&game, &pos)?;
+    let best = perfect.best_moves(&game, &pos)?;
+    // A line of best moves: the first best move at each step.
+    let mut line = Vec::new();
+    let mut cur = pos.clone();
+    while game.outcome(&cur).is_none() {
+        let Some(&mv) = perfect.best_moves(&game, &cur)?.first() else {
+            break;
+        };
+        line.push(game.format_move(mv));
+        cur = game.play(&cur, mv);
+    }
+    let value = match game.outcome(&pos) {
+        Some(o) => crate::solve::Value::of_finished(o.winner, mover),
+        None => first_moves
+            .iter()
+            .map(|&(_, v)| v)
+            .max_by_key(|v| v.rank())
+            .unwrap_or(crate::solve::Value::Draw),
+    };
+    let winner = match value.class() {
+        1 => Some(mover),
+        -1 => Some(mover.other()),
+        _ => None,
+    };
+    let secs = started.elapsed().as_secs_f64();
+    let class = |v: crate::solve::Value| match v.class() {
+        1 => "win",
+        0 => "draw",
+        _ => "loss",
+    };
+    let winner_name = winner.map(side_name).unwrap_or("draw");
+    if a.json {
+        print_json(&json!({
+            "game": game.name(),
+            "size": game.size_key(),
+            "position": game.format_position(&pos),
+            "to_move": side_name(mover),
+            "winner": winner_name,
+            "best_moves": best.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>(),
+            "first_moves": first_moves.iter().map(|&(m, v)| json!({"move": game.format_move(m), "value": class(v)})).collect::<Vec<_>>(),
+            "plies": line.len(),
+            "principal_variation": line,
+            "seconds": secs,
+        }));
+        return Ok(());
+    }
+    println!(
+        "{} {}: {} to move in {}",
+        game.name(),
+        game.variant(),
+        side_name(mover),
+        game.format_position(&pos)
+    );
+    match winner {
+        Some(w) => println!("Under perfect play {} wins.", side_name(w)),
+        None => println!("Under perfect play the game is a draw."),
+    }
+    println!("Moves for {}:", side_name(mover));
+    for &(m, v) in &first_moves {
+        let mark = if best.contains(&m) { "  (best)" } else { "" };
+        println!("  {:<6} {}{mark}", game.format_move(m), class(v));
+    }
+    println!("A line of best moves: {}", line.join(" "));
+    println!("Solved in {secs:.1} s.");
     Ok(())
 }

@@ -179,6 +179,13 @@ pub struct BoxesArgs {
 pub struct SolveArgs {
     #[command(flatten)]
     pub game: GameArgs,
+    /// Solve this position (in the game's position text) instead of the start; games whose
+    /// boards are too big to enumerate but have a solver of their own (Havannah base 3)
+    #[arg(long, value_name = "TEXT")]
+    pub position: Option<String>,
+    /// With --position: the side to move [default: as the stones say, else the first player]
+    #[arg(long)]
+    pub side: Option<String>,
     /// Print one JSON object on stdout
     #[arg(long)]
     pub json: bool,

@@ -18,7 +18,7 @@ use crate::learn::{
 };
 use crate::players::{Opponent, PerfectPlayer, Player, RandomPlayer, Turn};
 use crate::rng::{RNG_NAME, derive_seed, rng_from_seed};
-use crate::solve::{GraphValues, OnDemand, Solution, TieBreak, Value as Solved};
+use crate::solve::{GraphValues, SharedValues, Solution, TieBreak, Value as Solved};
 use crate::store;
 use crate::text::quote;
 
@@ -306,14 +306,11 @@ fn rival_machine<G: GameDefaults>(
     }
 }
 
-/// The most positions the perfect player of the lazy engine may solve.
-const ON_DEMAND_LIMIT: usize = 20_000_000;
-
 /// The opponent of a lazy learner, as a player from positions.
 #[derive(Clone)]
 pub(crate) enum LazyOpponent<G: Game> {
     Random(RandomPlayer),
-    Perfect(PerfectPlayer<OnDemand<G>>),
+    Perfect(PerfectPlayer<SharedValues<G>>),
 }
 
 impl<G: Game> Player<G> for LazyOpponent<G> {
@@ -368,10 +365,12 @@ impl<G: GameDefaults> Setup<G> {
             let player = match opponent.kind {
                 Opponent::Random => Some(LazyOpponent::Random(RandomPlayer)),
                 Opponent::Perfect => {
-                    // The perfect player needs the game solved: only games small enough.
-                    check_enumerable(&game)?;
-                    let mut solver = OnDemand::new(ON_DEMAND_LIMIT);
-                    let v = solver.solve(&game, &game.start()).with_context(|| {
+                    // The perfect player needs the game solved: only games small enough, or with
+                    // a solver of their own.
+                    if game.own_solver().is_none() {
+                        check_enumerable(&game)?;
+                    }
+                    let (values, v) = crate::learn::perfect_values(&game).with_context(|| {
                         format!(
                             "the perfect player cannot solve {} {}; use --opponent random",
                             game.name(),
@@ -379,7 +378,7 @@ impl<G: GameDefaults> Setup<G> {
                         )
                     })?;
                     start_value = Some(v);
-                    Some(LazyOpponent::Perfect(PerfectPlayer::new(solver, tie_break)))
+                    Some(LazyOpponent::Perfect(PerfectPlayer::new(values, tie_break)))
                 }
                 _ => None,
             };

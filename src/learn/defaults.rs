@@ -3,9 +3,10 @@
 
 use super::{Forced, Preset, SymmetryMode};
 use crate::game::{Game, Side};
+use crate::solve::{OnDemand, SharedValues, SolveError, Value, Values};
 
 /// A game with the settings matchbox uses for its learners when the user gives none.
-pub trait GameDefaults: Game + Sized + Clone {
+pub trait GameDefaults: Game + Sized + Clone + 'static {
     /// The side a learner plays by default.
     fn default_side(&self) -> Side;
     fn default_symmetry(&self, side: Side) -> SymmetryMode;
@@ -19,4 +20,32 @@ pub trait GameDefaults: Game + Sized + Clone {
     fn size_key(&self) -> Option<String>;
     /// The machine's historical name, if it has one (HER, HIM, MENACE).
     fn nickname(&self, side: Side, mode: SymmetryMode) -> Option<&'static str>;
+
+    /// A solver of the game's own for boards too big to enumerate (Havannah's base 3), if it
+    /// has one; `None` leaves the generic solvers.
+    fn own_solver(&self) -> Option<Box<dyn Values<Self> + Sync>> {
+        None
+    }
+}
+
+/// The most positions a generic on-demand solver may keep for a perfect player.
+pub const ON_DEMAND_LIMIT: usize = 20_000_000;
+
+/// Exact values for a perfect player on `game` from positions, shared by every copy of the player:
+/// the game's own solver if it has one, else a memoised negamax where the game can be enumerated.
+/// The start is solved first (so a game too big to solve is refused here, not mid-game); its value
+/// comes back too.
+pub fn perfect_values<G: GameDefaults>(game: &G) -> Result<(SharedValues<G>, Value), SolveError> {
+    let solver: Box<dyn Values<G> + Sync> = match game.own_solver() {
+        Some(s) => s,
+        None if crate::game::enumerable(game) => Box::new(OnDemand::new(ON_DEMAND_LIMIT)),
+        None => {
+            return Err(SolveError::TooBig {
+                limit: ON_DEMAND_LIMIT,
+            });
+        }
+    };
+    let mut shared = SharedValues::new(solver);
+    let start = shared.value(game, &game.start())?;
+    Ok((shared, start))
 }

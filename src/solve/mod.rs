@@ -41,6 +41,35 @@ pub trait Values<G: Game>: Send {
     fn value(&mut self, game: &G, pos: &G::Position) -> Result<Value, SolveError>;
 }
 
+impl<G: Game, V: Values<G> + ?Sized> Values<G> for Box<V> {
+    fn value(&mut self, game: &G, pos: &G::Position) -> Result<Value, SolveError> {
+        (**self).value(game, pos)
+    }
+}
+
+/// Values shared by many players (the runs of an experiment, on any thread): one transposition
+/// table behind a lock, warm for all.
+pub struct SharedValues<G: Game>(std::sync::Arc<std::sync::Mutex<Box<dyn Values<G> + Sync>>>);
+
+impl<G: Game> SharedValues<G> {
+    pub fn new(values: Box<dyn Values<G> + Sync>) -> Self {
+        SharedValues(std::sync::Arc::new(std::sync::Mutex::new(values)))
+    }
+}
+
+impl<G: Game> Clone for SharedValues<G> {
+    fn clone(&self) -> Self {
+        SharedValues(std::sync::Arc::clone(&self.0))
+    }
+}
+
+impl<G: Game> Values<G> for SharedValues<G> {
+    fn value(&mut self, game: &G, pos: &G::Position) -> Result<Value, SolveError> {
+        let mut v = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        v.value(game, pos)
+    }
+}
+
 /// The value of a position for the side to move under perfect play, with the number of plies
 /// until the game ends when both sides play their best (winner fastest, loser slowest).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

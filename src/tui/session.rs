@@ -12,7 +12,7 @@ use crate::learn::engine::{Enumerated, GameState, Table, Trainer};
 use crate::learn::lazy::{self, Scratch};
 use crate::learn::{GameDefaults, GameResult, Machine, MachineGame, MachineMove};
 use crate::players::{Opponent, PerfectPlayer, Player, RandomPlayer, Turn};
-use crate::solve::{GraphValues, OnDemand, Solution, SolveError, TieBreak};
+use crate::solve::{GraphValues, SharedValues, Solution, SolveError, TieBreak};
 use crate::store::{self, StoreError};
 
 /// One game, move by move.
@@ -140,11 +140,8 @@ impl Curve {
 enum SessionPlayer<G: Game> {
     Random,
     Graph(PerfectPlayer<GraphValues<G>>),
-    OnDemand(PerfectPlayer<OnDemand<G>>),
+    OnDemand(PerfectPlayer<SharedValues<G>>),
 }
-
-/// The most positions the perfect player of a session solves on demand.
-const ON_DEMAND_LIMIT: usize = 20_000_000;
 
 /// A machine learning against an opponent (the perfect or random player, or a person), one ply or
 /// one game at a time. Games are played from positions (so any machine, lazy or enumerated, can be
@@ -156,7 +153,7 @@ pub struct Session<G: GameDefaults> {
     /// complete): the compiled table for flat out and the solved values for the perfect player.
     enumerated: Option<Arc<Enumerated<G>>>,
     graph_values: Option<GraphValues<G>>,
-    on_demand: Option<OnDemand<G>>,
+    shared: Option<SharedValues<G>>,
     tie_break: TieBreak,
     rival: Opponent,
     pending_rival: Option<Opponent>,
@@ -224,7 +221,7 @@ impl<G: GameDefaults> Session<G> {
             game_rules: game,
             enumerated,
             graph_values: None,
-            on_demand: None,
+            shared: None,
             tie_break,
             rival,
             pending_rival: None,
@@ -268,12 +265,15 @@ impl<G: GameDefaults> Session<G> {
                 SessionPlayer::Graph(PerfectPlayer::new(values, self.tie_break))
             }
             (Opponent::Perfect, None) => {
-                let mut solver = self
-                    .on_demand
-                    .take()
-                    .unwrap_or_else(|| OnDemand::new(ON_DEMAND_LIMIT));
-                solver.solve(&self.game_rules, &self.game_rules.start())?;
-                SessionPlayer::OnDemand(PerfectPlayer::new(solver, self.tie_break))
+                let values = match &self.shared {
+                    Some(v) => v.clone(),
+                    None => {
+                        let (v, _) = crate::learn::perfect_values(&self.game_rules)?;
+                        self.shared = Some(v.clone());
+                        v
+                    }
+                };
+                SessionPlayer::OnDemand(PerfectPlayer::new(values, self.tie_break))
             }
             // A person may play any move (and so may the random player).
             _ => SessionPlayer::Random,

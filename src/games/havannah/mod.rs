@@ -6,11 +6,13 @@ mod label;
 pub mod playout;
 mod rules;
 mod screen;
+pub mod solve;
 
 pub use rules::*;
 
 use crate::game::Side;
 use crate::learn::{Forced, GameDefaults, Preset, SymmetryMode};
+use crate::solve::Values;
 
 impl GameDefaults for Havannah {
     /// White: the first player wins under perfect play on bases 2 to 4.
@@ -35,5 +37,14 @@ impl GameDefaults for Havannah {
     }
     fn nickname(&self, _side: Side, _mode: SymmetryMode) -> Option<&'static str> {
         None
+    }
+    /// Bases 2 and 3 (up to 19 cells): the win/draw/loss solver of `solve.rs`.
+    fn own_solver(&self) -> Option<Box<dyn Values<Self> + Sync>> {
+        if self.base().get() > 3 {
+            return None;
+        }
+        solve::HavannahSolver::new(self, 200_000_000)
+            .ok()
+            .map(|s| Box::new(s) as Box<dyn Values<Self> + Sync>)
     }
 }

@@ -1,0 +1,148 @@
+//! Solving small Havannah boards exactly: a negamax on win, draw or loss only (no distances),
+//! which stops at the first winning move, plays a win in one at once, and when the opponent
+//! threatens to win in one considers only the cell that blocks it (two threats: lost). Positions
+//! are kept in a transposition table keyed by the least of their 12 images, packed into one
+//! machine word (bases up to 5), kept across calls.
+
+use std::collections::HashMap;
+
+use super::{Bits, Cell, Havannah, Position};
+use crate::game::{Game, Side, Sym};
+use crate::solve::{SolveError, Value, Values};
+
+/// Exact values of Havannah positions on bases 2 to 5 (in practice: 2 and 3).
+#[derive(Clone)]
+pub struct HavannahSolver {
+    game: Havannah,
+    /// Win (1), draw (0) or loss (−1) for the side to move, by packed canonical position.
+    table: HashMap<u128, i8>,
+    /// For each symmetry, the image of each cell, as indexes into the board's cell order.
+    images: Vec<Vec<u8>>,
+    /// The cell order index of each grid cell.
+    order: Vec<u8>,
+    limit: usize,
+}
+
+impl HavannahSolver {
+    /// A solver whose table may hold up to `limit` positions. Bases above 5 are refused.
+    pub fn new(game: &Havannah, limit: usize) -> Result<Self, SolveError> {
+        if game.cells().len() > 61 {
+            return Err(SolveError::TooBig { limit });
+        }
+        let mut order = vec![u8::MAX; game.neighbour_table().len()];
+        for (k, c) in game.cells().iter().enumerate() {
+            order[c.index()] = k as u8;
+        }
+        let images = (0..12)
+            .map(|s| {
+                game.cells()
+                    .iter()
+                    .map(|&c| order[game.transform_move(Sym(s), c).index()])
+                    .collect()
+            })
+            .collect();
+        Ok(HavannahSolver {
+            game: game.clone(),
+            table: HashMap::new(),
+            images,
+            order,
+            limit,
+        })
+    }
+
+    /// Positions solved so far.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+
+    /// The least packed image of a position: White's cells in the low 64 bits, Black's above.
+    fn key(&self, pos: &Position) -> u128 {
+        let masks = [pos.stones(Side::First), pos.stones(Side::Second)];
+        let cells: [Vec<usize>; 2] =
+            masks.map(|m| m.iter().map(|i| self.order[i] as usize).collect());
+        self.images
+            .iter()
+            .map(|image| {
+                let pack =
+                    |list: &Vec<usize>| list.iter().fold(0u64, |acc, &k| acc | 1 << image[k]);
+                (pack(&cells[1]) as u128) << 64 | pack(&cells[0]) as u128
+            })
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// Win (1), draw (0) or loss (−1) for the side to move.
+    pub fn solve(&mut self, pos: &Position) -> Result<i8, SolveError> {
+        if let Some(o) = self.game.outcome(pos) {
+            return Ok(match o.winner {
+                None => 0,
+                Some(w) if w == self.game.to_move(pos) => 1,
+                Some(_) => -1,
+            });
+        }
+        let key = self.key(pos);
+        if let Some(&v) = self.table.get(&key) {
+            return Ok(v);
+        }
+        if self.table.len() >= self.limit {
+            return Err(SolveError::TooBig { limit: self.limit });
+        }
+        let g = self.game.clone();
+        let mover = g.to_move(pos);
+        let empty: Vec<Cell> = g.moves(pos);
+        let own = pos.stones(mover);
+        let theirs = pos.stones(mover.other());
+        // A win in one.
+        if empty
+            .iter()
+            .any(|&c| !g.completed(with(own, c), c).is_empty())
+        {
+            self.table.insert(key, 1);
+            return Ok(1);
+        }
+        // The opponent's wins in one: one must be blocked; two cannot be.
+        let threats: Vec<Cell> = empty
+            .iter()
+            .copied()
+            .filter(|&c| !g.completed(with(theirs, c), c).is_empty())
+            .collect();
+        let candidates = match threats.len() {
+            0 => empty,
+            1 => threats,
+            _ => {
+                self.table.insert(key, -1);
+                return Ok(-1);
+            }
+        };
+        let mut best = -1;
+        for c in candidates {
+            let v = -self.solve(&g.play(pos, c))?;
+            best = best.max(v);
+            if best == 1 {
+                break;
+            }
+        }
+        self.table.insert(key, best);
+        Ok(best)
+    }
+}
+
+fn with(b: Bits, c: Cell) -> Bits {
+    let mut b = b;
+    b.set(c.index());
+    b
+}
+
+impl Values<Havannah> for HavannahSolver {
+    /// Win, draw or loss for the side to move; the distance is not computed (always 0).
+    fn value(&mut self, _game: &Havannah, pos: &Position) -> Result<Value, SolveError> {
+        Ok(match self.solve(pos)? {
+            1 => Value::Win(0),
+            0 => Value::Draw,
+            _ => Value::Loss(0),
+        })
+    }
+}
