@@ -572,3 +572,54 @@ fn havannah_base_3_is_a_first_player_win_from_the_six_corners_only() {
         (Some("white"), Some("white"))
     );
 }
+
+#[test]
+fn havannah_swap_rule_and_handicap() {
+    // With the swap rule the second player wins bases 2 and 3.
+    for size in ["2", "3"] {
+        let v = json(&["solve", "havannah", "--size", size, "--swap", "--json"]);
+        assert_eq!(v["winner"], "black", "base {size}");
+    }
+    // Black swaps: White's stone becomes Black's and White moves next.
+    let v = json(&[
+        "replay",
+        "havannah",
+        "--size",
+        "3",
+        "--swap",
+        "--json",
+        "--moves",
+        "a1 swap c3",
+    ]);
+    assert_eq!(v["position"], "B../..../..W../..../...");
+    assert_eq!(v["size"], "3 swap");
+    // Swap only on the second move, and only with the rule.
+    for (args, moves) in [(&["--swap"][..], "a1 b2 swap"), (&[][..], "a1 swap")] {
+        let mut all = vec!["replay", "havannah", "--size", "3", "--moves", moves];
+        all.extend(args);
+        assert_eq!(run(&all).status.code(), Some(2), "{moves}");
+    }
+    // A handicap of 2: White's first two stones, then Black.
+    let v = json(&[
+        "replay",
+        "havannah",
+        "--size",
+        "3",
+        "--handicap",
+        "2",
+        "--json",
+        "--moves",
+        "a1 a3 c3 e5",
+    ]);
+    assert_eq!(v["position"], "W.W/..../..B../..../..W");
+    assert!(
+        !run(&["replay", "havannah", "--handicap", "1", "--moves", "a1"])
+            .status
+            .success()
+    );
+    assert!(
+        !run(&["replay", "hexapawn", "--swap", "--moves", "b1-b2"])
+            .status
+            .success()
+    );
+}

@@ -95,6 +95,12 @@ pub struct GameArgs {
     /// Board size: RxC for hexapawn, 2 to 8 each (3x3 unless given, or the file's); the base N for havannah, 2 to 10 (2 unless given)
     #[arg(long)]
     pub size: Option<String>,
+    /// Havannah: the swap (pie) rule: on the second move Black may play `swap`
+    #[arg(long)]
+    pub swap: bool,
+    /// Havannah: White, the weaker player, places K stones (K ≥ 2) on its first turn
+    #[arg(long, value_name = "K")]
+    pub handicap: Option<u8>,
 }
 
 /// A game name the registry knows (any case), lower-cased.

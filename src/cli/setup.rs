@@ -25,7 +25,8 @@ use crate::text::quote;
 /// The game from the command line, checked against the file being resumed, if any (whose size is
 /// used when the command gives none).
 pub(crate) fn game_kind(args: &GameArgs, file: Option<&Path>) -> Result<GameKind> {
-    let mut kind = GameKind::parse(&args.game, args.size.as_deref())?;
+    let mut kind =
+        GameKind::parse(&args.game, args.size.as_deref())?.with_rules(args.swap, args.handicap)?;
     let Some(path) = file else {
         return Ok(kind);
     };

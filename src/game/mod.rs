@@ -183,34 +183,11 @@ pub trait Game: Send + Sync {
 
     /// Plays `games` uniformly random games from the start (every move uniform over the legal
     /// moves) and hands each ending to `each`. Games with a faster engine for this override it.
-    fn random_games(&self, games: u64, rng: &mut Rng, each: &mut dyn FnMut(RandomGame)) {
-        let mut moves = Vec::new();
-        for _ in 0..games {
-            let mut pos = self.start();
-            let mut plies = 0;
-            let outcome = loop {
-                if let Some(o) = self.outcome(&pos) {
-                    break o;
-                }
-                moves.clear();
-                self.legal_moves(&pos, &mut moves);
-                let mv = moves[uniform_below(rng, moves.len() as u32) as usize];
-                pos = self.play(&pos, mv);
-                plies += 1;
-            };
-            let names = self.structures(&pos);
-            let structures = self
-                .structure_kinds()
-                .iter()
-                .enumerate()
-                .filter(|(_, k)| names.contains(k))
-                .fold(0u8, |acc, (i, _)| acc | 1 << i);
-            each(RandomGame {
-                winner: outcome.winner,
-                plies,
-                structures,
-            });
-        }
+    fn random_games(&self, games: u64, rng: &mut Rng, each: &mut dyn FnMut(RandomGame))
+    where
+        Self: Sized,
+    {
+        random_games_by_rules(self, games, rng, each)
     }
 
     /// The named structures the last move completed (Havannah: `ring`, `bridge`, `fork`); none
@@ -225,6 +202,42 @@ pub trait Game: Send + Sync {
         [Side::First, Side::Second]
             .into_iter()
             .find(|&s| t == self.side_name(s) || t == side_generic_name(s))
+    }
+}
+
+/// [`Game::random_games`] through the rules: every move uniform over the legal moves.
+pub fn random_games_by_rules<G: Game>(
+    game: &G,
+    games: u64,
+    rng: &mut Rng,
+    each: &mut dyn FnMut(RandomGame),
+) {
+    let mut moves = Vec::new();
+    for _ in 0..games {
+        let mut pos = game.start();
+        let mut plies = 0;
+        let outcome = loop {
+            if let Some(o) = game.outcome(&pos) {
+                break o;
+            }
+            moves.clear();
+            game.legal_moves(&pos, &mut moves);
+            let mv = moves[uniform_below(rng, moves.len() as u32) as usize];
+            pos = game.play(&pos, mv);
+            plies += 1;
+        };
+        let names = game.structures(&pos);
+        let structures = game
+            .structure_kinds()
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| names.contains(k))
+            .fold(0u8, |acc, (i, _)| acc | 1 << i);
+        each(RandomGame {
+            winner: outcome.winner,
+            plies,
+            structures,
+        });
     }
 }
 

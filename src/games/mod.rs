@@ -13,7 +13,7 @@ pub mod tictactoe;
 use std::fmt;
 
 use crate::game::GameError;
-use havannah::Base;
+use havannah::{Base, Variant};
 use hexapawn::Size;
 
 /// The game names the command line and files accept.
@@ -44,7 +44,7 @@ pub const ABOUT: &[(&str, &str)] = &[
 pub enum GameKind {
     Hexapawn(Size),
     TicTacToe,
-    Havannah(Base),
+    Havannah(Variant),
 }
 
 impl GameKind {
@@ -72,7 +72,7 @@ impl GameKind {
             },
             "havannah" => Ok(GameKind::Havannah(match size {
                 Some(s) => s.parse()?,
-                None => Base::new(2)?,
+                None => Variant::plain(Base::new(2)?),
             })),
             _ => Err(GameError::BadVariant(format!(
                 "unknown game `{}` (known: {})",
@@ -96,7 +96,24 @@ impl GameKind {
         match self {
             GameKind::Hexapawn(s) => Some(s.to_string()),
             GameKind::TicTacToe => None,
-            GameKind::Havannah(b) => Some(b.to_string()),
+            GameKind::Havannah(v) => Some(v.to_string()),
+        }
+    }
+
+    /// The same game with the optional rules of the command line (`--swap`, `--handicap K`),
+    /// which only Havannah has.
+    pub fn with_rules(self, swap: bool, handicap: Option<u8>) -> Result<GameKind, GameError> {
+        match self {
+            GameKind::Havannah(v) => Ok(GameKind::Havannah(Variant::new(
+                v.base,
+                swap || v.swap,
+                handicap.unwrap_or(v.handicap),
+            )?)),
+            _ if swap || handicap.is_some() => Err(GameError::BadVariant(format!(
+                "{} has no swap rule and no handicap",
+                self.name()
+            ))),
+            other => Ok(other),
         }
     }
 
@@ -107,11 +124,23 @@ impl GameKind {
 }
 
 impl fmt::Display for GameKind {
-    /// As typed on the command line: `hexapawn --size 4x4`, `tictactoe`.
+    /// As typed on the command line: `hexapawn --size 4x4`, `tictactoe`, `havannah --size 4 --swap`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.size() {
-            Some(s) => write!(f, "{} --size {s}", self.name()),
-            None => f.write_str(self.name()),
+        match self {
+            GameKind::Havannah(v) => {
+                write!(f, "havannah --size {}", v.base)?;
+                if v.swap {
+                    f.write_str(" --swap")?;
+                }
+                if v.handicap > 0 {
+                    write!(f, " --handicap {}", v.handicap)?;
+                }
+                Ok(())
+            }
+            _ => match self.size() {
+                Some(s) => write!(f, "{} --size {s}", self.name()),
+                None => f.write_str(self.name()),
+            },
         }
     }
 }
@@ -130,8 +159,8 @@ macro_rules! with_game {
                 let $g = $crate::games::tictactoe::TicTacToe;
                 $body
             }
-            $crate::games::GameKind::Havannah(base) => {
-                let $g = $crate::games::havannah::Havannah::new(base);
+            $crate::games::GameKind::Havannah(variant) => {
+                let $g = $crate::games::havannah::Havannah::with(variant);
                 $body
             }
         }

@@ -78,7 +78,8 @@ impl LabelView for Havannah {
                 );
             }
         }
-        for (i, &mv) in arrows.iter().enumerate() {
+        // The swap move has no cell: it is in the label's key only.
+        for (i, &mv) in arrows.iter().enumerate().filter(|(_, m)| !m.is_swap()) {
             let (cx, cy) = self.label_centre(mv, d);
             let at = (bx + cx, by + cy);
             s.push_str(&arrow_svg(&self.format_move(mv), i, at, at, d));

@@ -15,9 +15,14 @@ use crate::learn::{Forced, GameDefaults, Preset, SymmetryMode};
 use crate::solve::Values;
 
 impl GameDefaults for Havannah {
-    /// White: the first player wins under perfect play on bases 2 to 4.
+    /// White: the first player wins under perfect play on bases 2 to 4; with the swap rule,
+    /// Black (the second player then wins).
     fn default_side(&self) -> Side {
-        Side::First
+        if self.variant_rules().swap {
+            Side::Second
+        } else {
+            Side::First
+        }
     }
     fn default_symmetry(&self, _side: Side) -> SymmetryMode {
         SymmetryMode::Full
@@ -33,7 +38,7 @@ impl GameDefaults for Havannah {
         &[SymmetryMode::Full, SymmetryMode::None]
     }
     fn size_key(&self) -> Option<String> {
-        Some(self.base().to_string())
+        Some(self.variant_rules().to_string())
     }
     fn nickname(&self, _side: Side, _mode: SymmetryMode) -> Option<&'static str> {
         None

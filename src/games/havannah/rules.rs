@@ -170,6 +170,83 @@ impl std::str::FromStr for Base {
     }
 }
 
+/// A board and the optional rules: the swap (pie) rule, or a handicap of K ≥ 2 stones that White
+/// places on its first turn. Written `4`, `4 swap`, `4 handicap 3` (the `size` key of a file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Variant {
+    pub base: Base,
+    pub swap: bool,
+    /// 0 for none, else K ≥ 2.
+    pub handicap: u8,
+}
+
+impl Variant {
+    pub fn new(base: Base, swap: bool, handicap: u8) -> Result<Variant, GameError> {
+        if swap && handicap > 0 {
+            return Err(GameError::BadVariant(
+                "havannah: the swap rule and a handicap do not go together".into(),
+            ));
+        }
+        if handicap == 1 || handicap as usize >= base.cells() {
+            return Err(GameError::BadVariant(format!(
+                "havannah --handicap {handicap}: a handicap is from 2 stones to fewer than the {} cells",
+                base.cells()
+            )));
+        }
+        Ok(Variant {
+            base,
+            swap,
+            handicap,
+        })
+    }
+    pub fn plain(base: Base) -> Variant {
+        Variant {
+            base,
+            swap: false,
+            handicap: 0,
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.base)?;
+        if self.swap {
+            f.write_str(" swap")?;
+        }
+        if self.handicap > 0 {
+            write!(f, " handicap {}", self.handicap)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::str::FromStr for Variant {
+    type Err = GameError;
+    fn from_str(s: &str) -> Result<Variant, GameError> {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        let base: Base = words.first().copied().unwrap_or("").parse()?;
+        match words[1..] {
+            [] => Ok(Variant::plain(base)),
+            ["swap"] => Variant::new(base, true, 0),
+            ["handicap", k] => Variant::new(
+                base,
+                false,
+                k.parse().map_err(|_| {
+                    GameError::BadVariant(format!(
+                        "havannah handicap `{}`: a number of stones",
+                        crate::text::quote(k)
+                    ))
+                })?,
+            ),
+            _ => Err(GameError::BadVariant(format!(
+                "havannah `{}`: write the base, then `swap` or `handicap K`",
+                crate::text::quote(s)
+            ))),
+        }
+    }
+}
+
 /// A cell, as its index on the grid (row y, column x: y·2n + x).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell(u16);
@@ -180,8 +257,19 @@ impl Cell {
     }
 }
 
-/// A move: a stone on a cell.
+/// A move: a stone on a cell, or [`SWAP`].
 pub type Move = Cell;
+
+/// The swap move: on the second move of a game with the swap rule, Black takes White's first
+/// stone as its own (colours exchanged, no reflection) and White moves next.
+pub const SWAP: Cell = Cell(u16::MAX - 1);
+
+impl Cell {
+    /// Whether this is the swap move rather than a cell.
+    pub fn is_swap(self) -> bool {
+        self == SWAP
+    }
+}
 
 /// The structures a move completed, as a set.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -259,6 +347,10 @@ impl Position {
     pub fn stones(&self, side: Side) -> Bits {
         self.stones[side as usize]
     }
+    /// The side to move.
+    pub fn to_move_side(&self) -> Side {
+        self.to_move
+    }
     /// The structures the last move completed (empty if it won nothing).
     pub fn structures(&self) -> Structures {
         self.structures
@@ -272,6 +364,8 @@ const NONE: u16 = u16::MAX;
 #[derive(Clone, Debug)]
 pub struct Havannah {
     base: Base,
+    swap: bool,
+    handicap: u8,
     /// Row stride of the grid: 2n (one guard column).
     stride: usize,
     board: Bits,
@@ -292,7 +386,14 @@ pub struct Havannah {
 const AROUND: [(i32, i32); 6] = [(1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1)];
 
 impl Havannah {
+    /// The plain game on a board of base n.
     pub fn new(base: Base) -> Havannah {
+        Self::with(Variant::plain(base))
+    }
+
+    /// The game with its optional rules.
+    pub fn with(variant: Variant) -> Havannah {
+        let base = variant.base;
         let n = base.get() as i32;
         let stride = 2 * n as usize;
         let size = 2 * n - 1;
@@ -378,6 +479,8 @@ impl Havannah {
         }
         Havannah {
             base,
+            swap: variant.swap,
+            handicap: variant.handicap,
             stride,
             board,
             edge,
@@ -392,6 +495,29 @@ impl Havannah {
 
     pub fn base(&self) -> Base {
         self.base
+    }
+    pub fn variant_rules(&self) -> Variant {
+        Variant {
+            base: self.base,
+            swap: self.swap,
+            handicap: self.handicap,
+        }
+    }
+    /// Whether `pos` is the second move of a game with the swap rule (Black may swap).
+    fn swap_allowed(&self, pos: &Position) -> bool {
+        self.swap
+            && pos.to_move == Side::Second
+            && pos.stones[0].count() == 1
+            && pos.stones[1].is_empty()
+    }
+    /// The side to move after `side` placed a stone, the position's stones counted after it.
+    fn next_to_move(&self, side: Side, stones: &[Bits; 2]) -> Side {
+        if side == Side::First && stones[1].is_empty() && (stones[0].count() as u8) < self.handicap
+        {
+            Side::First
+        } else {
+            side.other()
+        }
     }
     /// The board's cells in reading order.
     pub fn cells(&self) -> &[Cell] {
@@ -539,7 +665,11 @@ impl Game for Havannah {
         "havannah"
     }
     fn variant(&self) -> String {
-        format!("base {}", self.base)
+        match (self.swap, self.handicap) {
+            (true, _) => format!("base {}, swap rule", self.base),
+            (false, 0) => format!("base {}", self.base),
+            (false, k) => format!("base {}, handicap {k}", self.base),
+        }
     }
     fn side_name(&self, side: Side) -> &'static str {
         match side {
@@ -564,9 +694,20 @@ impl Game for Havannah {
         }
         let taken = pos.stones[0].or(pos.stones[1]);
         out.extend(self.cells.iter().copied().filter(|c| !taken.has(c.index())));
+        if self.swap_allowed(pos) {
+            out.push(SWAP);
+        }
     }
     fn play(&self, pos: &Position, mv: Move) -> Position {
         let side = pos.to_move;
+        if mv.is_swap() {
+            return Position {
+                stones: [Bits::default(), pos.stones[0]],
+                to_move: Side::First,
+                result: 0,
+                structures: Structures::default(),
+            };
+        }
         let mut stones = pos.stones;
         stones[side as usize].set(mv.index());
         let structures = self.completed(stones[side as usize], mv);
@@ -577,8 +718,8 @@ impl Game for Havannah {
             (true, false) => 0,
         };
         Position {
+            to_move: self.next_to_move(side, &stones),
             stones,
-            to_move: side.other(),
             result,
             structures,
         }
@@ -622,6 +763,9 @@ impl Game for Havannah {
         }
     }
     fn transform_move(&self, sym: Sym, mv: Move) -> Move {
+        if mv.is_swap() {
+            return mv;
+        }
         Cell(self.images[sym.index()][mv.index()])
     }
     fn inverse(&self, sym: Sym) -> Sym {
@@ -660,6 +804,9 @@ impl Game for Havannah {
         rng: &mut crate::rng::Rng,
         each: &mut dyn FnMut(crate::game::RandomGame),
     ) {
+        if self.swap || self.handicap > 0 {
+            return crate::game::random_games_by_rules(self, games, rng, each);
+        }
         let mut playouts = super::playout::Playouts::new(self);
         for _ in 0..games {
             let e = playouts.play(rng);
@@ -745,9 +892,16 @@ impl Game for Havannah {
             }
         }
         pos.to_move = to_move;
-        let (w, b) = (pos.stones[0].count(), pos.stones[1].count());
-        let expected = if w == b { Side::First } else { Side::Second };
-        if w != b && w != b + 1 || expected != to_move {
+        let (w, b) = (pos.stones[0].count() as i64, pos.stones[1].count() as i64);
+        let k = i64::from(self.handicap.max(1));
+        let possible = match to_move {
+            // White moves on at w − b = K − 1 (or during its handicap, before Black's first
+            // stone), or after a swap at w − b = −1.
+            Side::First => w - b == k - 1 || (b == 0 && w < k) || (self.swap && w - b == -1),
+            // Black moves at w − b = K, or after a swap at w = b.
+            Side::Second => w - b == k || (self.swap && w == b && b > 0),
+        };
+        if !possible {
             return Err(bad(format!(
                 "{w} white and {b} black stones do not leave {} to move",
                 self.side_name(to_move)
@@ -772,15 +926,21 @@ impl Game for Havannah {
     }
 
     fn format_move(&self, mv: Move) -> String {
+        if mv.is_swap() {
+            return "swap".into();
+        }
         self.cell_name(mv)
     }
 
     fn parse_move(&self, pos: &Position, text: &str) -> Result<Move, GameError> {
+        if text.trim().eq_ignore_ascii_case("swap") {
+            return crate::game::find_legal(self, pos, text.trim(), |m| m.is_swap());
+        }
         let cell = self
             .parse_cell(text)
             .ok_or_else(|| GameError::BadMoveSyntax {
                 text: text.to_string(),
-                example: "a1 or d4",
+                example: "a1, d4 or swap",
             })?;
         crate::game::find_legal(self, pos, text.trim(), |m| m == cell)
     }

@@ -58,7 +58,9 @@ impl HavannahSolver {
         self.table.is_empty()
     }
 
-    /// The least packed image of a position: White's cells in the low 64 bits, Black's above.
+    /// The least packed image of a position: White's cells in the low 64 bits, Black's above;
+    /// bit 63 set when Black is to move (with the swap rule or a handicap, the stones alone do
+    /// not say).
     fn key(&self, pos: &Position) -> u128 {
         let masks = [pos.stones(Side::First), pos.stones(Side::Second)];
         let cells: [Vec<usize>; 2] =
@@ -72,6 +74,7 @@ impl HavannahSolver {
             })
             .min()
             .unwrap_or(0)
+            | u128::from(pos.to_move_side() == Side::Second) << 63
     }
 
     /// Win (1), draw (0) or loss (−1) for the side to move.
@@ -92,7 +95,8 @@ impl HavannahSolver {
         }
         let g = self.game.clone();
         let mover = g.to_move(pos);
-        let empty: Vec<Cell> = g.moves(pos);
+        let moves: Vec<Cell> = g.moves(pos);
+        let empty: Vec<Cell> = moves.iter().copied().filter(|m| !m.is_swap()).collect();
         let own = pos.stones(mover);
         let theirs = pos.stones(mover.other());
         // A win in one.
@@ -110,7 +114,7 @@ impl HavannahSolver {
             .filter(|&c| !g.completed(with(theirs, c), c).is_empty())
             .collect();
         let candidates = match threats.len() {
-            0 => empty,
+            0 => moves,
             1 => threats,
             _ => {
                 self.table.insert(key, -1);
