@@ -16,7 +16,7 @@ use crate::learn::{
     BoxSet, Engine, Forced, GameDefaults, GameResult, Machine, Preset, Reinforcement, StageBeads,
     SymmetryMode, first_box_empty,
 };
-use crate::players::{Opponent, PerfectPlayer, Player, RandomPlayer, Turn};
+use crate::players::{MctsPlayer, Opponent, PerfectPlayer, Player, RandomPlayer, Turn};
 use crate::rng::{RNG_NAME, derive_seed, rng_from_seed};
 use crate::solve::{GraphValues, SharedValues, Solution, TieBreak, Value as Solved};
 use crate::store;
@@ -312,6 +312,7 @@ fn rival_machine<G: GameDefaults>(
 pub(crate) enum LazyOpponent<G: Game> {
     Random(RandomPlayer),
     Perfect(PerfectPlayer<SharedValues<G>>),
+    Mcts(MctsPlayer),
 }
 
 impl<G: Game> Player<G> for LazyOpponent<G> {
@@ -319,6 +320,7 @@ impl<G: Game> Player<G> for LazyOpponent<G> {
         match self {
             LazyOpponent::Random(p) => p.choose(game, pos, turn),
             LazyOpponent::Perfect(p) => p.choose(game, pos, turn),
+            LazyOpponent::Mcts(p) => p.choose(game, pos, turn),
         }
     }
 }
@@ -356,7 +358,15 @@ impl<G: GameDefaults> Setup<G> {
         tie_break: TieBreak,
     ) -> Result<Setup<G>> {
         let machine = build_machine(&game, opts)?;
-        let lazy = machine.boxes.is_lazy() || opts.engine == Engine::Lazy;
+        // A searching opponent chooses from positions: it cannot be compiled into a table.
+        let searching = matches!(opponent.kind, Opponent::Mcts(_));
+        if searching && opts.engine == Engine::Table {
+            bail!(
+                "--opponent {} searches from positions and cannot be compiled into a table; use --engine lazy or auto",
+                opponent.kind
+            );
+        }
+        let lazy = machine.boxes.is_lazy() || opts.engine == Engine::Lazy || searching;
         let rival = match opponent.kind {
             Opponent::Matchbox => Some(rival_machine(&game, &machine, opponent.file.as_deref())?),
             _ => None,
@@ -365,6 +375,7 @@ impl<G: GameDefaults> Setup<G> {
         let run = if lazy {
             let player = match opponent.kind {
                 Opponent::Random => Some(LazyOpponent::Random(RandomPlayer)),
+                Opponent::Mcts(sims) => Some(LazyOpponent::Mcts(MctsPlayer::new(sims))),
                 Opponent::Perfect => {
                     // The perfect player needs the game solved: only games small enough, or with
                     // a solver of their own.

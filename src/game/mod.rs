@@ -190,6 +190,25 @@ pub trait Game: Send + Sync {
         random_games_by_rules(self, games, rng, each)
     }
 
+    /// Finishes a game from `pos` with uniformly random moves: the winner (none for a draw).
+    /// Games with a faster engine override it (the rollouts of a tree search).
+    fn random_finish(&self, pos: &Self::Position, rng: &mut Rng) -> Option<Side> {
+        let mut cur = pos.clone();
+        let mut moves = Vec::new();
+        loop {
+            if let Some(o) = self.outcome(&cur) {
+                return o.winner;
+            }
+            moves.clear();
+            self.legal_moves(&cur, &mut moves);
+            if moves.is_empty() {
+                return None;
+            }
+            let mv = moves[uniform_below(rng, moves.len() as u32) as usize];
+            cur = self.play(&cur, mv);
+        }
+    }
+
     /// The named structures the last move completed (Havannah: `ring`, `bridge`, `fork`); none
     /// for games without them.
     fn structures(&self, _pos: &Self::Position) -> Vec<&'static str> {

@@ -4,11 +4,13 @@
 //! Vocabulary: the learner's *opponent* is whoever plays the other side. [`Opponent`] names which
 //! kind (as the command line and the screens say it); a [`Player`] is the thing that chooses.
 
+pub mod mcts;
 mod perfect;
 
 use std::fmt;
 use std::str::FromStr;
 
+pub use mcts::MctsPlayer;
 pub use perfect::PerfectPlayer;
 
 use crate::game::Game;
@@ -21,6 +23,8 @@ pub enum Opponent {
     Perfect,
     /// Plays uniformly among the legal moves.
     Random,
+    /// Monte Carlo tree search with this many simulations per move.
+    Mcts(u32),
     /// A second matchbox machine, which learns too.
     Matchbox,
     /// A person at the keyboard.
@@ -32,6 +36,7 @@ impl fmt::Display for Opponent {
         f.write_str(match self {
             Opponent::Perfect => "perfect",
             Opponent::Random => "random",
+            Opponent::Mcts(n) => return write!(f, "mcts:{n}"),
             Opponent::Matchbox => "matchbox",
             Opponent::Human => "human",
         })
@@ -41,13 +46,33 @@ impl fmt::Display for Opponent {
 impl FromStr for Opponent {
     type Err = String;
     fn from_str(s: &str) -> Result<Opponent, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
+        let t = s.trim().to_ascii_lowercase();
+        if let Some(rest) = t.strip_prefix("mcts") {
+            let sims = match rest.strip_prefix(':') {
+                None if rest.is_empty() => mcts::DEFAULT_SIMULATIONS,
+                Some(n) => n
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=mcts::MAX_SIMULATIONS).contains(n))
+                    .ok_or_else(|| {
+                        format!(
+                            "`{}`: mcts:SIMS takes 1 to {} simulations a move",
+                            crate::text::quote(s),
+                            mcts::MAX_SIMULATIONS
+                        )
+                    })?,
+                None => return Err(format!("`{}` is not an opponent", crate::text::quote(s))),
+            };
+            return Ok(Opponent::Mcts(sims));
+        }
+        match t.as_str() {
             "perfect" => Ok(Opponent::Perfect),
             "random" => Ok(Opponent::Random),
             "matchbox" => Ok(Opponent::Matchbox),
             "human" => Ok(Opponent::Human),
             _ => Err(format!(
-                "`{s}` is not an opponent (use perfect, random or matchbox)"
+                "`{}` is not an opponent (use perfect, random, mcts[:SIMS] or matchbox)",
+                crate::text::quote(s)
             )),
         }
     }

@@ -11,7 +11,7 @@ use crate::game::{Game, Side, Sym};
 use crate::learn::engine::{Enumerated, GameState, Table, Trainer};
 use crate::learn::lazy::{self, Scratch};
 use crate::learn::{GameDefaults, GameResult, Machine, MachineGame, MachineMove};
-use crate::players::{Opponent, PerfectPlayer, Player, RandomPlayer, Turn};
+use crate::players::{MctsPlayer, Opponent, PerfectPlayer, Player, RandomPlayer, Turn};
 use crate::solve::{GraphValues, SharedValues, Solution, SolveError, TieBreak};
 use crate::store::{self, StoreError};
 
@@ -141,6 +141,7 @@ enum SessionPlayer<G: Game> {
     Random,
     Graph(PerfectPlayer<GraphValues<G>>),
     OnDemand(PerfectPlayer<SharedValues<G>>),
+    Mcts(MctsPlayer),
 }
 
 /// A machine learning against an opponent (the perfect or random player, or a person), one ply or
@@ -275,6 +276,7 @@ impl<G: GameDefaults> Session<G> {
                 };
                 SessionPlayer::OnDemand(PerfectPlayer::new(values, self.tie_break))
             }
+            (Opponent::Mcts(sims), _) => SessionPlayer::Mcts(MctsPlayer::new(sims)),
             // A person may play any move (and so may the random player).
             _ => SessionPlayer::Random,
         };
@@ -482,6 +484,7 @@ impl<G: GameDefaults> Session<G> {
                 (None, SessionPlayer::Random) => RandomPlayer.choose(g, &self.pos, turn),
                 (None, SessionPlayer::Graph(p)) => p.choose(g, &self.pos, turn),
                 (None, SessionPlayer::OnDemand(p)) => p.choose(g, &self.pos, turn),
+                (None, SessionPlayer::Mcts(p)) => p.choose(g, &self.pos, turn),
             };
             match chosen {
                 Some(mv) => mv,
@@ -615,6 +618,9 @@ impl<G: GameDefaults> Session<G> {
                     lazy::play_game(&self.game_rules, &mut self.machine, p, &mut self.scratch)
                 }
                 (_, _, SessionPlayer::Graph(p)) => {
+                    lazy::play_game(&self.game_rules, &mut self.machine, p, &mut self.scratch)
+                }
+                (_, _, SessionPlayer::Mcts(p)) => {
                     lazy::play_game(&self.game_rules, &mut self.machine, p, &mut self.scratch)
                 }
                 (_, _, SessionPlayer::Random) => lazy::play_game(

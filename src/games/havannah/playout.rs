@@ -73,13 +73,73 @@ impl<'a> Playouts<'a> {
 
     /// One uniformly random game from the empty board: every move uniform over the empty cells.
     pub fn play(&mut self, rng: &mut Rng) -> Ending {
-        // A random order of the cells, drawn as the game goes (Fisher–Yates).
-        let cells = self.order.len();
         for c in &self.order {
             self.colour[c.index()] = 0;
         }
-        let mut side = 0usize;
-        for ply in 0..cells {
+        self.run(rng, 0, 0)
+    }
+
+    /// One game finished with uniformly random moves from `pos` (a position not over). The
+    /// ending's `plies` counts the moves played here.
+    pub fn play_from(&mut self, pos: &super::Position, rng: &mut Rng) -> Ending {
+        let g = self.game;
+        // Stones first in the order, empty cells after; groups built from the stones.
+        let cells: Vec<Cell> = g.cells().to_vec();
+        let (mut stones, mut empty): (Vec<Cell>, Vec<Cell>) = (Vec::new(), Vec::new());
+        for c in cells {
+            let colour = if pos.stones(Side::First).has(c.index()) {
+                1
+            } else if pos.stones(Side::Second).has(c.index()) {
+                2
+            } else {
+                0
+            };
+            self.colour[c.index()] = colour;
+            if colour == 0 {
+                empty.push(c);
+            } else {
+                stones.push(c);
+            }
+        }
+        for &c in &stones {
+            let at = c.index() as u16;
+            self.parent[at as usize] = at;
+            self.reach[at as usize] = self.own_reach[at as usize];
+            self.group[at as usize] = Bits::single(at as usize);
+        }
+        for &c in &stones {
+            let at = c.index() as u16;
+            for nb in self.neighbours[at as usize] {
+                if nb != NONE && self.colour[nb as usize] == self.colour[at as usize] {
+                    let (a, b) = (self.find(at), self.find(nb));
+                    if a != b {
+                        self.reach[a as usize] |= self.reach[b as usize];
+                        self.group[a as usize] = self.group[a as usize].or(self.group[b as usize]);
+                        self.parent[b as usize] = a;
+                    }
+                }
+            }
+        }
+        let placed = stones.len();
+        self.order.clear();
+        self.order.extend(stones);
+        self.order.extend(empty);
+        let side = if pos.to_move_side() == Side::First {
+            0
+        } else {
+            1
+        };
+        let mut ending = self.run(rng, placed, side);
+        ending.plies -= placed as u32;
+        ending
+    }
+
+    /// Plays random moves into `order[from..]`, `side` (0 White, 1 Black) first.
+    fn run(&mut self, rng: &mut Rng, from: usize, first: usize) -> Ending {
+        // A random order of the empty cells, drawn as the game goes (Fisher–Yates).
+        let cells = self.order.len();
+        let mut side = first;
+        for ply in from..cells {
             let pick = ply + uniform_below(rng, (cells - ply) as u32) as usize;
             self.order.swap(ply, pick);
             let at = self.order[ply].index() as u16;

@@ -818,6 +818,28 @@ impl Game for Havannah {
         }
     }
 
+    /// On the fast engine, from the position (the swap rule and a handicap only matter before
+    /// a tree search starts: with them, through the rules).
+    fn random_finish(&self, pos: &Position, rng: &mut crate::rng::Rng) -> Option<Side> {
+        if pos.result != 0 {
+            return self.outcome(pos).and_then(|o| o.winner);
+        }
+        if self.swap_allowed(pos) || (self.handicap > 0 && pos.stones[1].is_empty()) {
+            let mut cur = *pos;
+            let mut moves = Vec::new();
+            while self.outcome(&cur).is_none() {
+                moves.clear();
+                self.legal_moves(&cur, &mut moves);
+                let mv = moves[crate::rng::uniform_below(rng, moves.len() as u32) as usize];
+                cur = self.play(&cur, mv);
+            }
+            return self.outcome(&cur).and_then(|o| o.winner);
+        }
+        super::playout::Playouts::new(self)
+            .play_from(pos, rng)
+            .winner
+    }
+
     fn structures(&self, pos: &Position) -> Vec<&'static str> {
         pos.structures.names()
     }
