@@ -30,12 +30,31 @@ fn playouts(c: &mut Criterion) {
     group.finish();
 }
 
+/// UCT simulations per second from the empty board: one search of 2,000 simulations a move.
+fn mcts(c: &mut Criterion) {
+    use matchbox::game::Game;
+    use matchbox::players::MctsPlayer;
+    let mut group = c.benchmark_group("havannah_mcts_simulations");
+    let sims = 2000;
+    group.throughput(Throughput::Elements(sims as u64));
+    for base in [4u8, 5, 8] {
+        let game = Havannah::new(Base::new(base).unwrap());
+        let player = MctsPlayer::new(sims);
+        let start = game.start();
+        let mut rng = rng_from_seed(1);
+        group.bench_function(format!("base {base}"), |b| {
+            b.iter(|| black_box(player.search(&game, &start, &mut rng)))
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .without_plots()
         .warm_up_time(std::time::Duration::from_secs(1))
         .measurement_time(std::time::Duration::from_secs(3));
-    targets = playouts
+    targets = playouts, mcts
 }
 criterion_main!(benches);

@@ -236,13 +236,23 @@ fn errors_are_one_clear_line() {
 
     let out = run(&["boxes", "octopawn", "--size", "3x3"]);
     assert!(!out.status.success());
-    // A board too big to enumerate is refused at once, with a pointer to `count`.
-    for cmd in ["train", "solve", "boxes", "experiment"] {
+    // A board too big to enumerate is refused at once, with a pointer to `count`; training
+    // against the perfect player on it, with a pointer to the players that need no solution.
+    for cmd in ["solve", "boxes"] {
         let out = run(&[cmd, "hexapawn", "--size", "8x8"]);
         assert_eq!(out.status.code(), Some(1), "{cmd}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
             err.contains("too big to enumerate") && err.contains("matchbox count"),
+            "{err}"
+        );
+    }
+    for cmd in ["train", "experiment"] {
+        let out = run(&[cmd, "hexapawn", "--size", "8x8"]);
+        assert_eq!(out.status.code(), Some(1), "{cmd}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("perfect player cannot solve") && err.contains("mcts"),
             "{err}"
         );
     }

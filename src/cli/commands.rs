@@ -1107,9 +1107,12 @@ fn screen_session<G: FullGame>(
             tie_break,
         )?);
     }
-    if rival == Opponent::Perfect {
-        // The perfect player needs the game solved.
-        super::setup::check_enumerable(&game)?;
+    if rival == Opponent::Perfect && game.own_solver().is_none() {
+        bail!(
+            "the perfect player cannot solve {} {}: it is too big; use --opponent mcts or random",
+            game.name(),
+            game.variant()
+        );
     }
     Ok(Session::from_positions(game, machine, rival, tie_break)?)
 }

@@ -379,8 +379,12 @@ impl<G: GameDefaults> Setup<G> {
                 Opponent::Perfect => {
                     // The perfect player needs the game solved: only games small enough, or with
                     // a solver of their own.
-                    if game.own_solver().is_none() {
-                        check_enumerable(&game)?;
+                    if game.own_solver().is_none() && !enumerable(&game) {
+                        bail!(
+                            "the perfect player cannot solve {} {}: it is too big; use --opponent mcts or random",
+                            game.name(),
+                            game.variant()
+                        );
                     }
                     let (values, v) = crate::learn::perfect_values(&game).with_context(|| {
                         format!(
