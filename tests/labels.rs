@@ -197,3 +197,28 @@ fn count_agrees_with_boxes_and_estimates_what_cannot_be_enumerated() {
     assert!(none["boxes"].as_f64().unwrap() > 1e15);
     assert!(none["arrows"].is_null());
 }
+
+/// The base-2 Havannah machine a class can build: 19 boxes, each a hexagon with its arrows as
+/// coloured, lettered cells; the shipped sheets are the current ones.
+#[test]
+fn havannah_base_2_labels() {
+    use matchbox::games::havannah::{Base, Havannah};
+    let game = Havannah::new(Base::new(2).unwrap());
+    let set = BoxSet::build_with(&game, Side::First, SymmetryMode::Full, Forced::Skip);
+    assert_eq!(set.len(), 19);
+    let beads = Preset::Michie.beads();
+    let pages = check(&game, &set, &beads, Layout::default());
+    assert_eq!(pages, 2);
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shipped: Vec<String> = (1..=2)
+        .map(|i| {
+            std::fs::read_to_string(root.join(format!("boxes/labels/havannah-2-{i}.svg"))).unwrap()
+        })
+        .collect();
+    let labels: usize = shipped
+        .iter()
+        .map(|p| p.matches(r#"<g class="label""#).count())
+        .sum();
+    assert_eq!(labels, 19);
+    assert!(shipped[0].contains("<polygon"), "hexagonal cells");
+}
