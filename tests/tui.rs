@@ -430,3 +430,37 @@ fn a_lazy_machine_on_the_screen_plays_as_the_table_machine_does() {
     assert_eq!(lazy.stats, table.stats);
     assert_eq!(lazy.machine().rng, table.machine().rng);
 }
+
+#[test]
+fn a_person_can_play_a_tree_search_instead_of_the_machine() {
+    use matchbox::game::Game;
+    use matchbox::games::havannah::{Base, Havannah};
+    use matchbox::players::MctsPlayer;
+    let game = Havannah::new(Base::new(4).unwrap());
+    let set = Arc::new(BoxSet::lazy(
+        Side::Second,
+        SymmetryMode::Full,
+        matchbox::learn::Forced::Skip,
+    ));
+    let m = Machine::new(set, StageBeads::uniform(1), Reinforcement::GARDNER, 3);
+    let mut s =
+        Session::from_positions(game.clone(), m, Opponent::Human, TieBreak::Random).unwrap();
+    s.set_stand_in(Box::new(MctsPlayer::new(300)));
+    // The person plays a1 (a corner); the search answers; its boxes stay untouched.
+    s.begin();
+    let options = s.human_options().unwrap();
+    let a1 = options
+        .iter()
+        .position(|&m| game.format_move(m) == "a1")
+        .unwrap();
+    assert!(s.human_move(a1));
+    assert!(s.human_options().is_none() || s.game.as_ref().unwrap().moves.len() == 1);
+    s.ply();
+    let rec = s.game.as_ref().unwrap();
+    assert_eq!(rec.moves.len(), 2);
+    assert_eq!(rec.moves[1].0, Side::Second);
+    assert!(
+        s.machine().boxes.is_empty(),
+        "no box made: the search moved"
+    );
+}

@@ -1167,8 +1167,33 @@ fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
         forced: None,
     };
     let machine = build_machine(&game, &MachineOptions::new(set, &a.machine))?;
-    let titles = Titles::of(&game, &machine);
-    let session = screen_session(game, machine, Opponent::Human, TieBreak::Random)?;
+    let mut titles = Titles::of(&game, &machine);
+    let stand_in: Option<Box<dyn crate::players::Player<G>>> = match a.opponent.kind {
+        Opponent::Matchbox => None,
+        Opponent::Mcts(sims) => Some(Box::new(crate::players::MctsPlayer::new(sims))),
+        Opponent::Random => Some(Box::new(crate::players::RandomPlayer)),
+        Opponent::Perfect => {
+            let (values, _) = crate::learn::perfect_values(&game).map_err(|e| {
+                anyhow::anyhow!(
+                    "the perfect player cannot solve {} {}: {e}; play mcts instead",
+                    game.name(),
+                    game.variant()
+                )
+            })?;
+            Some(Box::new(crate::players::PerfectPlayer::new(
+                values,
+                TieBreak::Random,
+            )))
+        }
+        Opponent::Human => bail!("--opponent human: you are the human"),
+    };
+    if stand_in.is_some() {
+        titles.machine = format!("{} ({})", a.opponent.kind, game.side_name(human.other()));
+    }
+    let mut session = screen_session(game, machine, Opponent::Human, TieBreak::Random)?;
+    if let Some(p) = stand_in {
+        session.set_stand_in(p);
+    }
     let mut app = PlayApp::new(session, titles, human, a.save.clone());
     tui::play(&mut app)?;
     if let Some(path) = &app.save_path {

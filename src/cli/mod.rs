@@ -374,6 +374,9 @@ pub struct PlayArgs {
     /// Save the machine to this YAML file when you quit
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// Who you play: the matchbox machine (it learns), or mcts[:SIMS], perfect or random instead
+    #[arg(long, default_value = "matchbox")]
+    pub opponent: OpponentSpec,
 }
 
 /// Runs the command line; returns the process exit code.

@@ -777,9 +777,18 @@ pub fn play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
         Paragraph::new(score).block(panel(format!(" You v {} ", app.titles.machine))),
         score_area,
     );
+    // The example is a move of this game (the first one offered, or the game's first move).
+    let game = app.session.game();
+    let example = app
+        .options()
+        .first()
+        .copied()
+        .or_else(|| game.moves(&game.start()).first().copied())
+        .map(|m| game.format_move(m))
+        .unwrap_or_default();
     f.render_widget(
         Paragraph::new(Line::styled(
-            " ↑↓ choose · Enter play · or type a move like b1-b2 · ? help · q quit",
+            format!(" ↑↓ choose · Enter play · or type a move like {example} · ? help · q quit"),
             DIM,
         )),
         keys,

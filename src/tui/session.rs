@@ -180,6 +180,9 @@ pub struct Session<G: GameDefaults> {
     pub recent: VecDeque<usize>,
     /// Stop after this many games in this session.
     pub limit: Option<u64>,
+    /// A player that moves for the machine instead of its boxes (a person playing a tree search
+    /// or the perfect player); the machine then neither draws nor learns.
+    stand_in: Option<Box<dyn Player<G>>>,
     /// Beads left and boxes emptied when last counted ([`Session::count_totals`]), for machines
     /// too big to count at every frame.
     pub totals: (u64, usize),
@@ -245,6 +248,7 @@ impl<G: GameDefaults> Session<G> {
             recent: VecDeque::new(),
             limit: None,
             totals: (0, 0),
+            stand_in: None,
             seq: 0,
         };
         s.count_totals();
@@ -296,6 +300,15 @@ impl<G: GameDefaults> Session<G> {
     pub fn game(&self) -> &G {
         &self.game_rules
     }
+    /// Lets `player` move for the machine from now on (see [`Session::stand_in`]).
+    pub fn set_stand_in(&mut self, player: Box<dyn Player<G>>) {
+        self.stand_in = Some(player);
+    }
+    /// Whether a player moves for the machine.
+    pub fn has_stand_in(&self) -> bool {
+        self.stand_in.is_some()
+    }
+
     /// Counts the beads left and the boxes emptied (a walk over every box).
     pub fn count_totals(&mut self) {
         self.totals = (self.machine.beads_left(), self.machine.boxes_emptied());
@@ -434,7 +447,22 @@ impl<G: GameDefaults> Session<G> {
         let g = &self.game_rules;
         let side = g.to_move(&self.pos);
         let game_no = self.game.as_ref().map_or(0, |r| r.number);
-        let mv = if side == self.machine.boxes.side() {
+        let mv = if side == self.machine.boxes.side()
+            && let Some(stand_in) = &mut self.stand_in
+        {
+            let turn = Turn {
+                ply: self.plies,
+                history: &self.history,
+                rng: &mut self.machine.rng,
+            };
+            match stand_in.choose(g, &self.pos, turn) {
+                Some(mv) => mv,
+                None => {
+                    self.finish(GameResult::Loss);
+                    return true;
+                }
+            }
+        } else if side == self.machine.boxes.side() {
             let chosen = self
                 .machine
                 .choose(g, &self.pos, self.plies, self.frame, &mut self.part);
