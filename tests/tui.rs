@@ -464,3 +464,27 @@ fn a_person_can_play_a_tree_search_instead_of_the_machine() {
         "no box made: the search moved"
     );
 }
+
+#[test]
+fn a_finished_havannah_game_shows_its_winning_structure() {
+    use matchbox::game::Game;
+    use matchbox::games::havannah::{Base, Havannah};
+    use matchbox::tui::board::BoardView;
+    use ratatui::style::Modifier;
+    let g = Havannah::new(Base::new(4).unwrap());
+    let mut pos = g.start();
+    // White rings d4 (and has a loose stone at a4); Black plays far away.
+    for name in "c3 g7 c4 g6 d5 g5 e5 a1 e4 a2 a4 a3 d3".split(' ') {
+        pos = g.play(&pos, g.parse_move(&pos, name).unwrap());
+    }
+    assert!(g.outcome(&pos).is_some());
+    let lines = g.board_lines(&pos, &[]);
+    let reversed: Vec<String> = lines
+        .iter()
+        .flat_map(|l| l.spans.iter())
+        .filter(|s| s.style.add_modifier.contains(Modifier::REVERSED))
+        .map(|s| s.content.to_string())
+        .collect();
+    // The six stones of the ring, and neither a4 (White, not in it) nor any Black stone.
+    assert_eq!(reversed, ["W"; 6]);
+}

@@ -600,6 +600,19 @@ impl Havannah {
         }
     }
 
+    /// Whether a group of stones holds a ring, a bridge or a fork anywhere (the slow, whole-board
+    /// test: for drawing a finished game, not for playing).
+    pub(super) fn has_structure(&self, group: Bits) -> bool {
+        let corners = self
+            .corners
+            .iter()
+            .filter(|&&c| c.intersects(group))
+            .count();
+        let sides = self.sides.iter().filter(|&&c| c.intersects(group)).count();
+        let open = self.board.and_not(group);
+        corners >= 2 || sides >= 3 || self.cells.iter().any(|c| self.enclosed(c.index(), open))
+    }
+
     /// The structures completed by a stone at `at`, given the mover's stones with it.
     pub fn completed(&self, own: Bits, at: Cell) -> Structures {
         let group = self.fill(Bits::single(at.index()), own);

@@ -54,10 +54,43 @@ impl Havannah {
     }
 }
 
+impl Havannah {
+    /// The winner's stones that form the winning structure (its groups with a ring, bridge or
+    /// fork), for a finished game; empty otherwise.
+    fn winning_stones(&self, pos: &Position) -> super::Bits {
+        let mut marked = super::Bits::default();
+        let Some(winner) = self.outcome(pos).and_then(|o| o.winner) else {
+            return marked;
+        };
+        let own = pos.stones(winner);
+        let mut seen = super::Bits::default();
+        for i in own.iter() {
+            if seen.has(i) {
+                continue;
+            }
+            let group = self.fill(super::Bits::single(i), own);
+            for j in group.iter() {
+                seen.set(j);
+            }
+            if self.has_structure(group) {
+                for j in group.iter() {
+                    marked.set(j);
+                }
+            }
+        }
+        marked
+    }
+}
+
 impl BoardView for Havannah {
     fn board_lines(&self, pos: &Position, marks: &[(Cell, Color)]) -> Vec<Line<'static>> {
+        let winning = self.winning_stones(pos);
         self.hex_lines(|c, _| {
             let (text, mut style) = self.stone(pos, c);
+            if winning.has(c.index()) {
+                // The winning structure, in reverse video.
+                style = style.add_modifier(Modifier::REVERSED);
+            }
             if let Some(&(_, colour)) = marks.iter().find(|(m, _)| *m == c) {
                 style = style.bg(colour).fg(Color::Black);
             }
