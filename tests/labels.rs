@@ -206,7 +206,7 @@ fn havannah_base_2_labels() {
     let game = Havannah::new(Base::new(2).unwrap());
     let set = BoxSet::build_with(&game, Side::First, SymmetryMode::Full, Forced::Skip);
     assert_eq!(set.len(), 19);
-    let beads = Preset::Michie.beads();
+    let beads = Preset::Gardner.beads();
     let pages = check(&game, &set, &beads, Layout::default());
     assert_eq!(pages, 2);
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
