@@ -899,9 +899,6 @@ fn experiment<G: FullGame>(game: G, a: &ExperimentArgs) -> Result<()> {
 /// An ordinary matchbox, outside: 53 × 36 × 14 mm.
 const MATCHBOX_LITRES: f64 = 0.053 * 0.036 * 0.014 * 1000.0;
 
-/// Enumerate exactly up to this many positions; estimate beyond.
-const ENUMERATE_UP_TO: f64 = 5e7;
-
 fn pile(boxes: f64) -> (String, f64) {
     let litres = boxes * MATCHBOX_LITRES;
     let side_m = (litres / 1000.0).cbrt();
@@ -922,7 +919,8 @@ fn count<G: FullGame>(game: G, a: &CountArgs) -> Result<()> {
     for side in [Side::First, Side::Second] {
         let bound = game.position_bound(side);
         match bound {
-            Some((b, method)) if b > ENUMERATE_UP_TO => {
+            // Every board that `boxes` and `solve` can list is counted exactly.
+            Some((b, method)) if !super::setup::enumerable(&game) => {
                 for (mode, factor, note) in [
                     (SymmetryMode::None, 1.0, method.to_string()),
                     (
@@ -1011,7 +1009,7 @@ fn count<G: FullGame>(game: G, a: &CountArgs) -> Result<()> {
         } else {
             format!("{boxes:.2e}")
         };
-        let opt = |x: &Option<u64>| x.map_or("–".to_string(), |v| v.to_string());
+        let opt = |x: &Option<u64>| x.map_or("–".to_string(), crate::text::group);
         println!(
             "  {:<7} {:<9} {:>12} {:>9} {:>9}  {:<16} {:>10}  {method}",
             game.side_name(*side),
