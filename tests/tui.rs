@@ -488,3 +488,17 @@ fn a_finished_havannah_game_shows_its_winning_structure() {
     // The six stones of the ring, and neither a4 (White, not in it) nor any Black stone.
     assert_eq!(reversed, ["W"; 6]);
 }
+
+#[test]
+fn a_session_run_flat_out_to_its_limit_shows_its_last_game_and_box() {
+    let mut s = session(5, Opponent::Perfect);
+    s.limit = Some(300);
+    while !s.limit_reached() {
+        s.flat_out(1000, || true);
+    }
+    assert_eq!(s.stats.games, 300);
+    let last = s.game.as_ref().expect("the last game is shown");
+    assert_eq!(last.number, 300);
+    assert!(last.result.is_some());
+    assert!(s.opened.is_some_and(|o| o.game == 300));
+}

@@ -275,10 +275,11 @@ fn solve<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
     );
     match winner {
         Some(w) => println!(
-            "Under perfect play {} ({} player) wins in {} plies.",
+            "Under perfect play {} ({} player) wins in {} {}.",
             side_name(w),
             w,
-            line.len()
+            line.len(),
+            if line.len() == 1 { "ply" } else { "plies" }
         ),
         None => println!("Under perfect play the game is a draw."),
     }
@@ -1116,6 +1117,11 @@ fn screen_session<G: FullGame>(
 }
 
 fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
+    if a.learn.json {
+        bail!(
+            "watch draws on the terminal; --json is for train, experiment and the other commands"
+        );
+    }
     if let Some(path) = &a.save {
         store::check_writable(path)?;
     }

@@ -636,8 +636,18 @@ impl<G: GameDefaults> Session<G> {
             Some(l) => max.min(l.saturating_sub(self.stats.games)),
             None => max,
         };
+        // The session's last game is played move by move (the same draws), so that the screen
+        // shows it and its box when the session stops.
+        let last_of_session = self
+            .limit
+            .is_some_and(|l| self.stats.games + max >= l && max > 0);
         let mut n = 0;
         while n < max && (n % 256 != 0 || n == 0 || keep_going()) {
+            if last_of_session && n + 1 == max {
+                self.recorded_game();
+                n += 1;
+                break;
+            }
             let r = match (&self.table, &self.enumerated, &mut self.player) {
                 (Some(table), Some(en), _) => {
                     Trainer::new(en, table).play_game(&mut self.machine, &mut self.st)
