@@ -226,7 +226,9 @@ pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
 /// An axis label: whole numbers when the ticks are a unit or more apart, else two decimals.
 fn tick(v: f64, step: f64) -> String {
     if step >= 1.0 {
-        format!("{v:.0}")
+        // Whole numbers with thousands separated: 89,907,394.
+        let sign = if v < -0.5 { "-" } else { "" };
+        format!("{sign}{}", crate::text::group(v.abs().round() as u64))
     } else {
         format!("{v:.2}")
     }

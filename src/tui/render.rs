@@ -476,11 +476,15 @@ pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
         kv(
             "last loss",
             st.last_loss
-                .map_or("none yet".into(), |g| format!("game {g}")),
+                .map_or("none yet".into(), |g| format!("game {}", group(g))),
         ),
         kv(
             "emptied",
-            format!("{} of {} boxes", s.boxes_emptied, s.boxes.len()),
+            format!(
+                "{} of {} boxes",
+                group(s.boxes_emptied as u64),
+                group(s.boxes.len() as u64)
+            ),
         ),
         kv("beads", format!("{} left", group(s.beads_left))),
         kv("speed", format!("{} games/s", rate(app.games_per_sec))),
@@ -770,7 +774,11 @@ pub fn play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
         kv("its beads", s.beads_left.to_string()),
         kv(
             "emptied",
-            format!("{} of {} boxes", s.boxes_emptied, s.boxes.len()),
+            format!(
+                "{} of {} boxes",
+                group(s.boxes_emptied as u64),
+                group(s.boxes.len() as u64)
+            ),
         ),
     ];
     f.render_widget(
