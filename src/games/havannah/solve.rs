@@ -13,7 +13,8 @@ use crate::solve::{SolveError, Value, Values};
 /// Exact values of Havannah positions on bases 2 to 5 (in practice: 2 and 3).
 #[derive(Clone)]
 pub struct HavannahSolver {
-    game: Havannah,
+    /// Shared so that a search can hold it while it updates the table.
+    game: std::sync::Arc<Havannah>,
     /// Win (1), draw (0) or loss (−1) for the side to move, by packed canonical position.
     table: HashMap<u128, i8>,
     /// For each symmetry, the image of each cell, as indexes into the board's cell order.
@@ -42,7 +43,7 @@ impl HavannahSolver {
             })
             .collect();
         Ok(HavannahSolver {
-            game: game.clone(),
+            game: std::sync::Arc::new(game.clone()),
             table: HashMap::new(),
             images,
             order,
@@ -62,15 +63,24 @@ impl HavannahSolver {
     /// bit 63 set when Black is to move (with the swap rule or a handicap, the stones alone do
     /// not say).
     fn key(&self, pos: &Position) -> u128 {
-        let masks = [pos.stones(Side::First), pos.stones(Side::Second)];
-        let cells: [Vec<usize>; 2] =
-            masks.map(|m| m.iter().map(|i| self.order[i] as usize).collect());
+        // The stones as cell-order indexes, without allocating.
+        let mut cells = [[0u8; 64]; 2];
+        let mut counts = [0usize; 2];
+        for (k, side) in [Side::First, Side::Second].into_iter().enumerate() {
+            for i in pos.stones(side).iter() {
+                cells[k][counts[k]] = self.order[i];
+                counts[k] += 1;
+            }
+        }
         self.images
             .iter()
             .map(|image| {
-                let pack =
-                    |list: &Vec<usize>| list.iter().fold(0u64, |acc, &k| acc | 1 << image[k]);
-                (pack(&cells[1]) as u128) << 64 | pack(&cells[0]) as u128
+                let pack = |k: usize| {
+                    cells[k][..counts[k]]
+                        .iter()
+                        .fold(0u64, |acc, &c| acc | 1 << image[c as usize])
+                };
+                (pack(1) as u128) << 64 | pack(0) as u128
             })
             .min()
             .unwrap_or(0)
@@ -93,7 +103,7 @@ impl HavannahSolver {
         if self.table.len() >= self.limit {
             return Err(SolveError::TooBig { limit: self.limit });
         }
-        let g = self.game.clone();
+        let g = std::sync::Arc::clone(&self.game);
         let mover = g.to_move(pos);
         let moves: Vec<Cell> = g.moves(pos);
         let empty: Vec<Cell> = moves.iter().copied().filter(|m| !m.is_swap()).collect();
