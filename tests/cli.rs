@@ -633,3 +633,23 @@ fn havannah_swap_rule_and_handicap() {
             .success()
     );
 }
+
+#[test]
+fn the_default_learner_plays_the_side_that_wins() {
+    for (size, side) in [
+        ("3x3", "black"),
+        ("4x4", "white"),
+        ("3x4", "white"),
+        ("4x3", "black"),
+    ] {
+        let v = json(&["boxes", "hexapawn", "--size", size, "--count", "--json"]);
+        assert_eq!(v["side"], side, "{size}");
+        let solved = json(&["solve", "hexapawn", "--size", size, "--json"]);
+        if size != "3x3" {
+            assert_eq!(
+                solved["winner"], side,
+                "{size}: the learner's side is the winner"
+            );
+        }
+    }
+}

@@ -135,7 +135,7 @@ fn parse_label_size(s: &str) -> Result<(f64, f64), String> {
 
 #[derive(Args, Debug, Clone)]
 pub struct BoxSetArgs {
-    /// The side the learner plays: white|black (or first|second) [default: black]
+    /// The side the learner plays: white|black, x|o (or first|second) [default: the side that wins under perfect play; black (HER) on 3x3; x for noughts and crosses]
     #[arg(long, visible_alias = "learner")]
     pub side: Option<String>,
     /// How mirror images are merged: full, gardner or none [default: gardner on 3x3 for black, full otherwise]

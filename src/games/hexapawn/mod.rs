@@ -8,12 +8,54 @@ mod screen;
 
 pub use rules::*;
 
-use crate::game::Side;
+use crate::game::{Game, Side};
 use crate::learn::{Forced, GameDefaults, Preset, SymmetryMode};
 
+/// Boards whose every position is solved to choose the default side: up to this bound on
+/// positions (5×5 and 4×6 solve in seconds; beyond, White).
+const SOLVE_FOR_DEFAULT_SIDE: f64 = 1e9;
+
+/// The side that wins `game` under perfect play, if the board is small enough to solve for it;
+/// solved once per board size in a run.
+fn winning_side(game: &Hexapawn) -> Option<Side> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static SOLVED: OnceLock<Mutex<HashMap<Size, Option<Side>>>> = OnceLock::new();
+    let cache = SOLVED.get_or_init(Default::default);
+    if let Some(&known) = cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&game.size())
+    {
+        return known;
+    }
+    let small = game
+        .position_bound(Side::First)
+        .is_some_and(|(b, _)| b <= SOLVE_FOR_DEFAULT_SIDE);
+    let winner = if small {
+        let graph = crate::game::graph::GameGraph::build(game);
+        crate::solve::Solution::solve(&graph)
+            .ok()
+            .and_then(|s| s.winner(&graph, 0))
+    } else {
+        None
+    };
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(game.size(), winner);
+    winner
+}
+
 impl GameDefaults for Hexapawn {
+    /// Black on Gardner's 3×3 (HER); elsewhere the side that wins under perfect play (White on
+    /// octopawn), so that a learner against the perfect player can learn to win; White where the
+    /// board is too big to solve for it.
     fn default_side(&self) -> Side {
-        Side::Second
+        if self.size() == Size::GARDNER {
+            return Side::Second;
+        }
+        winning_side(self).unwrap_or(Side::First)
     }
     fn default_symmetry(&self, side: Side) -> SymmetryMode {
         if self.size() == Size::GARDNER && side == Side::Second {
