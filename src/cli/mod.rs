@@ -36,7 +36,7 @@ pub enum Command {
     Experiment(ExperimentArgs),
     /// Watch a machine learn, live in the terminal
     Watch(WatchArgs),
-    /// Play against the machine in the terminal
+    /// Play against the machine (or a tree search) in the terminal
     Play(PlayArgs),
     /// Draw a chart from a CSV file written by train or experiment
     Plot(PlotArgs),
@@ -155,7 +155,7 @@ pub struct BoxesArgs {
     pub game: GameArgs,
     #[command(flatten)]
     pub set: BoxSetArgs,
-    /// Historical settings for beads and reinforcement: gardner, michie or scroggs [default: gardner for hexapawn, michie for tictactoe]
+    /// Historical settings for beads and reinforcement: gardner, michie or scroggs [default: gardner for hexapawn and havannah, michie for tictactoe]
     #[arg(long)]
     pub preset: Option<Preset>,
     /// Initial beads per arrow for each of the learner's moves, e.g. 1 or 4,3,2,1 [default: the preset's]
@@ -203,8 +203,9 @@ pub struct LearnArgs {
     pub game: GameArgs,
     #[command(flatten)]
     pub set: BoxSetArgs,
-    /// Who the learner plays against: perfect, random, or matchbox[:FILE] (a second machine that
-    /// learns too: fresh with the game's defaults for the other side, or the one in FILE)
+    /// Who the learner plays against: perfect, random, mcts[:SIMS] (tree search, 1000 simulations
+    /// a move unless given), or matchbox[:FILE] (a second machine that learns too: fresh with the
+    /// game's defaults for the other side, or the one in FILE)
     #[arg(long, default_value = "perfect")]
     pub opponent: OpponentSpec,
     /// How the perfect player chooses among equally good moves: random or fastest
@@ -256,7 +257,7 @@ impl std::str::FromStr for OpponentSpec {
 /// The machine's settings: where it comes from, its beads, its reinforcement, its seed.
 #[derive(Args, Debug, Clone)]
 pub struct MachineArgs {
-    /// Historical settings for beads and reinforcement: gardner, michie or scroggs [default: gardner for hexapawn, michie for tictactoe]
+    /// Historical settings for beads and reinforcement: gardner, michie or scroggs [default: gardner for hexapawn and havannah, michie for tictactoe]
     #[arg(long)]
     pub preset: Option<Preset>,
     /// Reinforcement: gardner, michie, or WIN,DRAW,LOSS[:all|:last] [default: the preset's]
