@@ -478,13 +478,42 @@ pub fn run_experiment(
     play_run: impl Fn(u64, &mut Vec<GameResult>) -> bool + Sync,
 ) -> ExperimentResult {
     use rayon::prelude::*;
-    // One accumulator (statistics per game index) per thread, not per piece of work: memory is
-    // about 40 bytes per game index per thread, whatever the number of runs.
+    // Statistics per game index take about 40 bytes per game index in each accumulator, and
+    // there is one accumulator per piece of work. Short runs are split as rayon likes (fastest);
+    // long ones into one piece per thread, so that memory does not grow with the runs.
     let threads = rayon::current_num_threads().max(1);
-    let per_piece = runs.div_ceil(threads).max(1);
+    if 40 * games * threads * 8 > 256 << 20 {
+        return run_long_experiment(runs, games, threads, on_run, play_run);
+    }
+    (0..runs as u64)
+        .into_par_iter()
+        .fold(
+            || (ExperimentResult::empty(games), Vec::with_capacity(games)),
+            |(mut acc, mut results), run| {
+                results.clear();
+                let stuck = play_run(run, &mut results);
+                acc.add_run(&results, stuck);
+                on_run();
+                (acc, results)
+            },
+        )
+        .map(|(acc, _)| acc)
+        .reduce(|| ExperimentResult::empty(games), ExperimentResult::merge)
+}
+
+/// [`run_experiment`] for runs of many games: one accumulator per thread.
+#[inline(never)]
+fn run_long_experiment(
+    runs: usize,
+    games: usize,
+    threads: usize,
+    on_run: &(dyn Fn() + Sync),
+    play_run: impl Fn(u64, &mut Vec<GameResult>) -> bool + Sync,
+) -> ExperimentResult {
+    use rayon::prelude::*;
     (0..runs)
         .into_par_iter()
-        .with_min_len(per_piece)
+        .with_min_len(runs.div_ceil(threads).max(1))
         .fold(
             || (ExperimentResult::empty(games), Vec::with_capacity(games)),
             |(mut acc, mut results), run| {
