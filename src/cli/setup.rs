@@ -16,7 +16,9 @@ use crate::learn::{
     BoxSet, Engine, Forced, GameDefaults, GameResult, Machine, Preset, Reinforcement, StageBeads,
     SymmetryMode, first_box_empty,
 };
-use crate::players::{MctsPlayer, Opponent, PerfectPlayer, Player, RandomPlayer, Turn};
+use crate::players::{
+    MctsPlayer, Opponent, PerfectPlayer, Player, RandomPlayer, Remembering, Turn,
+};
 use crate::rng::{RNG_NAME, derive_seed, rng_from_seed};
 use crate::solve::{GraphValues, SharedValues, Solution, TieBreak, Value as Solved};
 use crate::store;
@@ -311,7 +313,7 @@ fn rival_machine<G: GameDefaults>(
 #[derive(Clone)]
 pub(crate) enum LazyOpponent<G: Game> {
     Random(RandomPlayer),
-    Perfect(PerfectPlayer<SharedValues<G>>),
+    Perfect(Remembering<G, PerfectPlayer<SharedValues<G>>>),
     Mcts(MctsPlayer),
 }
 
@@ -394,7 +396,10 @@ impl<G: GameDefaults> Setup<G> {
                         )
                     })?;
                     start_value = Some(v);
-                    Some(LazyOpponent::Perfect(PerfectPlayer::new(values, tie_break)))
+                    Some(LazyOpponent::Perfect(Remembering::new(
+                        PerfectPlayer::new(values, tie_break),
+                        Remembering::<G, ()>::LIMIT,
+                    )))
                 }
                 _ => None,
             };

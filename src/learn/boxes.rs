@@ -1,7 +1,10 @@
 //! The set of matchboxes a learner needs: one box per position it can meet (up to the chosen
 //! symmetry), one arrow per move it may choose there.
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::hash::BuildHasher;
+
+use hashbrown::{DefaultHashBuilder, HashTable};
 
 use super::{Forced, SymmetryMode};
 use crate::game::{Game, Side, Sym};
@@ -15,7 +18,7 @@ pub struct MatchBox<G: Game> {
     /// How many moves the learner has made before this box (0 for its first move).
     pub stage: u16,
     pub position: G::Position,
-    pub arrows: Vec<G::Move>,
+    pub arrows: Box<[G::Move]>,
 }
 
 impl<G: Game> Clone for MatchBox<G> {
@@ -38,6 +41,7 @@ impl<G: Game> Clone for BoxSet<G> {
             lazy: self.lazy,
             boxes: self.boxes.clone(),
             index: self.index.clone(),
+            hasher: self.hasher.clone(),
             arrow_start: self.arrow_start.clone(),
         }
     }
@@ -60,7 +64,9 @@ pub struct BoxSet<G: Game> {
     /// Boxes are made on first visit ([`BoxSet::lazy`]) rather than enumerated up front.
     lazy: bool,
     boxes: Vec<MatchBox<G>>,
-    index: HashMap<G::Position, usize>,
+    /// The box of each position, by box number: each position is stored once, in its box.
+    index: HashTable<u32>,
+    hasher: DefaultHashBuilder,
     arrow_start: Vec<usize>,
 }
 
@@ -95,7 +101,7 @@ impl<G: Game> BoxSet<G> {
                         ply,
                         stage,
                         position: pos.clone(),
-                        arrows: arrows.clone(),
+                        arrows: arrows.clone().into(),
                     });
                 }
                 arrows
@@ -139,7 +145,12 @@ impl<G: Game> BoxSet<G> {
     /// Adds a box (its position must not have one); returns its index.
     pub fn add(&mut self, b: MatchBox<G>) -> usize {
         let i = self.boxes.len();
-        self.index.insert(b.position.clone(), i);
+        let hash = self.hasher.hash_one(&b.position);
+        let boxes = &self.boxes;
+        let hasher = &self.hasher;
+        self.index.insert_unique(hash, i as u32, |&j| {
+            hasher.hash_one(&boxes[j as usize].position)
+        });
         let start = *self.arrow_start.last().unwrap_or(&0);
         self.arrow_start.push(start + b.arrows.len());
         self.boxes.push(b);
@@ -151,10 +162,14 @@ impl<G: Game> BoxSet<G> {
         self.arrow_start[b] + b
     }
 
-    /// Memory the set takes, in bytes (positions, arrows and the index; not the allocator's slack).
+    /// Memory the set takes, in bytes: each box (its position, stored once), its entry in the
+    /// index (a box number and a control byte) and in the arrow offsets, and its arrows; not the
+    /// tables' spare capacity or the allocator's slack.
     pub fn bytes(&self) -> usize {
-        let pos = std::mem::size_of::<G::Position>();
-        let per_box = std::mem::size_of::<MatchBox<G>>() + pos + 2 * std::mem::size_of::<usize>();
+        let per_box = std::mem::size_of::<MatchBox<G>>()
+            + std::mem::size_of::<u32>()
+            + 1
+            + std::mem::size_of::<usize>();
         self.boxes.len() * per_box + self.arrow_count() * std::mem::size_of::<G::Move>()
     }
 
@@ -164,11 +179,13 @@ impl<G: Game> BoxSet<G> {
         forced: Forced,
         boxes: Vec<MatchBox<G>>,
     ) -> BoxSet<G> {
-        let index = boxes
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.position.clone(), i))
-            .collect();
+        let hasher = DefaultHashBuilder::default();
+        let mut index = HashTable::with_capacity(boxes.len());
+        for (i, b) in boxes.iter().enumerate() {
+            index.insert_unique(hasher.hash_one(&b.position), i as u32, |&j: &u32| {
+                hasher.hash_one(&boxes[j as usize].position)
+            });
+        }
         let mut arrow_start = Vec::with_capacity(boxes.len() + 1);
         let mut total = 0;
         for b in &boxes {
@@ -183,6 +200,7 @@ impl<G: Game> BoxSet<G> {
             lazy: false,
             boxes,
             index,
+            hasher,
             arrow_start,
         }
     }
@@ -210,7 +228,10 @@ impl<G: Game> BoxSet<G> {
     }
     /// The box whose (framed) position is `pos`.
     pub fn find(&self, pos: &G::Position) -> Option<usize> {
-        self.index.get(pos).copied()
+        let hash = self.hasher.hash_one(pos);
+        self.index
+            .find(hash, |&j| self.boxes[j as usize].position == *pos)
+            .map(|&j| j as usize)
     }
     pub fn arrow_count(&self) -> usize {
         *self.arrow_start.last().unwrap_or(&0)

@@ -210,7 +210,7 @@ impl<G: Game> Machine<G> {
             ply,
             stage,
             position: view.clone(),
-            arrows,
+            arrows: arrows.into(),
         };
         Self::push_fresh(&mut self.beads, &self.initial, &new);
         Some(Arc::make_mut(&mut self.boxes).add(new))

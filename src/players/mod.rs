@@ -147,3 +147,68 @@ impl<G: Game> Player<G> for ScriptedPlayer<G::Move> {
         game.moves(pos).contains(&mv).then_some(mv)
     }
 }
+
+/// A player whose choice is a uniform draw from options fixed by the position (perfect, random),
+/// with those options remembered per position: a learner meets the same positions again and
+/// again, and asking a solver for every child of every position costs far more than one lookup.
+/// It makes the same moves from the same random numbers as the player it wraps. At most `limit`
+/// positions are remembered (memory stays bounded); past that, the player is asked again.
+pub struct Remembering<G: Game, P> {
+    player: P,
+    options: std::collections::HashMap<G::Position, Box<[G::Move]>>,
+    limit: usize,
+}
+
+impl<G: Game, P: Clone> Clone for Remembering<G, P> {
+    fn clone(&self) -> Self {
+        Remembering {
+            player: self.player.clone(),
+            options: self.options.clone(),
+            limit: self.limit,
+        }
+    }
+}
+
+impl<G: Game, P> Remembering<G, P> {
+    /// Positions remembered by default: about 40 MB at most for Havannah's positions.
+    pub const LIMIT: usize = 1 << 18;
+
+    pub fn new(player: P, limit: usize) -> Self {
+        Remembering {
+            player,
+            options: std::collections::HashMap::new(),
+            limit,
+        }
+    }
+    /// Positions remembered so far.
+    pub fn remembered(&self) -> usize {
+        self.options.len()
+    }
+    pub fn inner(&self) -> &P {
+        &self.player
+    }
+}
+
+impl<G: Game, P: Player<G>> Player<G> for Remembering<G, P> {
+    fn choose(&mut self, game: &G, pos: &G::Position, turn: Turn<'_, G>) -> Option<G::Move> {
+        if let Some(options) = self.options.get(pos) {
+            return Some(draw_from(options, turn.rng));
+        }
+        match self.player.uniform_options(game, pos) {
+            Some(options) if !options.is_empty() => {
+                let mv = draw_from(&options, turn.rng);
+                if self.options.len() < self.limit {
+                    self.options.insert(pos.clone(), options.into_boxed_slice());
+                }
+                Some(mv)
+            }
+            _ => self.player.choose(game, pos, turn),
+        }
+    }
+    fn uniform_options(&mut self, game: &G, pos: &G::Position) -> Option<Vec<G::Move>> {
+        match self.options.get(pos) {
+            Some(options) => Some(options.to_vec()),
+            None => self.player.uniform_options(game, pos),
+        }
+    }
+}

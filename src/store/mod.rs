@@ -523,7 +523,7 @@ fn lazy_box<G: Game>(
         ply,
         stage: ply / 2,
         position: pos.clone(),
-        arrows: mode.arrows(game, pos),
+        arrows: mode.arrows(game, pos).into(),
     })
 }
 

@@ -615,6 +615,15 @@ impl Havannah {
 
     /// The structures completed by a stone at `at`, given the mover's stones with it.
     pub fn completed(&self, own: Bits, at: Cell) -> Structures {
+        // What the mover's stones could complete at all, before following the group: a bridge
+        // needs two corners, a fork three sides, a ring six stones and two of them beside `at`.
+        let own_neighbours = self.neighbours(at).filter(|c| own.has(c.index())).count();
+        let maybe_ring = own_neighbours >= 2 && own.count() >= 6;
+        let maybe_bridge = self.corners.iter().filter(|&&c| c.intersects(own)).count() >= 2;
+        let maybe_fork = self.sides.iter().filter(|&&s| s.intersects(own)).count() >= 3;
+        if !(maybe_ring || maybe_bridge || maybe_fork) {
+            return Structures::default();
+        }
         let group = self.fill(Bits::single(at.index()), own);
         let mut found = Structures::default();
         let corners = self
@@ -630,8 +639,7 @@ impl Havannah {
             found.0 |= Structures::FORK.0;
         }
         // A ring through the new stone needs two of its neighbours in the group.
-        let own_neighbours = self.neighbours(at).filter(|c| own.has(c.index())).count();
-        if own_neighbours >= 2 {
+        if maybe_ring {
             let open = self.board.and_not(group);
             let candidates = std::iter::once(at).chain(self.neighbours(at));
             if candidates

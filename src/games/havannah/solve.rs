@@ -2,7 +2,7 @@
 //! which stops at the first winning move, plays a win in one at once, and when the opponent
 //! threatens to win in one considers only the cell that blocks it (two threats: lost). Positions
 //! are kept in a transposition table keyed by the least of their 12 images, packed into one
-//! machine word (bases up to 5), kept across calls.
+//! 64-bit word (bases 2 and 3: two bits per cell and the side to move), kept across calls.
 
 use std::collections::HashMap;
 
@@ -10,13 +10,13 @@ use super::{Bits, Cell, Havannah, Position};
 use crate::game::{Game, Side, Sym};
 use crate::solve::{SolveError, Value, Values};
 
-/// Exact values of Havannah positions on bases 2 to 5 (in practice: 2 and 3).
+/// Exact values of Havannah positions on bases 2 and 3.
 #[derive(Clone)]
 pub struct HavannahSolver {
     /// Shared so that a search can hold it while it updates the table.
     game: std::sync::Arc<Havannah>,
     /// Win (1), draw (0) or loss (−1) for the side to move, by packed canonical position.
-    table: HashMap<u128, i8>,
+    table: HashMap<u64, i8>,
     /// For each symmetry, the image of each cell, as indexes into the board's cell order.
     images: Vec<Vec<u8>>,
     /// The cell order index of each grid cell.
@@ -25,9 +25,9 @@ pub struct HavannahSolver {
 }
 
 impl HavannahSolver {
-    /// A solver whose table may hold up to `limit` positions. Bases above 5 are refused.
+    /// A solver whose table may hold up to `limit` positions. Bases above 3 are refused.
     pub fn new(game: &Havannah, limit: usize) -> Result<Self, SolveError> {
-        if game.cells().len() > 61 {
+        if game.cells().len() > 31 {
             return Err(SolveError::TooBig { limit });
         }
         let mut order = vec![u8::MAX; game.neighbour_table().len()];
@@ -59,12 +59,12 @@ impl HavannahSolver {
         self.table.is_empty()
     }
 
-    /// The least packed image of a position: White's cells in the low 64 bits, Black's above;
-    /// bit 63 set when Black is to move (with the swap rule or a handicap, the stones alone do
-    /// not say).
-    fn key(&self, pos: &Position) -> u128 {
+    /// The least packed image of a position: White's cells in the low 31 bits, Black's in the
+    /// 31 above; bit 63 set when Black is to move (with the swap rule or a handicap, the stones
+    /// alone do not say).
+    fn key(&self, pos: &Position) -> u64 {
         // The stones as cell-order indexes, without allocating.
-        let mut cells = [[0u8; 64]; 2];
+        let mut cells = [[0u8; 32]; 2];
         let mut counts = [0usize; 2];
         for (k, side) in [Side::First, Side::Second].into_iter().enumerate() {
             for i in pos.stones(side).iter() {
@@ -80,11 +80,11 @@ impl HavannahSolver {
                         .iter()
                         .fold(0u64, |acc, &c| acc | 1 << image[c as usize])
                 };
-                (pack(1) as u128) << 64 | pack(0) as u128
+                pack(1) << 31 | pack(0)
             })
             .min()
             .unwrap_or(0)
-            | u128::from(pos.to_move_side() == Side::Second) << 63
+            | u64::from(pos.to_move_side() == Side::Second) << 63
     }
 
     /// Win (1), draw (0) or loss (−1) for the side to move.
