@@ -44,6 +44,36 @@ fn boxes_count_json_reproduces_the_published_counts() {
     }
 }
 
+/// Havannah base 2's boxes by move number, through `boxes --count --json`: White's empty board,
+/// its 5 positions after a stone each (centre/edge, edge/centre, and two edge stones side by
+/// side, one apart or opposite), 13 at move 5 (the forced move 7 only with `--include-forced`);
+/// Black's 2 first boxes (White in the centre or on the edge).
+#[test]
+fn havannah_base_2_counts_by_move() {
+    let cases: &[(&[&str], u64, &str)] = &[
+        (&["--side", "white"], 19, r#"{"1":1,"3":5,"5":13}"#),
+        (
+            &["--side", "white", "--include-forced"],
+            20,
+            r#"{"1":1,"3":5,"5":13,"7":1}"#,
+        ),
+        (&["--side", "black"], 13, r#"{"2":2,"4":9,"6":2}"#),
+        (
+            &["--side", "black", "--include-forced"],
+            13,
+            r#"{"2":2,"4":9,"6":2}"#,
+        ),
+    ];
+    for (extra, boxes, by_move) in cases {
+        let mut args = vec!["boxes", "havannah", "--size", "2", "--count", "--json"];
+        args.extend_from_slice(extra);
+        let v = json(&args);
+        assert_eq!(v["boxes"], *boxes, "{extra:?}");
+        let expected: Value = serde_json::from_str(by_move).unwrap();
+        assert_eq!(v["by_move"], expected, "{extra:?}");
+    }
+}
+
 #[test]
 fn boxes_lists_every_box_with_diagram_and_arrows() {
     let text = stdout(&["boxes", "hexapawn"]);

@@ -24,7 +24,10 @@ use crate::game::graph::GameGraph;
 use crate::game::{Game, Side};
 use crate::labels::{self, LabelView};
 use crate::learn::engine::{Enumerated, ExperimentResult};
-use crate::learn::{BoxSet, GameDefaults, GameResult, LearnError, Preset, SymmetryMode};
+use crate::learn::{
+    BoxCounts, BoxSet, Forced, GameDefaults, GameResult, LearnError, Preset, StageBeads,
+    SymmetryMode,
+};
 use crate::players::Opponent;
 use crate::solve::{Solution, TieBreak};
 use crate::store;
@@ -69,6 +72,12 @@ fn print_json(v: &Value) {
 }
 
 fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
+    if a.count && a.labels.is_none() && !a.bead_list && !super::setup::enumerable(&game) {
+        let (side, mode, forced) = super::setup::set_choice(&game, &SetOptions::from(&a.set))?;
+        if let Some(counts) = own_count(&game, side, mode, forced, a.json) {
+            return print_own_count(&game, side, mode, a, &counts);
+        }
+    }
     let set = box_set_choice(&game, &SetOptions::from(&a.set))?;
     let (side, mode) = (set.side(), set.mode());
     let initial = a
@@ -190,6 +199,99 @@ fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
         })
         .collect();
     print!("{}", lay_out(&cards, 4));
+    Ok(())
+}
+
+/// The game's own exact count of a learner's boxes, with the move numbers on stderr as it goes
+/// (unless quiet).
+fn own_count<G: FullGame>(
+    game: &G,
+    side: Side,
+    mode: SymmetryMode,
+    forced: Forced,
+    quiet: bool,
+) -> Option<BoxCounts> {
+    let bar = (!quiet).then(|| {
+        let bar = ProgressBar::new_spinner();
+        bar.set_message(format!(
+            "counting {} {} boxes move by move",
+            game.name(),
+            game.variant()
+        ));
+        bar
+    });
+    let counts = game.own_count(side, mode, forced, &|m| {
+        if let Some(bar) = &bar {
+            bar.set_message(format!("counting boxes: move {m}"));
+            bar.tick();
+        }
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    counts
+}
+
+/// The beads a counted machine starts with: the learner's moves come every other ply, so its
+/// stage at move m is (m − its first move) / 2.
+fn own_count_beads(counts: &BoxCounts, initial: &StageBeads) -> u64 {
+    let first = *counts.boxes.keys().next().unwrap_or(&0);
+    counts
+        .arrows
+        .iter()
+        .map(|(&m, &n)| initial.for_stage(((m - first) / 2) as usize).get() as u64 * n)
+        .sum()
+}
+
+/// `boxes --count` from a game's own count (no box list: the boxes are not made).
+fn print_own_count<G: FullGame>(
+    game: &G,
+    side: Side,
+    mode: SymmetryMode,
+    a: &BoxesArgs,
+    counts: &BoxCounts,
+) -> Result<()> {
+    let initial = a
+        .beads
+        .clone()
+        .unwrap_or_else(|| a.preset.unwrap_or_else(|| game.default_preset()).beads());
+    let beads = own_count_beads(counts, &initial);
+    if a.json {
+        let by_move: serde_json::Map<String, Value> = counts
+            .boxes
+            .iter()
+            .map(|(m, n)| (m.to_string(), json!(n)))
+            .collect();
+        print_json(&json!({
+            "game": game.name(),
+            "size": game.variant(),
+            "side": game.side_name(side),
+            "symmetry": mode.to_string(),
+            "boxes": counts.total_boxes(),
+            "arrows": counts.total_arrows(),
+            "beads": beads,
+            "initial_beads": initial.to_string(),
+            "by_move": by_move,
+        }));
+        return Ok(());
+    }
+    let per_move: Vec<String> = counts
+        .boxes
+        .iter()
+        .map(|(m, n)| format!("move {m}: {}", crate::text::group(*n)))
+        .collect();
+    println!(
+        "{} {}, learner {}, symmetry {}: {} boxes, {} arrows, {} beads at {} per arrow ({})",
+        game.name(),
+        game.variant(),
+        game.side_name(side),
+        mode,
+        crate::text::group(counts.total_boxes()),
+        crate::text::group(counts.total_arrows()),
+        crate::text::group(beads),
+        initial,
+        per_move.join(", ")
+    );
     Ok(())
 }
 
@@ -933,6 +1035,19 @@ fn count<G: FullGame>(game: G, a: &CountArgs) -> Result<()> {
                         ),
                     ),
                 ] {
+                    let forced = game.default_forced();
+                    if let Some(counts) = own_count(&game, side, mode, forced, a.json) {
+                        let beads_total = own_count_beads(&counts, &beads);
+                        rows.push((
+                            side,
+                            mode,
+                            counts.total_boxes() as f64,
+                            Some(counts.total_arrows()),
+                            Some(beads_total),
+                            "exact: every reachable position counted, move by move".to_string(),
+                        ));
+                        continue;
+                    }
                     let boxes = b * factor;
                     rows.push((side, mode, boxes, None, None, note));
                 }
@@ -993,7 +1108,7 @@ fn count<G: FullGame>(game: G, a: &CountArgs) -> Result<()> {
         beads
     );
     println!(
-        "  {:<7} {:<9} {:>12} {:>9} {:>9}  {:<16} {:>10}  how",
+        "  {:<7} {:<9} {:>12} {:>11} {:>11}  {:<16} {:>10}  how",
         "side", "symmetry", "boxes", "arrows", "beads", "pile", "cube side"
     );
     for (side, mode, boxes, arrows, bead_total, method) in &rows {
@@ -1012,7 +1127,7 @@ fn count<G: FullGame>(game: G, a: &CountArgs) -> Result<()> {
         };
         let opt = |x: &Option<u64>| x.map_or("–".to_string(), crate::text::group);
         println!(
-            "  {:<7} {:<9} {:>12} {:>9} {:>9}  {:<16} {:>10}  {method}",
+            "  {:<7} {:<9} {:>12} {:>11} {:>11}  {:<16} {:>10}  {method}",
             game.side_name(*side),
             mode.to_string(),
             n,

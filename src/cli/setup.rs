@@ -148,7 +148,7 @@ pub(crate) fn box_set_choice<G: GameDefaults>(game: &G, opts: &SetOptions) -> Re
     Ok(BoxSet::build_with(game, side, mode, forced))
 }
 
-fn set_choice<G: GameDefaults>(
+pub(crate) fn set_choice<G: GameDefaults>(
     game: &G,
     opts: &SetOptions,
 ) -> Result<(Side, SymmetryMode, Forced)> {

@@ -26,6 +26,35 @@ pub trait GameDefaults: Game + Sized + Clone + 'static {
     fn own_solver(&self) -> Option<Box<dyn Values<Self> + Sync>> {
         None
     }
+
+    /// An exact count of a learner's boxes of the game's own, for boards too big to enumerate
+    /// generically (Havannah's base 3), if it has one for this side and symmetry. `progress` is
+    /// told each move number as the count reaches it.
+    fn own_count(
+        &self,
+        _side: Side,
+        _mode: SymmetryMode,
+        _forced: Forced,
+        _progress: &(dyn Fn(u16) + Sync),
+    ) -> Option<BoxCounts> {
+        None
+    }
+}
+
+/// A learner's boxes and their arrows, by move number (Gardner's: plies counted from 1).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoxCounts {
+    pub boxes: std::collections::BTreeMap<u16, u64>,
+    pub arrows: std::collections::BTreeMap<u16, u64>,
+}
+
+impl BoxCounts {
+    pub fn total_boxes(&self) -> u64 {
+        self.boxes.values().sum()
+    }
+    pub fn total_arrows(&self) -> u64 {
+        self.arrows.values().sum()
+    }
 }
 
 /// The most positions a generic on-demand solver may keep for a perfect player.

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 pub use boxes::{BoxSet, MatchBox};
-pub use defaults::{GameDefaults, ON_DEMAND_LIMIT, perfect_values};
+pub use defaults::{BoxCounts, GameDefaults, ON_DEMAND_LIMIT, perfect_values};
 pub use machine::{Machine, MachineGame, MachineMove, first_box_empty};
 
 #[derive(Debug, Error, PartialEq, Eq, Clone)]

@@ -2,16 +2,18 @@
 //! rules (`rules.rs`), the defaults matchbox uses for its learners (here), its board on the
 //! screen (`screen.rs`) and on a printed label (`label.rs`).
 
+mod count;
 mod label;
 pub mod playout;
 mod rules;
 mod screen;
 pub mod solve;
 
+pub use count::{count_boxes, count_boxes_to};
 pub use rules::*;
 
 use crate::game::Side;
-use crate::learn::{Forced, GameDefaults, Preset, SymmetryMode};
+use crate::learn::{BoxCounts, Forced, GameDefaults, Preset, SymmetryMode};
 use crate::solve::Values;
 
 impl GameDefaults for Havannah {
@@ -54,5 +56,18 @@ impl GameDefaults for Havannah {
         solve::HavannahSolver::new(self, 200_000_000)
             .ok()
             .map(|s| Box::new(s) as Box<dyn Values<Self> + Sync>)
+    }
+    /// Base 3 (and 2) with full symmetry: counted level by level in `count.rs`.
+    fn own_count(
+        &self,
+        side: Side,
+        mode: SymmetryMode,
+        forced: Forced,
+        progress: &(dyn Fn(u16) + Sync),
+    ) -> Option<BoxCounts> {
+        if mode != SymmetryMode::Full {
+            return None;
+        }
+        count_boxes(self, side, forced, progress)
     }
 }

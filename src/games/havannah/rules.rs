@@ -344,6 +344,15 @@ pub struct Position {
 }
 
 impl Position {
+    /// A position still in play with these stones (White's, then Black's) and side to move.
+    pub(super) fn in_play(stones: [Bits; 2], to_move: Side) -> Position {
+        Position {
+            stones,
+            to_move,
+            result: 0,
+            structures: Structures::default(),
+        }
+    }
     pub fn stones(&self, side: Side) -> Bits {
         self.stones[side as usize]
     }

@@ -10,25 +10,24 @@ use super::{Bits, Cell, Havannah, Position};
 use crate::game::{Game, Side, Sym};
 use crate::solve::{SolveError, Value, Values};
 
-/// Exact values of Havannah positions on bases 2 and 3.
+/// Havannah positions of bases 2 and 3 packed into one 64-bit word, least of their 12 images:
+/// White's cells (in board order) in the low 31 bits, Black's in the 31 above, bit 63 set when
+/// Black is to move (with the swap rule or a handicap, the stones alone do not say).
 #[derive(Clone)]
-pub struct HavannahSolver {
-    /// Shared so that a search can hold it while it updates the table.
-    game: std::sync::Arc<Havannah>,
-    /// Win (1), draw (0) or loss (−1) for the side to move, by packed canonical position.
-    table: HashMap<u64, i8>,
+pub struct Packer {
     /// For each symmetry, the image of each cell, as indexes into the board's cell order.
     images: Vec<Vec<u8>>,
     /// The cell order index of each grid cell.
     order: Vec<u8>,
-    limit: usize,
+    /// The grid index of each cell, in board order.
+    cells: Vec<u16>,
 }
 
-impl HavannahSolver {
-    /// A solver whose table may hold up to `limit` positions. Bases above 3 are refused.
-    pub fn new(game: &Havannah, limit: usize) -> Result<Self, SolveError> {
+impl Packer {
+    /// A packer for `game`'s board; `None` above 31 cells (base 4 and beyond).
+    pub fn new(game: &Havannah) -> Option<Packer> {
         if game.cells().len() > 31 {
-            return Err(SolveError::TooBig { limit });
+            return None;
         }
         let mut order = vec![u8::MAX; game.neighbour_table().len()];
         for (k, c) in game.cells().iter().enumerate() {
@@ -42,27 +41,16 @@ impl HavannahSolver {
                     .collect()
             })
             .collect();
-        Ok(HavannahSolver {
-            game: std::sync::Arc::new(game.clone()),
-            table: HashMap::new(),
+        let cells = game.cells().iter().map(|c| c.index() as u16).collect();
+        Some(Packer {
             images,
             order,
-            limit,
+            cells,
         })
     }
 
-    /// Positions solved so far.
-    pub fn len(&self) -> usize {
-        self.table.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.table.is_empty()
-    }
-
-    /// The least packed image of a position: White's cells in the low 31 bits, Black's in the
-    /// 31 above; bit 63 set when Black is to move (with the swap rule or a handicap, the stones
-    /// alone do not say).
-    fn key(&self, pos: &Position) -> u64 {
+    /// The least packed image of a position.
+    pub fn key(&self, pos: &Position) -> u64 {
         // The stones as cell-order indexes, without allocating.
         let mut cells = [[0u8; 32]; 2];
         let mut counts = [0usize; 2];
@@ -87,6 +75,60 @@ impl HavannahSolver {
             | u64::from(pos.to_move_side() == Side::Second) << 63
     }
 
+    /// The position a key stands for (not over: keys are made for positions still in play).
+    pub fn position(&self, key: u64) -> Position {
+        let unpack = |bits: u64| {
+            let mut b = Bits::default();
+            for (k, &cell) in self.cells.iter().enumerate() {
+                if bits >> k & 1 == 1 {
+                    b.set(cell as usize);
+                }
+            }
+            b
+        };
+        let to_move = if key >> 63 == 1 {
+            Side::Second
+        } else {
+            Side::First
+        };
+        Position::in_play(
+            [unpack(key & 0x7fff_ffff), unpack(key >> 31 & 0x7fff_ffff)],
+            to_move,
+        )
+    }
+}
+
+/// Exact values of Havannah positions on bases 2 and 3.
+#[derive(Clone)]
+pub struct HavannahSolver {
+    /// Shared so that a search can hold it while it updates the table.
+    game: std::sync::Arc<Havannah>,
+    /// Win (1), draw (0) or loss (−1) for the side to move, by packed canonical position.
+    table: HashMap<u64, i8>,
+    packer: Packer,
+    limit: usize,
+}
+
+impl HavannahSolver {
+    /// A solver whose table may hold up to `limit` positions. Bases above 3 are refused.
+    pub fn new(game: &Havannah, limit: usize) -> Result<Self, SolveError> {
+        let packer = Packer::new(game).ok_or(SolveError::TooBig { limit })?;
+        Ok(HavannahSolver {
+            game: std::sync::Arc::new(game.clone()),
+            table: HashMap::new(),
+            packer,
+            limit,
+        })
+    }
+
+    /// Positions solved so far.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+
     /// Win (1), draw (0) or loss (−1) for the side to move.
     pub fn solve(&mut self, pos: &Position) -> Result<i8, SolveError> {
         if let Some(o) = self.game.outcome(pos) {
@@ -96,7 +138,7 @@ impl HavannahSolver {
                 Some(_) => -1,
             });
         }
-        let key = self.key(pos);
+        let key = self.packer.key(pos);
         if let Some(&v) = self.table.get(&key) {
             return Ok(v);
         }
