@@ -1,6 +1,8 @@
-//! Havannah random playouts per second, one thread, on bases 4, 5 and 8 (the castro engine's
-//! figures on the same machines are in the README). Run with `cargo bench --bench havannah`;
-//! criterion prints `thrpt` in playouts (elements) per second.
+//! Havannah, one thread: random playouts per second on bases 4, 5 and 8 (the castro engine's
+//! figures on the same machines are in the README), MCTS simulations per second, and learners'
+//! training games per second (base 2 and base 3 against the perfect player, base 4 against the
+//! random player). Run with `cargo bench --bench havannah`; criterion prints `thrpt` in
+//! elements (playouts, simulations, games) per second.
 
 use std::hint::black_box;
 
@@ -49,12 +51,91 @@ fn mcts(c: &mut Criterion) {
     group.finish();
 }
 
+/// Training games per second of a learner with the game's defaults (White, full symmetry, 1 bead,
+/// the last empty cell without a box).
+fn training(c: &mut Criterion) {
+    use matchbox::game::{Game, Side};
+    use matchbox::learn::engine::{Enumerated, GameState, Table, Trainer};
+    use matchbox::learn::{BoxSet, Forced, GameDefaults, Machine, lazy};
+    use matchbox::players::{PerfectPlayer, RandomPlayer, Remembering};
+    use matchbox::solve::TieBreak;
+    use std::sync::Arc;
+    let mut group = c.benchmark_group("havannah_training");
+    let games = 10_000;
+    group.throughput(Throughput::Elements(games as u64));
+    let machine = |game: &Havannah, set: BoxSet<Havannah>| {
+        let preset = game.default_preset();
+        Machine::new(Arc::new(set), preset.beads(), preset.reinforcement(), 1)
+    };
+
+    // Base 2: the compiled table (the graph is small).
+    let game = Havannah::new(Base::new(2).unwrap());
+    let set = BoxSet::build_with(
+        &game,
+        Side::First,
+        game.default_symmetry(Side::First),
+        Forced::Skip,
+    );
+    let en = Enumerated::new(game.clone());
+    let table = Table::against_perfect(&en, &set, TieBreak::Random).unwrap();
+    let trainer = Trainer::new(&en, &table);
+    let fresh = machine(&game, set);
+    let mut st = GameState::new();
+    let mut seed = 0;
+    group.bench_function("base 2 vs perfect, fresh boxes", |b| {
+        b.iter(|| {
+            let mut m = fresh.clone();
+            seed += 1;
+            m.reseed(seed);
+            for _ in 0..games {
+                black_box(trainer.play_game(&mut m, &mut st));
+            }
+            m.games_played
+        })
+    });
+
+    // Base 3: boxes made on first visit, the perfect player's table warmed by 200,000 games.
+    let game = Havannah::new(Base::new(3).unwrap());
+    let (values, _) = matchbox::learn::perfect_values(&game).unwrap();
+    let mut perfect = Remembering::new(PerfectPlayer::new(values, TieBreak::Random), 1 << 18);
+    let lazy_set = || {
+        BoxSet::lazy(
+            Side::First,
+            game.default_symmetry(Side::First),
+            Forced::Skip,
+        )
+    };
+    let mut m = machine(&game, lazy_set());
+    lazy::train(&game, &mut m, &mut perfect, 200_000);
+    group.bench_function("base 3 vs perfect, warm, learning on", |b| {
+        b.iter(|| black_box(lazy::train(&game, &mut m, &mut perfect, games)).len())
+    });
+
+    // Base 4: against the random player, fresh boxes each time.
+    let game = Havannah::new(Base::new(4).unwrap());
+    let mut seed = 0;
+    group.bench_function("base 4 vs random, fresh boxes", |b| {
+        b.iter(|| {
+            let set = BoxSet::lazy(
+                Side::First,
+                game.default_symmetry(Side::First),
+                Forced::Skip,
+            );
+            let mut m = machine(&game, set);
+            seed += 1;
+            m.reseed(seed);
+            black_box(lazy::train(&game, &mut m, &mut RandomPlayer, games)).len()
+        })
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .without_plots()
         .warm_up_time(std::time::Duration::from_secs(1))
         .measurement_time(std::time::Duration::from_secs(3));
-    targets = playouts, mcts
+    targets = playouts, mcts, training
 }
 criterion_main!(benches);
