@@ -1,0 +1,655 @@
+//! Arimaa's rules on a parametrised board (width, height, traps, steps per turn): the full game
+//! on 8×8 and small variants share this one engine.
+//!
+//! A square is `rank * width + file` (a1 = 0), a bit of a `u64`. A turn is found as every
+//! sequence of 1 to `steps` steps, breadth first, each intermediate state (board, and a pull
+//! that may follow or a push that must be completed) kept once by its hash; the turns are the
+//! distinct boards that end a sequence with no push pending and differ from the start.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::game::{GameError, Side};
+
+/// Piece kinds, weakest first: the index is the strength.
+pub const KINDS: [char; 6] = ['R', 'C', 'D', 'H', 'M', 'E'];
+pub const RABBIT: u8 = 0;
+
+/// A direction of a step; north is toward Silver's home (rank 8 on the full board).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dir {
+    North,
+    South,
+    East,
+    West,
+}
+
+impl Dir {
+    pub const ALL: [Dir; 4] = [Dir::North, Dir::South, Dir::East, Dir::West];
+    pub fn letter(self) -> char {
+        match self {
+            Dir::North => 'n',
+            Dir::South => 's',
+            Dir::East => 'e',
+            Dir::West => 'w',
+        }
+    }
+    fn from_letter(c: char) -> Option<Dir> {
+        Some(match c {
+            'n' => Dir::North,
+            's' => Dir::South,
+            'e' => Dir::East,
+            'w' => Dir::West,
+            _ => return None,
+        })
+    }
+}
+
+/// One step: the piece on `from` moves one square in `dir` (own or, in a push or pull, enemy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Step {
+    pub from: u8,
+    pub dir: Dir,
+}
+
+/// The pieces of both sides: `pieces[side][kind]`, one bit per square.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Board {
+    pieces: [[u64; 6]; 2],
+}
+
+impl Board {
+    pub fn side(&self, side: Side) -> u64 {
+        self.pieces[side as usize].iter().fold(0, |a, &b| a | b)
+    }
+    pub fn occupied(&self) -> u64 {
+        self.side(Side::First) | self.side(Side::Second)
+    }
+    pub fn kind(&self, side: Side, kind: u8) -> u64 {
+        self.pieces[side as usize][kind as usize]
+    }
+    /// The piece on square `sq`: its side and kind.
+    pub fn at(&self, sq: u8) -> Option<(Side, u8)> {
+        let bit = 1u64 << sq;
+        for side in [Side::First, Side::Second] {
+            for k in 0..6 {
+                if self.pieces[side as usize][k] & bit != 0 {
+                    return Some((side, k as u8));
+                }
+            }
+        }
+        None
+    }
+    pub fn put(&mut self, sq: u8, side: Side, kind: u8) {
+        self.pieces[side as usize][kind as usize] |= 1 << sq;
+    }
+    fn remove(&mut self, sq: u8, side: Side, kind: u8) {
+        self.pieces[side as usize][kind as usize] &= !(1 << sq);
+    }
+    /// Pieces of `side` stronger than `kind`.
+    fn stronger(&self, side: Side, kind: u8) -> u64 {
+        self.pieces[side as usize][kind as usize + 1..]
+            .iter()
+            .fold(0, |a, &b| a | b)
+    }
+    /// A hash of the board (FNV-1a over its words), for keeping states and results once.
+    pub fn hash64(&self) -> u64 {
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        for side in &self.pieces {
+            for &w in side {
+                h = (h ^ w).wrapping_mul(0x0000_0100_0000_01b3);
+                h ^= h >> 29;
+            }
+        }
+        h
+    }
+}
+
+/// A capture: the piece of `side` and `kind` removed from trap `sq`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capture {
+    pub sq: u8,
+    pub side: Side,
+    pub kind: u8,
+}
+
+/// What the previous step allows or demands of the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Pending {
+    None,
+    /// A piece of strength `strength` of the mover left `from`: a weaker enemy piece beside
+    /// `from` may be pulled into it.
+    Pull {
+        from: u8,
+        strength: u8,
+    },
+    /// An enemy piece of strength `strength` was pushed off `to`: a stronger unfrozen piece of
+    /// the mover beside `to` must step into it.
+    Push {
+        to: u8,
+        strength: u8,
+    },
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EndReason {
+    Goal,
+    Elimination,
+    Immobilization,
+}
+
+impl EndReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Goal => "goal",
+            EndReason::Elimination => "elimination",
+            EndReason::Immobilization => "immobilization",
+        }
+    }
+}
+
+/// The turns of a position, as the `moves` command reports them.
+#[derive(Clone, Debug, Default)]
+pub struct TurnList {
+    /// Distinct legal first steps (the resulting states after one step, push starts included).
+    pub first_steps: usize,
+    /// Each distinct resulting board, with a shortest step sequence that makes it.
+    pub turns: Vec<(Board, Vec<Step>)>,
+    /// How many results need at least 1, 2, 3, 4 … steps.
+    pub by_min_steps: Vec<usize>,
+}
+
+/// An Arimaa board shape and its rules.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    width: u8,
+    height: u8,
+    traps: u64,
+    steps: u8,
+    /// Squares on the board.
+    all: u64,
+    /// Squares not on the first / last file (for east and west shifts).
+    not_a: u64,
+    not_last: u64,
+}
+
+impl Rules {
+    /// A board of `width` × `height` (2 to 8 each) with these trap squares and steps per turn.
+    pub fn new(width: u8, height: u8, traps: &[u8], steps: u8) -> Result<Rules, GameError> {
+        if !(2..=8).contains(&width) || !(2..=8).contains(&height) || !(1..=4).contains(&steps) {
+            return Err(GameError::BadVariant(format!(
+                "an Arimaa board is 2 to 8 squares a side with 1 to 4 steps a turn (got {width}×{height}, {steps} steps)"
+            )));
+        }
+        let n = width as u32 * height as u32;
+        let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let mut not_a = 0u64;
+        let mut not_last = 0u64;
+        for sq in 0..n {
+            if sq % width as u32 != 0 {
+                not_a |= 1 << sq;
+            }
+            if sq % width as u32 != width as u32 - 1 {
+                not_last |= 1 << sq;
+            }
+        }
+        let traps = traps.iter().fold(0u64, |a, &t| a | 1 << t) & all;
+        Ok(Rules {
+            width,
+            height,
+            traps,
+            steps,
+            all,
+            not_a,
+            not_last,
+        })
+    }
+
+    /// The official game: 8×8, traps c3 f3 c6 f6, 4 steps.
+    pub fn standard() -> Rules {
+        let sq = |f: u8, r: u8| r * 8 + f;
+        Rules::new(8, 8, &[sq(2, 2), sq(5, 2), sq(2, 5), sq(5, 5)], 4).expect("valid")
+    }
+
+    pub fn width(&self) -> u8 {
+        self.width
+    }
+    pub fn height(&self) -> u8 {
+        self.height
+    }
+    pub fn steps(&self) -> u8 {
+        self.steps
+    }
+    pub fn traps(&self) -> u64 {
+        self.traps
+    }
+    pub fn squares(&self) -> u8 {
+        self.width * self.height
+    }
+
+    /// The square one step from `sq` in `dir`, if on the board.
+    pub fn step_to(&self, sq: u8, dir: Dir) -> Option<u8> {
+        let (f, r) = (sq % self.width, sq / self.width);
+        match dir {
+            Dir::North if r + 1 < self.height => Some(sq + self.width),
+            Dir::South if r > 0 => Some(sq - self.width),
+            Dir::East if f + 1 < self.width => Some(sq + 1),
+            Dir::West if f > 0 => Some(sq - 1),
+            _ => None,
+        }
+    }
+
+    /// The squares next to any square of `b`.
+    pub fn neighbours(&self, b: u64) -> u64 {
+        let w = self.width as u32;
+        ((b << w) | (b >> w) | ((b & self.not_last) << 1) | ((b & self.not_a) >> 1)) & self.all
+    }
+
+    /// The rank a side's rabbits must reach.
+    fn goal_rank(&self, side: Side) -> u64 {
+        let row = (1u64 << self.width) - 1;
+        match side {
+            Side::First => row << (self.width as u32 * (self.height as u32 - 1)),
+            Side::Second => row,
+        }
+    }
+
+    /// Whether the piece of `side` and `kind` on `sq` is frozen: next to a stronger enemy piece
+    /// with no friendly piece beside it.
+    pub fn frozen(&self, b: &Board, sq: u8, side: Side, kind: u8) -> bool {
+        let around = self.neighbours(1 << sq);
+        around & b.side(side) == 0 && around & b.stronger(side.other(), kind) != 0
+    }
+
+    /// Plays one step (the square ahead must be empty) and removes the pieces left alone on
+    /// traps, returning them.
+    pub fn apply_step(&self, b: &mut Board, step: Step) -> Vec<Capture> {
+        let mut captures = Vec::new();
+        self.apply_step_into(b, step, &mut captures);
+        captures
+    }
+
+    fn apply_step_into(&self, b: &mut Board, step: Step, captures: &mut Vec<Capture>) {
+        let Some((side, kind)) = b.at(step.from) else {
+            return;
+        };
+        let Some(to) = self.step_to(step.from, step.dir) else {
+            return;
+        };
+        b.remove(step.from, side, kind);
+        b.put(to, side, kind);
+        let mut traps = self.traps & b.occupied();
+        while traps != 0 {
+            let t = traps.trailing_zeros() as u8;
+            traps &= traps - 1;
+            if let Some((s, k)) = b.at(t)
+                && self.neighbours(1 << t) & b.side(s) == 0
+            {
+                b.remove(t, s, k);
+                captures.push(Capture {
+                    sq: t,
+                    side: s,
+                    kind: k,
+                });
+            }
+        }
+    }
+
+    /// Every step allowed from a state of `mover`'s turn with `left` steps left, and the state
+    /// it leads to.
+    fn steps_from(
+        &self,
+        b: &Board,
+        mover: Side,
+        pending: Pending,
+        left: u8,
+        out: &mut Vec<(Step, Board, Pending)>,
+    ) {
+        let empty = !b.occupied() & self.all;
+        let enemy = mover.other();
+        let push = |out: &mut Vec<_>, from: u8, dir: Dir, pending: Pending| {
+            let mut nb = *b;
+            let mut caps = Vec::new();
+            self.apply_step_into(&mut nb, Step { from, dir }, &mut caps);
+            out.push((Step { from, dir }, nb, pending));
+        };
+        if let Pending::Push { to, strength } = pending {
+            // Only the push's second half: a stronger unfrozen piece beside `to` moves into it.
+            let around = self.neighbours(1 << to);
+            let mut pushers = around & b.stronger(mover, strength);
+            while pushers != 0 {
+                let sq = pushers.trailing_zeros() as u8;
+                pushers &= pushers - 1;
+                let (_, kind) = b.at(sq).expect("a piece");
+                if self.frozen(b, sq, mover, kind) {
+                    continue;
+                }
+                let dir = Dir::ALL
+                    .into_iter()
+                    .find(|&d| self.step_to(sq, d) == Some(to))
+                    .expect("adjacent");
+                push(out, sq, dir, Pending::None);
+            }
+            return;
+        }
+        // Completing a pull: a weaker enemy piece beside the square just left moves into it.
+        if let Pending::Pull { from, strength } = pending
+            && empty & (1 << from) != 0
+        {
+            let mut pulled = self.neighbours(1 << from)
+                & b.side(enemy)
+                & !b.stronger(enemy, strength.saturating_sub(1));
+            if strength == 0 {
+                pulled = 0;
+            }
+            while pulled != 0 {
+                let sq = pulled.trailing_zeros() as u8;
+                pulled &= pulled - 1;
+                let dir = Dir::ALL
+                    .into_iter()
+                    .find(|&d| self.step_to(sq, d) == Some(from))
+                    .expect("adjacent");
+                push(out, sq, dir, Pending::None);
+            }
+        }
+        // The mover's own steps, and pushes begun.
+        let mut own = b.side(mover);
+        while own != 0 {
+            let sq = own.trailing_zeros() as u8;
+            own &= own - 1;
+            let (_, kind) = b.at(sq).expect("a piece");
+            if self.frozen(b, sq, mover, kind) {
+                continue;
+            }
+            for dir in Dir::ALL {
+                let backward = match mover {
+                    Side::First => Dir::South,
+                    Side::Second => Dir::North,
+                };
+                if kind == RABBIT && dir == backward {
+                    continue;
+                }
+                if let Some(to) = self.step_to(sq, dir)
+                    && empty & (1 << to) != 0
+                {
+                    let next = if kind > RABBIT {
+                        Pending::Pull {
+                            from: sq,
+                            strength: kind,
+                        }
+                    } else {
+                        Pending::None
+                    };
+                    push(out, sq, dir, next);
+                }
+            }
+            // Pushes by this piece: a weaker enemy piece beside it moves to an empty square.
+            if left >= 2 && kind > RABBIT {
+                let mut victims =
+                    self.neighbours(1 << sq) & b.side(enemy) & !b.stronger(enemy, kind - 1);
+                while victims != 0 {
+                    let v = victims.trailing_zeros() as u8;
+                    victims &= victims - 1;
+                    let (_, vkind) = b.at(v).expect("a piece");
+                    for dir in Dir::ALL {
+                        if let Some(to) = self.step_to(v, dir)
+                            && empty & (1 << to) != 0
+                        {
+                            push(
+                                out,
+                                v,
+                                dir,
+                                Pending::Push {
+                                    to: v,
+                                    strength: vkind,
+                                },
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every distinct turn of `mover` from `board` (ignoring the repetition rule), each with a
+    /// shortest step sequence, sorted by that sequence.
+    pub fn turns(&self, board: &Board, mover: Side) -> TurnList {
+        let mut list = TurnList {
+            by_min_steps: vec![0; self.steps as usize],
+            ..TurnList::default()
+        };
+        let start_hash = board.hash64();
+        // States seen (a state seen with more steps left covers the later one).
+        let mut seen: HashSet<(Board, Pending)> = HashSet::new();
+        let mut results: HashMap<Board, ()> = HashMap::new();
+        let mut level: Vec<(Board, Pending, Vec<Step>)> = vec![(*board, Pending::None, vec![])];
+        let mut buf = Vec::new();
+        for depth in 0..self.steps {
+            let left = self.steps - depth;
+            let mut next = Vec::new();
+            for (b, pending, path) in &level {
+                buf.clear();
+                self.steps_from(b, mover, *pending, left, &mut buf);
+                for &(step, nb, np) in &buf {
+                    if !seen.insert((nb, np)) {
+                        continue;
+                    }
+                    let mut p = path.clone();
+                    p.push(step);
+                    if !matches!(np, Pending::Push { .. })
+                        && !(nb.hash64() == start_hash && nb == *board)
+                        && results.insert(nb, ()).is_none()
+                    {
+                        list.by_min_steps[depth as usize] += 1;
+                        list.turns.push((nb, p.clone()));
+                    }
+                    next.push((nb, np, p));
+                }
+            }
+            if depth == 0 {
+                list.first_steps = next.len();
+            }
+            level = next;
+        }
+        list.turns.sort_by(|a, b| a.1.cmp(&b.1));
+        list
+    }
+
+    /// Whether `mover` has any legal turn from `board` (ignoring repetition).
+    pub fn can_move(&self, board: &Board, mover: Side) -> bool {
+        !self.turns(board, mover).turns.is_empty()
+    }
+
+    /// How a turn of `mover` that made `board` ends the game, checked in the official order;
+    /// the immobilization of the next player is checked only if `immobile` says so (it costs a
+    /// turn generation).
+    pub fn end_of_turn(
+        &self,
+        board: &Board,
+        mover: Side,
+        next_can_move: impl FnOnce() -> bool,
+    ) -> Option<(Side, EndReason)> {
+        let other = mover.other();
+        if board.kind(mover, RABBIT) & self.goal_rank(mover) != 0 {
+            return Some((mover, EndReason::Goal));
+        }
+        if board.kind(other, RABBIT) & self.goal_rank(other) != 0 {
+            return Some((other, EndReason::Goal));
+        }
+        if board.kind(other, RABBIT) == 0 {
+            return Some((mover, EndReason::Elimination));
+        }
+        if board.kind(mover, RABBIT) == 0 {
+            return Some((other, EndReason::Elimination));
+        }
+        if !next_can_move() {
+            return Some((mover, EndReason::Immobilization));
+        }
+        None
+    }
+
+    /// The name of square `sq` (`a1` …).
+    pub fn square_name(&self, sq: u8) -> String {
+        format!(
+            "{}{}",
+            (b'a' + sq % self.width) as char,
+            sq / self.width + 1
+        )
+    }
+
+    /// The square named `text`.
+    pub fn parse_square(&self, text: &str) -> Option<u8> {
+        let mut chars = text.chars();
+        let f = chars.next()?;
+        let r: u8 = chars.as_str().parse().ok()?;
+        if !f.is_ascii_lowercase() || r == 0 {
+            return None;
+        }
+        let f = f as u8 - b'a';
+        let r = r - 1;
+        (f < self.width && r < self.height).then_some(r * self.width + f)
+    }
+
+    /// A piece's letter: upper case Gold, lower case Silver.
+    pub fn piece_letter(side: Side, kind: u8) -> char {
+        let c = KINDS[kind as usize];
+        match side {
+            Side::First => c,
+            Side::Second => c.to_ascii_lowercase(),
+        }
+    }
+
+    fn parse_piece(c: char) -> Option<(Side, u8)> {
+        let kind = KINDS.iter().position(|&k| k == c.to_ascii_uppercase())? as u8;
+        let side = if c.is_ascii_uppercase() {
+            Side::First
+        } else {
+            Side::Second
+        };
+        Some((side, kind))
+    }
+
+    /// A step sequence in notation, with capture tokens after the steps that caused them
+    /// (`Ed2n Ed3n rc4s Cc3x`), played from `board`.
+    pub fn format_steps(&self, board: &Board, steps: &[Step]) -> String {
+        let mut b = *board;
+        let mut words = Vec::new();
+        for &s in steps {
+            let (side, kind) = b.at(s.from).expect("a piece on the step's square");
+            words.push(format!(
+                "{}{}{}",
+                Self::piece_letter(side, kind),
+                self.square_name(s.from),
+                s.dir.letter()
+            ));
+            for c in self.apply_step(&mut b, s) {
+                words.push(format!(
+                    "{}{}x",
+                    Self::piece_letter(c.side, c.kind),
+                    self.square_name(c.sq)
+                ));
+            }
+        }
+        words.join(" ")
+    }
+
+    /// Parses one step token (`Ed2n`); capture tokens (`Cc3x`) give `Ok(None)`.
+    pub fn parse_step(&self, text: &str) -> Result<Option<(Side, u8, Step)>, String> {
+        let mut chars = text.chars();
+        let piece = chars.next().ok_or("an empty step")?;
+        let (side, kind) =
+            Self::parse_piece(piece).ok_or_else(|| format!("`{piece}` is not a piece letter"))?;
+        let rest: String = chars.collect();
+        let Some(last) = rest.chars().last() else {
+            return Err("a step needs a square and a direction".into());
+        };
+        let sq = self
+            .parse_square(&rest[..rest.len() - last.len_utf8()])
+            .ok_or_else(|| format!("no square `{}` on this board", &rest[..rest.len() - 1]))?;
+        if last == 'x' {
+            return Ok(None);
+        }
+        let dir = Dir::from_letter(last).ok_or_else(|| {
+            format!("`{last}` is not a direction (n, s, e, w, or x for a capture)")
+        })?;
+        Ok(Some((side, kind, Step { from: sq, dir })))
+    }
+
+    /// Parses a setup token (`Ra1`).
+    pub fn parse_placement(&self, text: &str) -> Option<(Side, u8, u8)> {
+        let mut chars = text.chars();
+        let (side, kind) = Self::parse_piece(chars.next()?)?;
+        let sq = self.parse_square(chars.as_str())?;
+        Some((side, kind, sq))
+    }
+
+    /// The short position form: `[` + one character a square, top rank first, `]`.
+    pub fn short_form(&self, b: &Board) -> String {
+        let mut s = String::from("[");
+        for r in (0..self.height).rev() {
+            for f in 0..self.width {
+                let sq = r * self.width + f;
+                s.push(match b.at(sq) {
+                    Some((side, kind)) => Self::piece_letter(side, kind),
+                    None => ' ',
+                });
+            }
+        }
+        s.push(']');
+        s
+    }
+
+    /// Parses the short position form.
+    pub fn parse_short(&self, text: &str) -> Result<Board, String> {
+        let t = text.trim_matches(|c| c == '\n' || c == '\r');
+        let inner = t
+            .strip_prefix('[')
+            .and_then(|s| s.strip_suffix(']'))
+            .ok_or("a position is `[` + one character a square + `]`")?;
+        let chars: Vec<char> = inner.chars().collect();
+        if chars.len() != self.squares() as usize {
+            return Err(format!(
+                "{} squares given, the board has {}",
+                chars.len(),
+                self.squares()
+            ));
+        }
+        let mut b = Board::default();
+        for (i, &c) in chars.iter().enumerate() {
+            if c == ' ' || c == '.' {
+                continue;
+            }
+            let (side, kind) =
+                Self::parse_piece(c).ok_or_else(|| format!("`{c}` is not a piece letter"))?;
+            let r = self.height - 1 - (i as u8 / self.width);
+            let f = i as u8 % self.width;
+            b.put(r * self.width + f, side, kind);
+        }
+        Ok(b)
+    }
+
+    /// The board as text rows, top rank first, with rank numbers and file letters; traps as `x`
+    /// where empty.
+    pub fn diagram(&self, b: &Board) -> Vec<String> {
+        let mut rows = Vec::new();
+        for r in (0..self.height).rev() {
+            let mut line = format!("{} ", r + 1);
+            for f in 0..self.width {
+                let sq = r * self.width + f;
+                let c = match b.at(sq) {
+                    Some((side, kind)) => Self::piece_letter(side, kind),
+                    None if self.traps & (1 << sq) != 0 => 'x',
+                    None => '.',
+                };
+                line.push(c);
+                line.push(' ');
+            }
+            rows.push(line.trim_end().to_string());
+        }
+        let files: String = (0..self.width)
+            .map(|f| format!("{} ", (b'a' + f) as char))
+            .collect();
+        rows.push(format!("  {}", files.trim_end()));
+        rows
+    }
+}
