@@ -327,7 +327,8 @@ fn solve<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
     }
     super::setup::check_enumerable(&game)?;
     let graph = build_graph(&game);
-    let solution = Solution::solve(&graph)?;
+    // A graph with cycles (mini-Arimaa) is solved by retrograde analysis.
+    let solution = Solution::solve_any(&graph);
     let side_name = |s| game.side_name(s);
     let winner = solution.winner(&graph, 0);
     let value = solution.value(0);

@@ -368,7 +368,18 @@ impl<G: GameDefaults> Setup<G> {
                 opponent.kind
             );
         }
-        let lazy = machine.boxes.is_lazy() || opts.engine == Engine::Lazy || searching;
+        // A game whose positions repeat is cut at its ply limit, which only the position engine
+        // counts.
+        let repeats = game.ply_limit().is_some();
+        if repeats && opts.engine == Engine::Table {
+            bail!(
+                "{}'s positions can repeat, and games are cut at {} plies: it runs on the position engine; use --engine lazy or auto",
+                game.name(),
+                game.ply_limit().unwrap_or(0)
+            );
+        }
+        let lazy =
+            machine.boxes.is_lazy() || opts.engine == Engine::Lazy || searching || repeats;
         let rival = match opponent.kind {
             Opponent::Matchbox => Some(rival_machine(&game, &machine, opponent.file.as_deref())?),
             _ => None,

@@ -162,6 +162,13 @@ pub trait Game: Send + Sync {
         moves
     }
 
+    /// Plies after which a learning game is called a draw, for games whose positions can repeat
+    /// (mini-Arimaa); `None`: every game ends by the rules. Games with a limit are played from
+    /// positions (the compiled table has no move counter).
+    fn ply_limit(&self) -> Option<u32> {
+        None
+    }
+
     /// An upper bound on the number of positions with `side` to move, and how it was found, for
     /// counting boxes where the game is too big to enumerate. `None`: the game is small enough to
     /// enumerate always.

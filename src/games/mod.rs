@@ -18,10 +18,10 @@ use havannah::{Base, Variant};
 use hexapawn::Size;
 
 /// The game names the command line and files accept.
-pub const NAMES: &[&str] = &["hexapawn", "octopawn", "tictactoe", "havannah"];
+pub const NAMES: &[&str] = &["hexapawn", "octopawn", "tictactoe", "havannah", "arimaa"];
 
 /// Other names accepted for games.
-pub const ALIASES: &[&str] = &["noughts", "noughts-and-crosses"];
+pub const ALIASES: &[&str] = &["noughts", "noughts-and-crosses", "mini-arimaa"];
 
 /// One line per game, for help texts.
 pub const ABOUT: &[(&str, &str)] = &[
@@ -38,7 +38,14 @@ pub const ABOUT: &[(&str, &str)] = &[
         "havannah",
         "Havannah on a hexagonal board, --size N for base N from 2 to 10 (2 unless given)",
     ),
+    (
+        "arimaa",
+        "Arimaa: the full game (8×8) for moves, replay and count; --size 4 (mini-arimaa) for learners",
+    ),
 ];
+
+/// Why full Arimaa has no matchbox machine, for the commands that would need one.
+pub const FULL_ARIMAA: &str = "full Arimaa cannot be learned with matchboxes (about 17,000 turns a position, 64,864,800 setups a side: see `matchbox count arimaa`); its rules are in `moves arimaa` and `replay arimaa`; for a learner use `arimaa --size 4` (mini-arimaa)";
 
 /// A game and its variant: everything needed to build the typed game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,6 +53,8 @@ pub enum GameKind {
     Hexapawn(Size),
     TicTacToe,
     Havannah(Variant),
+    /// Mini-Arimaa (4×4); the full game has no learner, only its rules (`arimaa::rules`).
+    MiniArimaa,
 }
 
 impl GameKind {
@@ -75,6 +84,18 @@ impl GameKind {
                 Some(s) => s.parse()?,
                 None => Variant::plain(Base::new(2)?),
             })),
+            "mini-arimaa" => match size {
+                None | Some("4") => Ok(GameKind::MiniArimaa),
+                Some(_) => Err(GameError::BadVariant("mini-arimaa is 4x4 only".into())),
+            },
+            "arimaa" => match size {
+                Some("4") => Ok(GameKind::MiniArimaa),
+                None | Some("8") => Err(GameError::BadVariant(FULL_ARIMAA.into())),
+                Some(s) => Err(GameError::BadVariant(format!(
+                    "arimaa comes in --size 8 (the full game) and --size 4 (mini-arimaa), not `{}`",
+                    crate::text::quote(s)
+                ))),
+            },
             _ => Err(GameError::BadVariant(format!(
                 "unknown game `{}` (known: {})",
                 crate::text::quote(&name),
@@ -89,6 +110,7 @@ impl GameKind {
             GameKind::Hexapawn(_) => "hexapawn",
             GameKind::TicTacToe => "tictactoe",
             GameKind::Havannah(_) => "havannah",
+            GameKind::MiniArimaa => "arimaa",
         }
     }
 
@@ -98,6 +120,7 @@ impl GameKind {
             GameKind::Hexapawn(s) => Some(s.to_string()),
             GameKind::TicTacToe => None,
             GameKind::Havannah(v) => Some(v.to_string()),
+            GameKind::MiniArimaa => Some("4".into()),
         }
     }
 
@@ -162,6 +185,10 @@ macro_rules! with_game {
             }
             $crate::games::GameKind::Havannah(variant) => {
                 let $g = $crate::games::havannah::Havannah::with(variant);
+                $body
+            }
+            $crate::games::GameKind::MiniArimaa => {
+                let $g = $crate::games::arimaa::MiniArimaa::new();
                 $body
             }
         }

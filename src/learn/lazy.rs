@@ -94,9 +94,13 @@ pub fn play_game<G: Game>(
     scratch.history.push(pos.clone());
     let mut frame = Sym::IDENTITY;
     let mut ply = 0u32;
+    let limit = game.ply_limit().unwrap_or(u32::MAX);
     let result = loop {
         if let Some(outcome) = game.outcome(&pos) {
             break result_for(outcome.winner, side);
+        }
+        if ply >= limit {
+            break GameResult::Draw;
         }
         let mv = if game.to_move(&pos) == side {
             match m.choose(game, &pos, ply, frame, &mut scratch.learner) {

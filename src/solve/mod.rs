@@ -219,6 +219,12 @@ impl Solution {
     /// the fastest, a loss the slowest; a position from which neither side can force a result is a
     /// draw (play could go on for ever, or ends drawn). On a graph without cycles it gives the same
     /// values as [`Solution::solve`].
+    /// The values of any graph: by the depth-first solver, or by retrograde analysis if the
+    /// graph has cycles.
+    pub fn solve_any<G: Game>(graph: &GameGraph<G>) -> Solution {
+        Self::solve(graph).unwrap_or_else(|_| Self::retrograde(graph))
+    }
+
     pub fn retrograde<G: Game>(graph: &GameGraph<G>) -> Solution {
         Solution {
             values: retrograde::solve(graph),
@@ -276,7 +282,9 @@ impl Solution {
     pub fn principal_variation<G: Game>(&self, graph: &GameGraph<G>, n: NodeId) -> Vec<G::Move> {
         let mut line = Vec::new();
         let mut cur = n;
-        while !graph.is_terminal(cur) {
+        // A drawn line in a graph with cycles never ends: it stops once it has visited as many
+        // positions as the graph holds.
+        while !graph.is_terminal(cur) && line.len() < graph.len() {
             let Some(&i) = self.best_moves(graph, cur, TieBreak::Fastest).first() else {
                 break;
             };

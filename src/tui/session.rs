@@ -222,8 +222,9 @@ impl<G: GameDefaults> Session<G> {
     ) -> Result<Self, SolveError> {
         let start = game.start();
         let mut s = Session {
+            // A game whose positions repeat is played from positions only (cut at its ply limit).
+            enumerated: enumerated.filter(|_| game.ply_limit().is_none()),
             game_rules: game,
-            enumerated,
             graph_values: None,
             shared: None,
             tie_break,
@@ -262,7 +263,7 @@ impl<G: GameDefaults> Session<G> {
         self.player = match (rival, &self.enumerated) {
             (Opponent::Perfect, Some(en)) => {
                 if self.graph_values.is_none() {
-                    let solution = Solution::solve(&en.graph)?;
+                    let solution = Solution::solve_any(&en.graph);
                     self.graph_values =
                         Some(GraphValues::new(Arc::clone(&en.graph), Arc::new(solution)));
                 }
@@ -442,6 +443,10 @@ impl<G: GameDefaults> Session<G> {
         }
         if let Some(r) = self.over() {
             self.finish(r);
+            return true;
+        }
+        if self.game_rules.ply_limit().is_some_and(|l| self.plies >= l) {
+            self.finish(GameResult::Draw);
             return true;
         }
         let g = &self.game_rules;

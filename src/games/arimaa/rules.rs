@@ -148,6 +148,12 @@ impl EndReason {
     }
 }
 
+impl std::fmt::Display for EndReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The turns of a position, as the `moves` command reports them.
 #[derive(Clone, Debug, Default)]
 pub struct TurnList {
@@ -453,6 +459,41 @@ impl Rules {
         }
         list.turns.sort_by(|a, b| a.1.cmp(&b.1));
         list
+    }
+
+    /// Follows a turn step by step: each step must be allowed where it is played (a piece of
+    /// the mover that is not frozen, a rabbit not stepping back, an enemy piece only in a push
+    /// or pull by a stronger piece), and the turn must end with no push half done. The board it
+    /// makes, or the index of the first step that is not allowed (`steps.len()` for an
+    /// unfinished push, or too many steps).
+    pub fn follow(&self, board: &Board, mover: Side, steps: &[Step]) -> Result<Board, usize> {
+        if steps.len() > self.steps as usize {
+            return Err(self.steps as usize);
+        }
+        let mut states = vec![(*board, Pending::None)];
+        let mut buf = Vec::new();
+        for (i, &step) in steps.iter().enumerate() {
+            let left = self.steps - i as u8;
+            let mut next = Vec::new();
+            for &(b, p) in &states {
+                buf.clear();
+                self.steps_from(&b, mover, p, left, &mut buf);
+                for &(s, nb, np) in &buf {
+                    if s == step && !next.contains(&(nb, np)) {
+                        next.push((nb, np));
+                    }
+                }
+            }
+            if next.is_empty() {
+                return Err(i);
+            }
+            states = next;
+        }
+        states
+            .iter()
+            .find(|(_, p)| !matches!(p, Pending::Push { .. }))
+            .map(|&(b, _)| b)
+            .ok_or(steps.len())
     }
 
     /// Whether `mover` has any legal turn from `board` (ignoring repetition).

@@ -1,0 +1,72 @@
+//! Arimaa on the terminal: piece letters (Gold upper case, Silver lower case), traps marked,
+//! frozen pieces dimmed and underlined.
+
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+
+use super::mini::{MiniArimaa, Position};
+use crate::tui::board::BoardView;
+
+impl BoardView for MiniArimaa {
+    fn board_lines(&self, pos: &Position, marks: &[(Self::Move, Color)]) -> Vec<Line<'static>> {
+        let rules = self.rules();
+        let (w, h) = (rules.width(), rules.height());
+        let mut lines = Vec::with_capacity(h as usize + 1);
+        for r in (0..h).rev() {
+            let mut spans = vec![Span::styled(
+                format!("{} ", r + 1),
+                Style::new().fg(Color::DarkGray),
+            )];
+            for f in 0..w {
+                let sq = r * w + f;
+                let trap = rules.traps() & (1 << sq) != 0;
+                let (symbol, mut style) = match pos.board.at(sq) {
+                    Some((side, kind)) => {
+                        let colour = match side {
+                            crate::game::Side::First => Color::Yellow,
+                            crate::game::Side::Second => Color::Cyan,
+                        };
+                        let mut st = Style::new().fg(colour).add_modifier(Modifier::BOLD);
+                        if rules.frozen(&pos.board, sq, side, kind) {
+                            st = st
+                                .remove_modifier(Modifier::BOLD)
+                                .add_modifier(Modifier::DIM | Modifier::UNDERLINED);
+                        }
+                        (super::Rules::piece_letter(side, kind), st)
+                    }
+                    None if trap => ('x', Style::new().fg(Color::Red)),
+                    None => ('·', Style::new().fg(Color::DarkGray)),
+                };
+                for &(mv, colour) in marks {
+                    let steps = mv.steps();
+                    let dest = steps.last().and_then(|s| rules.step_to(s.from, s.dir));
+                    if dest == Some(sq) {
+                        style = style.bg(colour).fg(Color::Black);
+                    } else if steps.first().is_some_and(|s| s.from == sq) {
+                        style = style.fg(colour).add_modifier(Modifier::UNDERLINED);
+                    }
+                }
+                spans.push(Span::styled(symbol.to_string(), style));
+                if f + 1 < w {
+                    spans.push(Span::raw(" "));
+                }
+            }
+            lines.push(Line::from(spans));
+        }
+        let files: Vec<String> = (0..w).map(|f| ((b'a' + f) as char).to_string()).collect();
+        lines.push(Line::styled(
+            format!("  {}", files.join(" ")),
+            Style::new().fg(Color::DarkGray),
+        ));
+        lines
+    }
+
+    fn board_size(&self) -> (u16, u16) {
+        let rules = self.rules();
+        (2 + 2 * rules.width() as u16 - 1, rules.height() as u16 + 1)
+    }
+
+    fn legend(&self) -> &'static str {
+        "D R gold dog, rabbit; d r silver; x trap; dim underlined: frozen"
+    }
+}
