@@ -54,7 +54,7 @@ fn mcts(c: &mut Criterion) {
 /// Training games per second of a learner with the game's defaults (White, full symmetry, 1 bead,
 /// the last empty cell without a box).
 fn training(c: &mut Criterion) {
-    use matchbox::game::{Game, Side};
+    use matchbox::game::Side;
     use matchbox::learn::engine::{Enumerated, GameState, Table, Trainer};
     use matchbox::learn::{BoxSet, Forced, GameDefaults, Machine, lazy};
     use matchbox::players::{PerfectPlayer, RandomPlayer, Remembering};

@@ -683,3 +683,76 @@ fn the_default_learner_plays_the_side_that_wins() {
         }
     }
 }
+
+#[test]
+fn moves_arimaa_reports_the_start_s_turns() {
+    let v = json(&["moves", "arimaa", "--json"]);
+    assert_eq!(v["turns"], 3353);
+    assert_eq!(v["legal_turns"], 3353);
+    assert_eq!(v["first_steps"], 8);
+    assert_eq!(
+        v["turns_by_min_steps"],
+        serde_json::json!([8, 70, 462, 2813])
+    );
+    assert_eq!(v["results_sha256"].as_str().unwrap().len(), 64);
+    // After the elephants have gone out and back twice, going back again is a third repetition.
+    let v = json(&[
+        "moves",
+        "arimaa",
+        "--moves",
+        "Ee2n 1s ed7s 2g Ee3s 2s ed6n 3g Ee2n 3s ed7s 4g Ee3s",
+        "--json",
+    ]);
+    assert_eq!(v["side"], "silver");
+    assert_eq!(
+        v["legal_turns"].as_u64().unwrap() + 1,
+        v["turns"].as_u64().unwrap()
+    );
+}
+
+#[test]
+fn replay_arimaa_checks_every_turn() {
+    let v = json(&[
+        "replay",
+        "arimaa",
+        "--position",
+        "[       d           r                                    R      E]",
+        "--side",
+        "gold",
+        "--moves",
+        "Ra1n Ra2n Ra3n Ra4n 1s rd6s rd5s",
+        "--json",
+    ]);
+    assert_eq!(v["ply"], 2);
+    assert_eq!(v["winner"], "none");
+    assert!(v["reason"].is_null());
+    let bad = run(&["replay", "arimaa", "--moves", "1g Ra1 Rb1"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("turn 1g") && err.lines().count() == 1, "{err}");
+}
+
+#[test]
+fn full_arimaa_has_no_learner_and_mini_arimaa_learns() {
+    let out = run(&["train", "arimaa", "--games", "10"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("count arimaa") && err.lines().count() == 1,
+        "{err}"
+    );
+    let v = json(&[
+        "train",
+        "mini-arimaa",
+        "--games",
+        "300",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(v["games"], 300);
+    let again = json(&[
+        "train", "arimaa", "--size", "4", "--games", "300", "--seed", "4", "--json",
+    ]);
+    assert_eq!(v["results"], again["results"]);
+}

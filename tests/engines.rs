@@ -513,8 +513,16 @@ fn one_registry_names_every_game() {
         !err.contains('\x1b') && err.contains("known: hexapawn"),
         "{err}"
     );
+    // Full Arimaa has rules but no learner: a learner's game is the mini one.
+    let err = GameKind::parse("arimaa", None).unwrap_err().to_string();
+    assert!(err.contains("count arimaa"), "{err}");
+    assert_eq!(
+        GameKind::parse("mini-arimaa", None),
+        Ok(GameKind::MiniArimaa)
+    );
     for name in matchbox::games::NAMES {
-        let kind = GameKind::parse(name, None).unwrap();
+        let size = (*name == "arimaa").then_some("4");
+        let kind = GameKind::parse(name, size).unwrap();
         // Printed as typed, parsed back to the same kind.
         let printed = kind.to_string();
         let typed_name = printed.split(" --size ").next().unwrap();

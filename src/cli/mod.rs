@@ -1,5 +1,6 @@
 //! The `matchbox` command line: argument parsing (clap derive) and dispatch to the commands.
 
+mod arimaa;
 mod commands;
 pub mod setup;
 
@@ -44,6 +45,8 @@ pub enum Command {
     Count(CountArgs),
     /// Play a game record move by move from the start, checking every move
     Replay(ReplayArgs),
+    /// The turns of an Arimaa position: how many, by fewest steps, under the repetition rule
+    Moves(MovesArgs),
     /// Random games (every move uniform): how they end, how long they last, how fast they run
     Playout(PlayoutArgs),
 }
@@ -67,9 +70,39 @@ pub struct PlayoutArgs {
 pub struct ReplayArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// The moves, separated by spaces or commas, e.g. "b1-b2 a3xb2" or "a1 d4"
+    /// The moves, separated by spaces or commas, e.g. "b1-b2 a3xb2" or "a1 d4"; Arimaa: turns of steps between move numbers, "1g Ra1 … 1s ra8 … 2g Ed2n Ed3n 2s …"
     #[arg(long, allow_hyphen_values = true)]
     pub moves: String,
+    /// Arimaa: start from this position (short form, "[" + a character a square, top rank first, + "]") instead of the setups
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Arimaa: the side to move in --position (gold or silver)
+    #[arg(long)]
+    pub side: Option<String>,
+    /// Arimaa: the number of the first turn in the record (for messages)
+    #[arg(long)]
+    pub turn: Option<u32>,
+    /// Print one JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct MovesArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The position (short form, "[" + a character a square, top rank first, + "]") [default: the standard start, or mini-Arimaa's]
+    #[arg(long)]
+    pub position: Option<String>,
+    /// The side to move: gold or silver [default: gold]
+    #[arg(long)]
+    pub side: Option<String>,
+    /// Turns played from the position first (their positions count for the repetition rule), e.g. "Ed2n Ed3n 1s rb7s"
+    #[arg(long, allow_hyphen_values = true)]
+    pub moves: Option<String>,
+    /// List every turn in steps
+    #[arg(long)]
+    pub list: bool,
     /// Print one JSON object on stdout
     #[arg(long)]
     pub json: bool,
@@ -79,6 +112,9 @@ pub struct ReplayArgs {
 pub struct CountArgs {
     #[command(flatten)]
     pub game: GameArgs,
+    /// Arimaa: random games sampled for the turns per position [default: 10]
+    #[arg(long)]
+    pub sample: Option<u64>,
     /// Initial beads per arrow for each of the learner's moves [default: the game's preset]
     #[arg(long)]
     pub beads: Option<StageBeads>,

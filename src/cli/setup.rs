@@ -378,8 +378,7 @@ impl<G: GameDefaults> Setup<G> {
                 game.ply_limit().unwrap_or(0)
             );
         }
-        let lazy =
-            machine.boxes.is_lazy() || opts.engine == Engine::Lazy || searching || repeats;
+        let lazy = machine.boxes.is_lazy() || opts.engine == Engine::Lazy || searching || repeats;
         let rival = match opponent.kind {
             Opponent::Matchbox => Some(rival_machine(&game, &machine, opponent.file.as_deref())?),
             _ => None,

@@ -7,7 +7,10 @@ use crate::labels::LabelView;
 
 impl LabelView for MiniArimaa {
     fn grid(&self) -> (usize, usize) {
-        (self.rules().height() as usize, self.rules().width() as usize)
+        (
+            self.rules().height() as usize,
+            self.rules().width() as usize,
+        )
     }
     fn piece(
         &self,

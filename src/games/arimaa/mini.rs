@@ -41,7 +41,11 @@ impl Position {
             return None;
         }
         let e = self.end - 1;
-        let winner = if e / 3 == 0 { Side::First } else { Side::Second };
+        let winner = if e / 3 == 0 {
+            Side::First
+        } else {
+            Side::Second
+        };
         let reason = match e % 3 {
             0 => EndReason::Goal,
             1 => EndReason::Elimination,
@@ -224,14 +228,13 @@ impl Game for MiniArimaa {
             if token.is_empty() || token.ends_with('x') {
                 continue;
             }
-            let with_piece = if token.chars().next().is_some_and(|c| c.is_ascii_digit())
-                || token.len() == 3
-            {
-                // `b1n`: the piece is whatever stands there once the steps before are played.
-                format!("R{token}")
-            } else {
-                token.to_string()
-            };
+            let with_piece =
+                if token.chars().next().is_some_and(|c| c.is_ascii_digit()) || token.len() == 3 {
+                    // `b1n`: the piece is whatever stands there once the steps before are played.
+                    format!("R{token}")
+                } else {
+                    token.to_string()
+                };
             match self.rules.parse_step(&with_piece) {
                 Ok(Some((_, _, step))) => steps.push(step),
                 _ => return Err(bad()),
@@ -260,7 +263,11 @@ impl Game for MiniArimaa {
 }
 
 fn illegal(game: &MiniArimaa, text: &str, legal: &[Turn]) -> GameError {
-    let list: Vec<String> = legal.iter().take(12).map(|&t| game.format_move(t)).collect();
+    let list: Vec<String> = legal
+        .iter()
+        .take(12)
+        .map(|&t| game.format_move(t))
+        .collect();
     GameError::IllegalMove {
         mv: format!("`{}`", crate::text::quote(text)),
         legal: if legal.len() > 12 {

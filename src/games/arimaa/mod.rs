@@ -9,8 +9,8 @@ pub mod record;
 pub mod rules;
 mod screen;
 
-pub use record::{GameLine, parse_side, side_name, split_turns};
 pub use mini::{MiniArimaa, TURN_LIMIT};
+pub use record::{GameLine, parse_side, side_name, split_turns};
 pub use rules::*;
 
 use std::sync::Arc;

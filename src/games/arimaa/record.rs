@@ -35,7 +35,9 @@ fn is_move_number(token: &str) -> bool {
         return false;
     };
     let digits = &token[..token.len() - 1];
-    matches!(last, 'g' | 's' | 'w' | 'b') && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    matches!(last, 'g' | 's' | 'w' | 'b')
+        && !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// A game from a position, turn by turn.
@@ -138,6 +140,13 @@ impl GameLine {
 
     /// Whether the side to move has a legal turn (the repetition rule included).
     pub fn can_move(&self, rules: &Rules) -> bool {
+        if !rules.can_move(&self.board, self.to_move) {
+            return false;
+        }
+        // Only a position already seen twice can be made a third time.
+        if self.seen.values().all(|&n| n < 2) {
+            return true;
+        }
         rules
             .turns(&self.board, self.to_move)
             .turns
@@ -217,7 +226,10 @@ impl GameLine {
                 Side::Second => rank >= h - 2,
             };
             if !home {
-                return Err(format!("`{t}`: not on {}'s two home ranks", side_name(side)));
+                return Err(format!(
+                    "`{t}`: not on {}'s two home ranks",
+                    side_name(side)
+                ));
             }
             if b.at(sq).is_some() {
                 return Err(format!("`{t}`: the square is taken"));

@@ -6,8 +6,6 @@
 //! that may follow or a push that must be completed) kept once by its hash; the turns are the
 //! distinct boards that end a sequence with no push pending and differ from the start.
 
-use std::collections::{HashMap, HashSet};
-
 use crate::game::{GameError, Side};
 
 /// Piece kinds, weakest first: the index is the strength.
@@ -110,6 +108,18 @@ pub struct Capture {
     pub sq: u8,
     pub side: Side,
     pub kind: u8,
+}
+
+impl Pending {
+    /// A hash of what is pending, to mix with the board's.
+    fn hash64(self) -> u64 {
+        let (kind, sq, strength) = match self {
+            Pending::None => (0u64, 0u64, 0u64),
+            Pending::Pull { from, strength } => (1, from as u64, strength as u64),
+            Pending::Push { to, strength } => (2, to as u64, strength as u64),
+        };
+        (kind << 16 | sq << 8 | strength).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
 }
 
 /// What the previous step allows or demands of the next.
@@ -418,38 +428,41 @@ impl Rules {
     }
 
     /// Every distinct turn of `mover` from `board` (ignoring the repetition rule), each with a
-    /// shortest step sequence, sorted by that sequence.
+    /// shortest step sequence, in the order found (fewest steps first).
     pub fn turns(&self, board: &Board, mover: Side) -> TurnList {
         let mut list = TurnList {
             by_min_steps: vec![0; self.steps as usize],
             ..TurnList::default()
         };
-        let start_hash = board.hash64();
-        // States seen (a state seen with more steps left covers the later one).
-        let mut seen: HashSet<(Board, Pending)> = HashSet::new();
-        let mut results: HashMap<Board, ()> = HashMap::new();
-        let mut level: Vec<(Board, Pending, Vec<Step>)> = vec![(*board, Pending::None, vec![])];
+        // Every state made, as its step and the state it came from (paths are rebuilt only for
+        // the results); a state seen with more steps left covers the later one.
+        let mut arena: Vec<(u32, Step)> = Vec::new();
+        // States and results are kept by a 64-bit hash of the board (and what is pending), not
+        // compared board by board.
+        let mut seen: hashbrown::HashSet<u64> = hashbrown::HashSet::new();
+        let mut results: hashbrown::HashSet<u64> = hashbrown::HashSet::new();
+        results.insert(board.hash64());
+        let mut found: Vec<(Board, u32)> = Vec::new();
+        let mut level: Vec<(Board, Pending, u32)> = vec![(*board, Pending::None, u32::MAX)];
         let mut buf = Vec::new();
         for depth in 0..self.steps {
             let left = self.steps - depth;
             let mut next = Vec::new();
-            for (b, pending, path) in &level {
+            for &(b, pending, node) in &level {
                 buf.clear();
-                self.steps_from(b, mover, *pending, left, &mut buf);
+                self.steps_from(&b, mover, pending, left, &mut buf);
                 for &(step, nb, np) in &buf {
-                    if !seen.insert((nb, np)) {
+                    let h = nb.hash64();
+                    if !seen.insert(h ^ np.hash64()) {
                         continue;
                     }
-                    let mut p = path.clone();
-                    p.push(step);
-                    if !matches!(np, Pending::Push { .. })
-                        && !(nb.hash64() == start_hash && nb == *board)
-                        && results.insert(nb, ()).is_none()
-                    {
+                    let id = arena.len() as u32;
+                    arena.push((node, step));
+                    if !matches!(np, Pending::Push { .. }) && results.insert(h) {
                         list.by_min_steps[depth as usize] += 1;
-                        list.turns.push((nb, p.clone()));
+                        found.push((nb, id));
                     }
-                    next.push((nb, np, p));
+                    next.push((nb, np, id));
                 }
             }
             if depth == 0 {
@@ -457,8 +470,28 @@ impl Rules {
             }
             level = next;
         }
-        list.turns.sort_by(|a, b| a.1.cmp(&b.1));
+        list.turns = found
+            .into_iter()
+            .map(|(b, mut id)| {
+                let mut path = Vec::with_capacity(self.steps as usize);
+                while id != u32::MAX {
+                    let (parent, step) = arena[id as usize];
+                    path.push(step);
+                    id = parent;
+                }
+                path.reverse();
+                (b, path)
+            })
+            .collect();
         list
+    }
+
+    /// Whether `mover` has a turn at all: any first step will do (a single step changes the
+    /// board, and a push begun can always be finished by its pusher).
+    pub fn can_move(&self, board: &Board, mover: Side) -> bool {
+        let mut buf = Vec::new();
+        self.steps_from(board, mover, Pending::None, self.steps, &mut buf);
+        !buf.is_empty()
     }
 
     /// Follows a turn step by step: each step must be allowed where it is played (a piece of
@@ -494,11 +527,6 @@ impl Rules {
             .find(|(_, p)| !matches!(p, Pending::Push { .. }))
             .map(|&(b, _)| b)
             .ok_or(steps.len())
-    }
-
-    /// Whether `mover` has any legal turn from `board` (ignoring repetition).
-    pub fn can_move(&self, board: &Board, mover: Side) -> bool {
-        !self.turns(board, mover).turns.is_empty()
     }
 
     /// How a turn of `mover` that made `board` ends the game, checked in the official order;

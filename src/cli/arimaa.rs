@@ -1,0 +1,336 @@
+//! The commands that take Arimaa's rules as they are, without a learner: `moves` (the turns of a
+//! position), `replay arimaa` (a game record, setups and all) and `count arimaa` (why the full
+//! game cannot be a pile of matchboxes).
+
+use anyhow::{Context, Result, bail};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::commands::BadRecord;
+use super::{CountArgs, GameArgs, MovesArgs, ReplayArgs};
+use crate::game::{Game, Side};
+use crate::games::arimaa::{
+    Board, GameLine, MiniArimaa, Rules, parse_side, side_name, split_turns,
+};
+use crate::rng::{rng_from_seed, uniform_below};
+use crate::text::{group, quote};
+
+/// Whether the arguments name Arimaa (full or mini), which these commands take themselves.
+pub(super) fn is_arimaa(game: &GameArgs) -> bool {
+    matches!(game.game.as_str(), "arimaa" | "mini-arimaa")
+}
+
+/// The rules and start of the board the arguments name: the full game, or the mini one.
+fn board_of(game: &GameArgs) -> Result<(Rules, Option<Board>, bool)> {
+    let mini = game.game == "mini-arimaa" || game.size.as_deref().map(str::trim) == Some("4");
+    match (mini, game.size.as_deref().map(str::trim)) {
+        (true, _) => {
+            let m = MiniArimaa::new();
+            Ok((m.rules().clone(), Some(m.start().board), true))
+        }
+        (false, None | Some("8")) => Ok((Rules::standard(), None, false)),
+        (false, Some(s)) => bail!(
+            "arimaa comes in --size 8 (the full game) and --size 4 (mini-arimaa), not `{}`",
+            quote(s)
+        ),
+    }
+}
+
+/// The standard start after the usual setups (for `moves` with no position).
+fn standard_start(rules: &Rules) -> Board {
+    rules
+        .parse_short("[rrrrrrrrdhcemchd                                DHCMECHDRRRRRRRR]")
+        .expect("the standard start parses")
+}
+
+fn parse_side_arg(text: Option<&str>) -> Result<Side> {
+    match text {
+        None => Ok(Side::First),
+        Some(t) => {
+            parse_side(t).with_context(|| format!("`{}` is not a side (gold or silver)", quote(t)))
+        }
+    }
+}
+
+/// `matchbox moves arimaa`: the turns of a position.
+pub(super) fn moves(a: &MovesArgs) -> Result<()> {
+    if !is_arimaa(&a.game) {
+        bail!(
+            "`moves` lists Arimaa turns; for {} use `replay` or `solve`",
+            a.game.game
+        );
+    }
+    let (rules, mini_start, _) = board_of(&a.game)?;
+    let side = parse_side_arg(a.side.as_deref())?;
+    let board = match &a.position {
+        Some(p) => rules
+            .parse_short(p)
+            .map_err(|why| anyhow::anyhow!("bad position `{}`: {why}", quote(p)))?,
+        None => mini_start.unwrap_or_else(|| standard_start(&rules)),
+    };
+    let mut line = GameLine::new(board, side);
+    if let Some(record) = &a.moves {
+        for (i, turn) in split_turns(record).iter().enumerate() {
+            line.play(&rules, turn)
+                .map_err(|e| BadRecord(format!("turn {} of --moves: {e}", i + 1)))?;
+        }
+    }
+    let list = rules.turns(&line.board, line.to_move);
+    let legal = list.turns.iter().filter(|(b, _)| !line.repeats(b)).count();
+    let mut shorts: Vec<String> = list
+        .turns
+        .iter()
+        .map(|(b, _)| rules.short_form(b))
+        .collect();
+    shorts.sort();
+    let sha = Sha256::digest(shorts.join("\n").as_bytes());
+    let hex: String = sha.iter().map(|b| format!("{b:02x}")).collect();
+    if a.json {
+        println!(
+            "{}",
+            json!({
+                "position": rules.short_form(&line.board),
+                "side": side_name(line.to_move),
+                "first_steps": list.first_steps,
+                "turns": list.turns.len(),
+                "legal_turns": legal,
+                "turns_by_min_steps": list.by_min_steps,
+                "results_sha256": hex,
+            })
+        );
+        return Ok(());
+    }
+    for l in rules.diagram(&line.board) {
+        println!("{l}");
+    }
+    let words = ["one step", "two steps", "three steps", "four steps"];
+    let by: Vec<String> = list
+        .by_min_steps
+        .iter()
+        .zip(words)
+        .map(|(n, w)| format!("{} need {w}", group(*n as u64)))
+        .collect();
+    println!(
+        "{} to move: {} distinct turns ({}); {} legal under the repetition rule; {} first steps",
+        side_name(line.to_move),
+        group(list.turns.len() as u64),
+        by.join(", "),
+        group(legal as u64),
+        group(list.first_steps as u64)
+    );
+    if a.list {
+        for (b, steps) in &list.turns {
+            let mark = if line.repeats(b) {
+                "  (third repetition)"
+            } else {
+                ""
+            };
+            println!("  {}{mark}", rules.format_steps(&line.board, steps));
+        }
+    }
+    Ok(())
+}
+
+/// `matchbox replay arimaa`: a record checked turn by turn.
+pub(super) fn replay(a: &ReplayArgs) -> Result<()> {
+    let (rules, mini_start, mini) = board_of(&a.game)?;
+    let side = parse_side_arg(a.side.as_deref())?;
+    let mut line = match (&a.position, mini_start) {
+        (Some(p), _) => GameLine::new(
+            rules
+                .parse_short(p)
+                .map_err(|why| anyhow::anyhow!("bad position `{}`: {why}", quote(p)))?,
+            side,
+        ),
+        (None, Some(start)) => GameLine::new(start, Side::First),
+        (None, None) => GameLine::from_setup(),
+    };
+    let first_turn = a.turn.unwrap_or(1);
+    let turns = split_turns(&a.moves);
+    let silver_first = usize::from(line.to_move == Side::Second);
+    for (i, turn) in turns.iter().enumerate() {
+        let number = first_turn as usize + (i + silver_first) / 2;
+        let letter = if line.to_move == Side::First {
+            'g'
+        } else {
+            's'
+        };
+        line.play(&rules, turn)
+            .map_err(|e| BadRecord(format!("turn {number}{letter}: {e}")))?;
+    }
+    let (winner, reason) = match line.end {
+        Some((w, r)) => (side_name(w), Some(r.name())),
+        None => ("none", None),
+    };
+    if a.json {
+        println!(
+            "{}",
+            json!({
+                "game": "arimaa",
+                "size": if mini { "4" } else { "8" },
+                "ply": line.plies,
+                "winner": winner,
+                "reason": reason,
+                "position": rules.short_form(&line.board),
+                "side": side_name(line.to_move),
+            })
+        );
+        return Ok(());
+    }
+    for l in rules.diagram(&line.board) {
+        println!("{l}");
+    }
+    let plies = line.plies;
+    let word = if plies == 1 { "turn" } else { "turns" };
+    match line.end {
+        None => println!(
+            "{plies} {word}; not over: {} to move",
+            side_name(line.to_move)
+        ),
+        Some((w, r)) => println!("{plies} {word}; {} wins by {}", side_name(w), r.name()),
+    }
+    println!("position: {}", rules.short_form(&line.board));
+    Ok(())
+}
+
+/// Random games of the full game from the standard start: turns per position and game length.
+struct Sample {
+    positions: u64,
+    turns: u64,
+    games: u64,
+    plies: u64,
+}
+
+fn sample(rules: &Rules, games: u64, seed: u64) -> Sample {
+    let mut rng = rng_from_seed(seed);
+    let mut s = Sample {
+        positions: 0,
+        turns: 0,
+        games: 0,
+        plies: 0,
+    };
+    for _ in 0..games {
+        let mut line = GameLine::new(standard_start(rules), Side::First);
+        // Random games wander: a game not over after 200 turns is left there.
+        while line.end.is_none() && line.plies < 200 {
+            let list = rules.turns(&line.board, line.to_move);
+            s.positions += 1;
+            s.turns += list.turns.len() as u64;
+            if list.turns.is_empty() {
+                break;
+            }
+            let (_, steps) = &list.turns[uniform_below(&mut rng, list.turns.len() as u32) as usize];
+            let tokens: Vec<String> = rules
+                .format_steps(&line.board, steps)
+                .split(' ')
+                .map(str::to_string)
+                .collect();
+            let refs: Vec<&str> = tokens.iter().map(String::as_str).collect();
+            if line.play(rules, &refs).is_err() {
+                break;
+            }
+        }
+        s.games += 1;
+        s.plies += line.plies as u64;
+    }
+    s
+}
+
+/// `matchbox count arimaa`: the full game's numbers beside the small games', in one table.
+pub(super) fn count(a: &CountArgs) -> Result<()> {
+    let (_, _, mini) = board_of(&a.game)?;
+    if mini {
+        bail!("internal: mini-arimaa is counted like the other games");
+    }
+    let rules = Rules::standard();
+    let games = a.sample.unwrap_or(10);
+    let s = sample(&rules, games, 1);
+    let mean_turns = s.turns as f64 / s.positions.max(1) as f64;
+    let mean_plies = s.plies as f64 / s.games.max(1) as f64;
+    // Setups: 16 pieces on 16 squares, 8 rabbits, 2 cats, 2 dogs, 2 horses alike:
+    // 16! / (8! 2! 2! 2!) = 64,864,800.
+    let setups: u64 = (1..=16u64).product::<u64>() / ((1..=8u64).product::<u64>() * 8);
+    // A matchbox per position a learner could meet: at the least, one per setup pair.
+    let setup_pairs = setups as f64 * setups as f64;
+    let litres = setup_pairs * 0.053 * 0.036 * 0.014 * 1000.0;
+    // The small games, exactly, for the same table.
+    let small = small_games();
+    if a.json {
+        println!(
+            "{}",
+            json!({
+                "game": "arimaa",
+                "setups_per_side": setups,
+                "mean_turns_per_position": mean_turns,
+                "sample_positions": s.positions,
+                "sample_games": s.games,
+                "mean_game_turns": mean_plies,
+                "boxes_at_least": setup_pairs,
+                "pile_litres_at_least": litres,
+                "small_games": small.iter().map(|(n, b, t)| json!({"game": n, "boxes": b, "turns_per_position": t})).collect::<Vec<Value>>(),
+            })
+        );
+        return Ok(());
+    }
+    println!("Arimaa, the game built to resist computers, beside the games matchboxes can learn:");
+    println!(
+        "  {:<34} {:>22} {:>16}",
+        "game", "matchboxes", "moves a position"
+    );
+    for (name, boxes, turns) in &small {
+        println!("  {name:<34} {:>22} {turns:>16.1}", group(*boxes));
+    }
+    println!(
+        "  {:<34} {:>22} {:>16}",
+        "arimaa (full game)",
+        format!("≥ {setup_pairs:.2e}"),
+        group(mean_turns.round() as u64)
+    );
+    println!();
+    println!("  setups per side: {} (16! / (8! 2! 2! 2!))", group(setups));
+    println!(
+        "  distinct turns per position: {:.0} on average over {} positions of {} random games ({:.0} turns a game, cut at 200)",
+        mean_turns,
+        group(s.positions),
+        s.games,
+        mean_plies
+    );
+    println!(
+        "  matchboxes: at least one per pair of setups, {setup_pairs:.2e}; as a pile {:.2e} m³, a cube {:.0} km a side",
+        litres / 1000.0,
+        (litres / 1000.0).cbrt() / 1000.0
+    );
+    Ok(())
+}
+
+/// The learners' machines of the small games (default settings), and their moves per position.
+fn small_games() -> Vec<(String, u64, f64)> {
+    use crate::games::hexapawn::{Hexapawn, Size};
+    use crate::games::tictactoe::TicTacToe;
+    use crate::learn::{BoxSet, GameDefaults};
+    fn row<G: GameDefaults>(name: &str, game: &G) -> (String, u64, f64) {
+        let side = game.default_side();
+        let set = BoxSet::build_with(
+            game,
+            side,
+            game.default_symmetry(side),
+            game.default_forced(),
+        );
+        let mean = set.arrow_count() as f64 / set.len().max(1) as f64;
+        (name.to_string(), set.len() as u64, mean)
+    }
+    vec![
+        row(
+            "hexapawn 3x3 (Gardner's HER)",
+            &Hexapawn::new(Size::GARDNER),
+        ),
+        row("noughts and crosses (MENACE)", &TicTacToe),
+        row(
+            "havannah base 2",
+            &crate::games::havannah::Havannah::new(
+                crate::games::havannah::Base::new(2).expect("valid"),
+            ),
+        ),
+        row("mini-arimaa 4x4", &MiniArimaa::new()),
+    ]
+}
