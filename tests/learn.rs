@@ -358,3 +358,48 @@ fn experiments_do_not_depend_on_the_thread_count() {
         "losses fall as HER learns: {one:?}"
     );
 }
+
+/// The running totals a per-game table uses agree with a scan of every box, game after game, on a
+/// lazy machine that makes boxes as it goes and on an enumerated one.
+#[test]
+fn tally_keeps_the_same_totals_as_a_scan_of_every_box() {
+    use matchbox::games::havannah::{Base, Havannah};
+    use matchbox::learn::{Forced, Preset, Tally, lazy};
+    use matchbox::players::RandomPlayer;
+    let game = Havannah::new(Base::new(3).unwrap());
+    for (set, preset) in [
+        (
+            BoxSet::lazy(Side::First, SymmetryMode::Full, Forced::Skip),
+            Preset::Michie,
+        ),
+        (
+            BoxSet::build_with(
+                &Havannah::new(Base::new(2).unwrap()),
+                Side::First,
+                SymmetryMode::Full,
+                Forced::Skip,
+            ),
+            Preset::Gardner,
+        ),
+    ] {
+        let lazy_set = set.is_lazy();
+        let g = if lazy_set {
+            game.clone()
+        } else {
+            Havannah::new(Base::new(2).unwrap())
+        };
+        let mut m = Machine::new(Arc::new(set), preset.beads(), preset.reinforcement(), 9);
+        let mut tally = Tally::new(&mut m);
+        for _ in 0..200 {
+            lazy::train(&g, &mut m, &mut RandomPlayer, 1);
+            tally.update(&mut m);
+            assert_eq!(tally.beads_left, m.beads_left());
+            assert_eq!(tally.boxes_emptied, m.boxes_emptied() as u64);
+            let mut by_stage = vec![0u64; tally.beads_by_stage.len()];
+            for b in 0..m.boxes.len() {
+                by_stage[m.boxes.get(b).stage as usize] += m.box_total(b) as u64;
+            }
+            assert_eq!(tally.beads_by_stage, by_stage);
+        }
+    }
+}

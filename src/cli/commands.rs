@@ -454,27 +454,23 @@ fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
         };
         let mut sampled = chart::data::GameSampler::new();
         let mut score = 0i64;
+        // Totals kept from the boxes each game changes: a row a game costs that game only.
+        let mut tally = crate::learn::Tally::new(&mut s.machine);
         for played in 0..games {
             let r = s.train(1)[0];
             log.push(r);
             score += r.score() as i64;
+            tally.update(&mut s.machine);
             let m = &s.machine;
-            let mut by_move: Vec<u64> = Vec::new();
-            for b in 0..m.boxes.len() {
-                let stage = m.boxes.get(b).stage as usize;
-                if by_move.len() <= stage {
-                    by_move.resize(stage + 1, 0);
-                }
-                by_move[stage] += m.box_total(b) as u64;
-            }
             let row = GameRow {
                 run: 1,
                 game: m.games_played,
                 result: r,
                 cumulative_score: score,
-                beads_left: m.beads_left(),
-                boxes_emptied: m.boxes_emptied() as u64,
-                beads_by_move: by_move
+                beads_left: tally.beads_left,
+                boxes_emptied: tally.boxes_emptied,
+                beads_by_move: tally
+                    .beads_by_stage
                     .iter()
                     .map(u64::to_string)
                     .collect::<Vec<_>>()

@@ -162,6 +162,21 @@ impl<G: Game> BoxSet<G> {
         self.arrow_start[b] + b
     }
 
+    /// The box whose beads start at `bead` (a [`BoxSet::bead_index`]).
+    pub fn box_at_bead(&self, bead: usize) -> usize {
+        // bead_index(b) = arrow_start[b] + b grows with b.
+        let (mut lo, mut hi) = (0, self.boxes.len());
+        while lo + 1 < hi {
+            let mid = (lo + hi) / 2;
+            if self.bead_index(mid) <= bead {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
     /// Memory the set takes, in bytes: each box (its position, stored once), its entry in the
     /// index (a box number and a control byte) and in the arrow offsets, and its arrows; not the
     /// tables' spare capacity or the allocator's slack.

@@ -23,6 +23,9 @@ pub struct Machine<G: Game> {
     /// For each box in turn: its total, then the beads of each arrow. Box `b` starts at
     /// [`BoxSet::bead_index`]`(b)`.
     beads: Vec<u32>,
+    /// When kept ([`Machine::track_changes`]): the bead index of every box reinforced since
+    /// [`Tally::update`] last read them.
+    touched: Option<Vec<u32>>,
 }
 
 impl<G: Game> Clone for Machine<G> {
@@ -35,6 +38,7 @@ impl<G: Game> Clone for Machine<G> {
             rng: self.rng.clone(),
             games_played: self.games_played,
             beads: self.beads.clone(),
+            touched: self.touched.clone(),
         }
     }
 }
@@ -90,6 +94,7 @@ impl<G: Game> Machine<G> {
     ) -> Machine<G> {
         let mut m = Machine {
             beads: Vec::new(),
+            touched: None,
             boxes,
             initial,
             reinforcement,
@@ -298,6 +303,9 @@ impl<G: Game> Machine<G> {
             Scope::AllMoves => played,
             Scope::LastMove => &played[played.len().saturating_sub(1)..],
         };
+        if let Some(t) = &mut self.touched {
+            t.extend(chosen.iter().map(|&(base, _)| base));
+        }
         for &(base, arrow) in chosen {
             let cell = (base + 1 + arrow) as usize;
             let before = self.beads[cell];
@@ -310,6 +318,68 @@ impl<G: Game> Machine<G> {
             self.beads[cell] = after;
             self.beads[base as usize] = total - before + after;
         }
+    }
+}
+
+impl<G: Game> Machine<G> {
+    /// Keeps a list of the boxes each game changes, for a [`Tally`].
+    pub fn track_changes(&mut self) {
+        self.touched.get_or_insert_with(Vec::new);
+    }
+}
+
+/// A machine's totals — beads left, boxes emptied, beads by the learner's move — kept up to date
+/// from the boxes each game changed (and the boxes made), so a row a game costs the game's boxes,
+/// not a scan of the whole machine (a lazy base-3 Havannah machine has millions).
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Each box's total when last seen.
+    totals: Vec<u32>,
+    pub beads_by_stage: Vec<u64>,
+    pub beads_left: u64,
+    pub boxes_emptied: u64,
+}
+
+impl Tally {
+    /// The totals of `m` now; `m` starts listing the boxes its games change.
+    pub fn new<G: Game>(m: &mut Machine<G>) -> Tally {
+        m.track_changes();
+        let mut t = Tally::default();
+        t.update(m);
+        t
+    }
+
+    /// Brings the totals up to date with the games `m` has played since the last update.
+    pub fn update<G: Game>(&mut self, m: &mut Machine<G>) {
+        for b in self.totals.len()..m.boxes.len() {
+            self.totals.push(0);
+            let stage = m.boxes.get(b).stage as usize;
+            if self.beads_by_stage.len() <= stage {
+                self.beads_by_stage.resize(stage + 1, 0);
+            }
+            // A new box counts as emptied until it has beads.
+            self.boxes_emptied += 1;
+            self.set(m, b);
+        }
+        let touched = m.touched.as_mut().map(std::mem::take).unwrap_or_default();
+        for base in touched {
+            let b = m.boxes.box_at_bead(base as usize);
+            self.set(m, b);
+        }
+    }
+
+    fn set<G: Game>(&mut self, m: &Machine<G>, b: usize) {
+        let old = self.totals[b];
+        let new = m.box_total(b);
+        let stage = m.boxes.get(b).stage as usize;
+        self.beads_by_stage[stage] = self.beads_by_stage[stage] + new as u64 - old as u64;
+        self.beads_left = self.beads_left + new as u64 - old as u64;
+        match (old == 0, new == 0) {
+            (true, false) => self.boxes_emptied -= 1,
+            (false, true) => self.boxes_emptied += 1,
+            _ => {}
+        }
+        self.totals[b] = new;
     }
 }
 

@@ -16,7 +16,7 @@ use thiserror::Error;
 
 pub use boxes::{BoxSet, MatchBox};
 pub use defaults::{BoxCounts, GameDefaults, ON_DEMAND_LIMIT, perfect_values};
-pub use machine::{Machine, MachineGame, MachineMove, first_box_empty};
+pub use machine::{Machine, MachineGame, MachineMove, Tally, first_box_empty};
 
 #[derive(Debug, Error, PartialEq, Eq, Clone)]
 pub enum LearnError {
