@@ -104,7 +104,8 @@ pub fn action_for(key: KeyEvent, mode: Mode) -> Option<Action> {
         (Mode::Play, KeyCode::Down) => Action::Down,
         (Mode::Play, KeyCode::Enter) => Action::Enter,
         (Mode::Play, KeyCode::Backspace) => Action::Backspace,
-        (Mode::Play, KeyCode::Char(c)) if c.is_ascii_alphanumeric() || "-x:".contains(c) => {
+        // Spaces and commas: an Arimaa turn is several steps (`Dc4w Dd4s`).
+        (Mode::Play, KeyCode::Char(c)) if c.is_ascii_alphanumeric() || "-x:, ".contains(c) => {
             Action::Type(c)
         }
         _ => return None,

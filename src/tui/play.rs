@@ -92,7 +92,7 @@ impl<G: BoardView> PlayApp<G> {
                 self.cursor = (self.cursor + options.len() - 1) % options.len();
             }
             Action::Down if !options.is_empty() => self.cursor = (self.cursor + 1) % options.len(),
-            Action::Type(c) if self.input.len() < 12 => self.input.push(c),
+            Action::Type(c) if self.input.len() < 24 => self.input.push(c),
             Action::Backspace => {
                 self.input.pop();
             }
