@@ -389,10 +389,12 @@ fn tally_keeps_the_same_totals_as_a_scan_of_every_box() {
             Havannah::new(Base::new(2).unwrap())
         };
         let mut m = Machine::new(Arc::new(set), preset.beads(), preset.reinforcement(), 9);
-        let mut tally = Tally::new(&mut m);
+        let mut tally = Tally::new(&m);
+        let mut scratch = lazy::Scratch::default();
         for _ in 0..200 {
-            lazy::train(&g, &mut m, &mut RandomPlayer, 1);
-            tally.update(&mut m);
+            lazy::play_game(&g, &mut m, &mut RandomPlayer, &mut scratch);
+            let played: Vec<u32> = scratch.learner_played().iter().map(|p| p.0).collect();
+            tally.update(&m, &played);
             assert_eq!(tally.beads_left, m.beads_left());
             assert_eq!(tally.boxes_emptied, m.boxes_emptied() as u64);
             let mut by_stage = vec![0u64; tally.beads_by_stage.len()];

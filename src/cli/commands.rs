@@ -455,12 +455,13 @@ fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
         let mut sampled = chart::data::GameSampler::new();
         let mut score = 0i64;
         // Totals kept from the boxes each game changes: a row a game costs that game only.
-        let mut tally = crate::learn::Tally::new(&mut s.machine);
+        let mut tally = crate::learn::Tally::new(&s.machine);
+        let mut boxes_played = Vec::new();
         for played in 0..games {
-            let r = s.train(1)[0];
+            let r = s.train_one(&mut boxes_played);
             log.push(r);
             score += r.score() as i64;
-            tally.update(&mut s.machine);
+            tally.update(&s.machine, &boxes_played);
             let m = &s.machine;
             let row = GameRow {
                 run: 1,

@@ -449,6 +449,41 @@ impl<G: GameDefaults> Setup<G> {
         }
     }
 
+    /// Plays one game and returns its result, with the bead index of every box of the learner's
+    /// that it played put in `played` (for a [`crate::learn::Tally`]).
+    pub fn train_one(&mut self, played: &mut Vec<u32>) -> GameResult {
+        played.clear();
+        let game = &self.game;
+        let (result, moves): (GameResult, Vec<(u32, u32)>) = match (&mut self.run, &mut self.rival)
+        {
+            (Run::Table { table, .. }, Some(rival)) => {
+                let mut st = crate::learn::engine::DuelState::default();
+                let r = Duel::new(table).play_game(&mut self.machine, rival, &mut st);
+                (r, st.learner)
+            }
+            (Run::Table { en, table }, None) => {
+                let mut st = crate::learn::engine::GameState::new();
+                let r = Trainer::new(en, table).play_game(&mut self.machine, &mut st);
+                (r, st.played)
+            }
+            (Run::Lazy { .. }, Some(rival)) => {
+                let mut player = MatchboxPlayer::new(rival.clone());
+                let mut scratch = Scratch::default();
+                let r = lazy::duel_game(game, &mut self.machine, &mut player, &mut scratch);
+                *rival = player.machine;
+                (r, scratch.learner_played().to_vec())
+            }
+            (Run::Lazy { opponent }, None) => {
+                let opponent = opponent.as_mut().expect("a lazy run has a player opponent");
+                let mut scratch = Scratch::default();
+                let r = lazy::play_game(game, &mut self.machine, opponent, &mut scratch);
+                (r, scratch.learner_played().to_vec())
+            }
+        };
+        played.extend(moves.iter().map(|&(base, _)| base));
+        result
+    }
+
     /// Plays `games` games, returning each result.
     pub fn train(&mut self, games: usize) -> Vec<GameResult> {
         let game = &self.game;

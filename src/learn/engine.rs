@@ -282,7 +282,7 @@ pub struct GameState {
     pub state: u32,
     pub plies: u32,
     /// The learner's moves so far: (box base, arrow index in the box).
-    played: Vec<(u32, u32)>,
+    pub played: Vec<(u32, u32)>,
 }
 
 impl GameState {
@@ -546,7 +546,8 @@ fn draw_recorded<G: Game>(
 /// The learner's and its rival's moves in a game between two machines.
 #[derive(Clone, Debug, Default)]
 pub struct DuelState {
-    learner: Vec<(u32, u32)>,
+    /// The learner's moves of the last game: (box base, arrow index in the box).
+    pub learner: Vec<(u32, u32)>,
     rival: Vec<(u32, u32)>,
 }
 

@@ -59,6 +59,13 @@ pub struct Scratch<G: Game> {
     learner: MachineGame,
 }
 
+impl<G: Game> Scratch<G> {
+    /// The learner's moves of the last game: (box base, arrow index in the box).
+    pub fn learner_played(&self) -> &[(u32, u32)] {
+        &self.learner.played
+    }
+}
+
 impl<G: Game> Default for Scratch<G> {
     fn default() -> Self {
         Scratch {

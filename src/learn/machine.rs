@@ -23,9 +23,6 @@ pub struct Machine<G: Game> {
     /// For each box in turn: its total, then the beads of each arrow. Box `b` starts at
     /// [`BoxSet::bead_index`]`(b)`.
     beads: Vec<u32>,
-    /// When kept ([`Machine::track_changes`]): the bead index of every box reinforced since
-    /// [`Tally::update`] last read them.
-    touched: Option<Vec<u32>>,
 }
 
 impl<G: Game> Clone for Machine<G> {
@@ -38,7 +35,6 @@ impl<G: Game> Clone for Machine<G> {
             rng: self.rng.clone(),
             games_played: self.games_played,
             beads: self.beads.clone(),
-            touched: self.touched.clone(),
         }
     }
 }
@@ -94,7 +90,6 @@ impl<G: Game> Machine<G> {
     ) -> Machine<G> {
         let mut m = Machine {
             beads: Vec::new(),
-            touched: None,
             boxes,
             initial,
             reinforcement,
@@ -303,9 +298,6 @@ impl<G: Game> Machine<G> {
             Scope::AllMoves => played,
             Scope::LastMove => &played[played.len().saturating_sub(1)..],
         };
-        if let Some(t) = &mut self.touched {
-            t.extend(chosen.iter().map(|&(base, _)| base));
-        }
         for &(base, arrow) in chosen {
             let cell = (base + 1 + arrow) as usize;
             let before = self.beads[cell];
@@ -321,16 +313,10 @@ impl<G: Game> Machine<G> {
     }
 }
 
-impl<G: Game> Machine<G> {
-    /// Keeps a list of the boxes each game changes, for a [`Tally`].
-    pub fn track_changes(&mut self) {
-        self.touched.get_or_insert_with(Vec::new);
-    }
-}
-
 /// A machine's totals — beads left, boxes emptied, beads by the learner's move — kept up to date
-/// from the boxes each game changed (and the boxes made), so a row a game costs the game's boxes,
-/// not a scan of the whole machine (a lazy base-3 Havannah machine has millions).
+/// from the boxes each game played (and the boxes made), so a row a game costs the game's boxes,
+/// not a scan of the whole machine (a lazy base-3 Havannah machine has millions). The training
+/// loop itself is untouched: the caller passes the boxes a game played.
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
     /// Each box's total when last seen.
@@ -341,16 +327,16 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// The totals of `m` now; `m` starts listing the boxes its games change.
-    pub fn new<G: Game>(m: &mut Machine<G>) -> Tally {
-        m.track_changes();
+    /// The totals of `m` now.
+    pub fn new<G: Game>(m: &Machine<G>) -> Tally {
         let mut t = Tally::default();
-        t.update(m);
+        t.update(m, &[]);
         t
     }
 
-    /// Brings the totals up to date with the games `m` has played since the last update.
-    pub fn update<G: Game>(&mut self, m: &mut Machine<G>) {
+    /// Brings the totals up to date after a game that played the boxes whose beads start at
+    /// `played` (bead indexes, as in [`MachineGame::played`]).
+    pub fn update<G: Game>(&mut self, m: &Machine<G>, played: &[u32]) {
         for b in self.totals.len()..m.boxes.len() {
             self.totals.push(0);
             let stage = m.boxes.get(b).stage as usize;
@@ -361,8 +347,7 @@ impl Tally {
             self.boxes_emptied += 1;
             self.set(m, b);
         }
-        let touched = m.touched.as_mut().map(std::mem::take).unwrap_or_default();
-        for base in touched {
+        for &base in played {
             let b = m.boxes.box_at_bead(base as usize);
             self.set(m, b);
         }
