@@ -218,3 +218,20 @@ fn mini_arimaa_is_a_first_player_win() {
     }
     assert_eq!(game.outcome(&pos).unwrap().winner, Some(Side::First));
 }
+
+/// On mini-Arimaa's board the traps b2 and c3 share two neighbours (b3, c2): one step away can
+/// leave both unguarded, and both pieces are captured.
+#[test]
+fn one_step_can_capture_on_two_traps_of_a_small_board() {
+    let game = matchbox::games::arimaa::MiniArimaa::new();
+    let r = game.rules();
+    let mut b = Board::default();
+    for p in ["Rb2", "Rc3", "Dc2", "rd4"] {
+        let (side, kind, sq) = r.parse_placement(p).unwrap();
+        b.put(sq, side, kind);
+    }
+    let s = steps(r, "Dc2s");
+    let after = r.follow(&b, Side::First, &s).unwrap();
+    assert_eq!(r.format_steps(&b, &s), "Dc2s Rb2x Rc3x");
+    assert_eq!(after.side(Side::First).count_ones(), 1);
+}

@@ -116,6 +116,10 @@ pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
         .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
     if spec.kind == Kind::Bars {
         x1 += 1.0;
+    }
+    // Rates, counts and beads are never negative: their axis starts at 0, so that a change is
+    // seen at its true size.
+    if y0 >= 0.0 {
         y0 = 0.0;
     }
     if x1 <= x0 {
@@ -127,6 +131,7 @@ pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
     let pad = (y1 - y0) * 0.05;
     (y0, y1) = (if y0 == 0.0 { 0.0 } else { y0 - pad }, y1 + pad);
     x0 = x0.min(x1);
+    let legend = (spec.series.len() > 1).then(|| place_legend(spec, &all, (x0, x1), &mut y1, y0));
     let (x_step, y_step) = ((x1 - x0) / 10.0, (y1 - y0) / 10.0);
     let mut out = String::new();
     {
@@ -207,13 +212,13 @@ pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
                 PathElement::new(vec![(x - 4, y), (x + 14, y)], colour.stroke_width(5))
             });
         }
-        if spec.series.len() > 1 {
+        if let Some(corner) = legend {
             chart
                 .configure_series_labels()
                 .label_font(("sans-serif", 26))
                 .background_style(WHITE.mix(0.9))
                 .border_style(RGBColor(180, 180, 180))
-                .position(SeriesLabelPosition::UpperRight)
+                .position(corner)
                 .margin(16)
                 .draw()
                 .map_err(err)?;
@@ -221,6 +226,49 @@ pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
         root.present().map_err(err)?;
     }
     Ok(out)
+}
+
+/// Where the legend goes: the corner of the plot whose legend-sized patch holds the fewest data
+/// points, none if it can; when every corner has data, the y axis is raised (`y1`) so that a band
+/// free of data opens along the top, and the legend sits in it, upper right.
+fn place_legend(
+    spec: &ChartSpec,
+    all: &[(f64, f64)],
+    (x0, x1): (f64, f64),
+    y1: &mut f64,
+    y0: f64,
+) -> SeriesLabelPosition {
+    // The plot area in pixels, roughly, and the legend's share of it.
+    let (plot_w, plot_h) = (f64::from(WIDTH) - 220.0, f64::from(HEIGHT) - 250.0);
+    let longest = spec
+        .series
+        .iter()
+        .map(|s| s.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let w = ((longest as f64 * 14.0 + 90.0) / plot_w).min(0.9);
+    let h = ((spec.series.len() as f64 * 34.0 + 40.0) / plot_h).min(0.9);
+    let (dx, dy) = (x1 - x0, *y1 - y0);
+    let corners = [
+        (SeriesLabelPosition::UpperRight, 1.0 - w, 1.0 - h),
+        (SeriesLabelPosition::UpperLeft, 0.0, 1.0 - h),
+        (SeriesLabelPosition::LowerRight, 1.0 - w, 0.0),
+        (SeriesLabelPosition::LowerLeft, 0.0, 0.0),
+    ];
+    let inside = |(fx, fy): (f64, f64), &(x, y): &(f64, f64)| {
+        let (px, py) = ((x - x0) / dx, (y - y0) / dy);
+        px >= fx - 0.02 && px <= fx + w + 0.02 && py >= fy - 0.03 && py <= fy + h + 0.03
+    };
+    let (corner, crowded) = corners
+        .into_iter()
+        .map(|(c, fx, fy)| (c, all.iter().filter(|p| inside((fx, fy), p)).count()))
+        .min_by_key(|&(_, n)| n)
+        .expect("four corners");
+    if crowded == 0 {
+        return corner;
+    }
+    *y1 = y0 + dy / (1.0 - h - 0.04);
+    SeriesLabelPosition::UpperRight
 }
 
 /// An axis label: whole numbers when the ticks are a unit or more apart, else two decimals.
@@ -286,5 +334,59 @@ pub fn exporter_for(path: &Path) -> Result<Box<dyn Exporter>, ChartError> {
         Some("png") => Ok(Box::new(Png)),
         Some("svg") => Ok(Box::new(Svg)),
         _ => Err(ChartError::Format(path.display().to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(series: Vec<Series>) -> ChartSpec {
+        ChartSpec {
+            title: String::new(),
+            subtitle: String::new(),
+            x_label: String::new(),
+            y_label: String::new(),
+            kind: Kind::Lines,
+            series,
+        }
+    }
+
+    #[test]
+    fn the_legend_goes_where_there_is_no_data() {
+        // A line rising to the upper right: the legend goes upper left.
+        let line: Vec<(f64, f64)> = (0..=100).map(|i| (i as f64, i as f64)).collect();
+        let s = spec(vec![
+            Series::line("a", line.clone()),
+            Series::line("b", line.clone()),
+        ]);
+        let mut y1 = 100.0;
+        let corner = place_legend(&s, &line, (0.0, 100.0), &mut y1, 0.0);
+        assert!(matches!(corner, SeriesLabelPosition::UpperLeft));
+        assert_eq!(y1, 100.0);
+        // Data in every corner: the axis is raised to open a band along the top.
+        let mut everywhere = Vec::new();
+        for i in 0..=100 {
+            for j in 0..=20 {
+                everywhere.push((i as f64, j as f64 * 5.0));
+            }
+        }
+        let mut y1 = 100.0;
+        let corner = place_legend(&s, &everywhere, (0.0, 100.0), &mut y1, 0.0);
+        assert!(matches!(corner, SeriesLabelPosition::UpperRight));
+        assert!(y1 > 110.0, "{y1}");
+    }
+
+    #[test]
+    fn a_rate_s_axis_starts_at_zero() {
+        let points = vec![(1.0, 0.4), (2.0, 0.6), (3.0, 0.5)];
+        let svg = svg(&spec(vec![Series::line("rate", points)])).unwrap();
+        // The tick labels are text elements: the lowest reads 0.00.
+        let labels: Vec<&str> = svg
+            .split("<text")
+            .skip(1)
+            .filter_map(|t| Some(t.split('>').nth(1)?.split('<').next()?.trim()))
+            .collect();
+        assert!(labels.contains(&"0.00"), "{labels:?}");
     }
 }
