@@ -284,8 +284,26 @@ fn actions_drive_the_session() {
     // Opponent changes from the next game.
     apply(app.update(Action::ToggleOpponent), &mut s, &mut c);
     assert_eq!(s.rival(), Opponent::Random);
-    // Reset refills every box.
+    // Reset asks first: one `r` does nothing but ask, another key cancels, two `r`s refill
+    // every box.
     assert!(s.machine().beads_left() < 55);
+    assert!(app.update(Action::Reset).is_empty());
+    assert!(
+        app.message
+            .as_deref()
+            .is_some_and(|m| m.contains("r again"))
+    );
+    // A speed change restarts the games-per-second reading.
+    app.speed_changed = false;
+    app.update(Action::Slower);
+    assert!(app.speed_changed);
+    app.update(Action::Faster);
+    app.update(Action::TogglePause);
+    app.update(Action::TogglePause);
+    assert!(
+        app.update(Action::Reset).is_empty(),
+        "cancelled by the other key"
+    );
     apply(app.update(Action::Reset), &mut s, &mut c);
     assert_eq!(s.machine().beads_left(), 55);
     assert_eq!((s.stats.games, s.machine().games_played), (0, 0));

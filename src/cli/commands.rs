@@ -1280,7 +1280,13 @@ fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
         StartSpeed::Games100 => Speed::Games100,
         StartSpeed::FlatOut => Speed::FlatOut,
     };
-    tui::watch(session, titles, speed, save)?;
+    let seed = session.machine().seed;
+    let session = tui::watch(session, titles, speed, save)?;
+    // The terminal is back: say what ran, so the run can be repeated.
+    println!(
+        "{} games watched; seed {seed} (`--seed {seed}` plays the same games again)",
+        crate::text::group(session.machine().games_played)
+    );
     Ok(())
 }
 

@@ -124,7 +124,7 @@ pub fn key_table(mode: Mode) -> &'static [(&'static str, &'static str)] {
                 "faster / slower: step, slow, 1, 10, 100 games/s, flat out",
             ),
             ("o", "opponent: perfect or random (from the next game)"),
-            ("r", "reset the machine (fresh beads, same seed)"),
+            ("r", "reset the machine (asks; same seed)"),
             ("s", "save the machine (YAML, atomic)"),
             ("?", "this help"),
             ("q or Esc", "quit (Ctrl-C too)"),
@@ -295,6 +295,10 @@ pub struct WatchApp<G: BoardView> {
     pub games_per_sec: f64,
     /// Progress (0 to 1) of the animation of the last reinforcement; 1 or more when done.
     pub anim: f32,
+    /// `r` was pressed once: a second `r` resets the machine, any other key keeps it.
+    pub confirm_reset: bool,
+    /// The speed was changed: the games-per-second reading starts afresh.
+    pub speed_changed: bool,
 }
 
 impl<G: BoardView> WatchApp<G> {
@@ -320,6 +324,8 @@ impl<G: BoardView> WatchApp<G> {
             fps: 0.0,
             games_per_sec: 0.0,
             anim: 1.0,
+            confirm_reset: false,
+            speed_changed: false,
         }
     }
 
@@ -331,6 +337,7 @@ impl<G: BoardView> WatchApp<G> {
             return Vec::new();
         }
         self.message = None;
+        let confirming = std::mem::take(&mut self.confirm_reset);
         match action {
             Action::Quit => {
                 self.quit = true;
@@ -353,6 +360,7 @@ impl<G: BoardView> WatchApp<G> {
                 } else {
                     self.speed.slower()
                 };
+                self.speed_changed = true;
                 vec![Command::SetSpeed(self.speed)]
             }
             Action::ToggleOpponent => {
@@ -363,9 +371,14 @@ impl<G: BoardView> WatchApp<G> {
                 self.message = Some(format!("opponent: {} from the next game", self.opponent));
                 vec![Command::SetOpponent(self.opponent)]
             }
-            Action::Reset => {
+            Action::Reset if confirming => {
                 self.message = Some("machine reset: every box refilled".into());
                 vec![Command::Reset]
+            }
+            Action::Reset => {
+                self.confirm_reset = true;
+                self.message = Some("reset the machine? r again to refill every box".into());
+                Vec::new()
             }
             Action::Save => vec![Command::Save(self.save_path.clone())],
             Action::ToggleHelp => {

@@ -104,6 +104,11 @@ fn watch_loop<G: BoardView>(
         }
         let duration = if app.speed.animated() { 1.5 } else { 0.25 };
         app.anim = (now - anim_start).as_secs_f32() / duration;
+        if std::mem::take(&mut app.speed_changed) {
+            // A new speed: the reading follows it at once, not a 4-second average.
+            samples.clear();
+            samples.push_back((now, app.snapshot.games_played));
+        }
         if samples
             .back()
             .is_some_and(|s| now - s.0 >= Duration::from_millis(250))
