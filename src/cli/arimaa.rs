@@ -20,9 +20,19 @@ pub(super) fn is_arimaa(game: &GameArgs) -> bool {
     matches!(game.game.as_str(), "arimaa" | "mini-arimaa")
 }
 
+/// Whether the arguments name mini-Arimaa (`mini-arimaa`, or `arimaa --size 4`).
+fn is_mini(game: &GameArgs) -> bool {
+    game.game == "mini-arimaa" || game.size.as_deref().map(str::trim) == Some("4")
+}
+
+/// Whether the arguments name the full game, which has no learner.
+pub(super) fn is_full_arimaa(game: &GameArgs) -> bool {
+    is_arimaa(game) && !is_mini(game)
+}
+
 /// The rules and start of the board the arguments name: the full game, or the mini one.
 fn board_of(game: &GameArgs) -> Result<(Rules, Option<Board>, bool)> {
-    let mini = game.game == "mini-arimaa" || game.size.as_deref().map(str::trim) == Some("4");
+    let mini = is_mini(game);
     match (mini, game.size.as_deref().map(str::trim)) {
         (true, _) => {
             let m = MiniArimaa::new();
@@ -41,6 +51,12 @@ fn standard_start(rules: &Rules) -> Board {
     rules
         .parse_short("[rrrrrrrrdhcemchd                                DHCMECHDRRRRRRRR]")
         .expect("the standard start parses")
+}
+
+fn parse_position(rules: &Rules, text: &str) -> Result<Board> {
+    rules
+        .parse_short(text)
+        .map_err(|why| anyhow::anyhow!("bad position `{}`: {why}", quote(text)))
 }
 
 fn parse_side_arg(text: Option<&str>) -> Result<Side> {
@@ -63,9 +79,7 @@ pub(super) fn moves(a: &MovesArgs) -> Result<()> {
     let (rules, mini_start, _) = board_of(&a.game)?;
     let side = parse_side_arg(a.side.as_deref())?;
     let board = match &a.position {
-        Some(p) => rules
-            .parse_short(p)
-            .map_err(|why| anyhow::anyhow!("bad position `{}`: {why}", quote(p)))?,
+        Some(p) => parse_position(&rules, p)?,
         None => mini_start.unwrap_or_else(|| standard_start(&rules)),
     };
     let mut line = GameLine::new(board, side);
@@ -136,12 +150,7 @@ pub(super) fn replay(a: &ReplayArgs) -> Result<()> {
     let (rules, mini_start, mini) = board_of(&a.game)?;
     let side = parse_side_arg(a.side.as_deref())?;
     let mut line = match (&a.position, mini_start) {
-        (Some(p), _) => GameLine::new(
-            rules
-                .parse_short(p)
-                .map_err(|why| anyhow::anyhow!("bad position `{}`: {why}", quote(p)))?,
-            side,
-        ),
+        (Some(p), _) => GameLine::new(parse_position(&rules, p)?, side),
         (None, Some(start)) => GameLine::new(start, Side::First),
         (None, None) => GameLine::from_setup(),
     };
@@ -220,13 +229,7 @@ fn sample(rules: &Rules, games: u64, seed: u64) -> Sample {
                 break;
             }
             let (_, steps) = &list.turns[uniform_below(&mut rng, list.turns.len() as u32) as usize];
-            let tokens: Vec<String> = rules
-                .format_steps(&line.board, steps)
-                .split(' ')
-                .map(str::to_string)
-                .collect();
-            let refs: Vec<&str> = tokens.iter().map(String::as_str).collect();
-            if line.play(rules, &refs).is_err() {
+            if line.play_steps(rules, steps).is_err() {
                 break;
             }
         }
@@ -238,10 +241,7 @@ fn sample(rules: &Rules, games: u64, seed: u64) -> Sample {
 
 /// `matchbox count arimaa`: the full game's numbers beside the small games', in one table.
 pub(super) fn count(a: &CountArgs) -> Result<()> {
-    let (_, _, mini) = board_of(&a.game)?;
-    if mini {
-        bail!("internal: mini-arimaa is counted like the other games");
-    }
+    board_of(&a.game)?;
     let rules = Rules::standard();
     let games = a.sample.unwrap_or(10);
     let s = sample(&rules, games, 1);

@@ -61,13 +61,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             with_game!(kind, |g| play(g, &a))
         }
         Command::Plot(a) => plot(&a),
-        Command::Count(a)
-            if super::arimaa::is_arimaa(&a.game)
-                && !matches!(a.game.size.as_deref().map(str::trim), Some("4"))
-                && a.game.game != "mini-arimaa" =>
-        {
-            super::arimaa::count(&a)
-        }
+        Command::Count(a) if super::arimaa::is_full_arimaa(&a.game) => super::arimaa::count(&a),
         Command::Count(a) => with_game!(game_kind(&a.game, None)?, |g| count(g, &a)),
         Command::Replay(a) if super::arimaa::is_arimaa(&a.game) => super::arimaa::replay(&a),
         Command::Replay(a) => {

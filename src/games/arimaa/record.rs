@@ -85,57 +85,61 @@ impl GameLine {
 
     /// Plays one turn from its tokens; the error says what is wrong.
     pub fn play(&mut self, rules: &Rules, tokens: &[&str]) -> Result<(), String> {
-        if let Some((winner, reason)) = self.end {
-            return Err(format!(
+        self.check_not_over()?;
+        if self.setups_left > 0 {
+            let next = self.setup(rules, tokens)?;
+            self.setups_left -= 1;
+            self.advance(next);
+            return Ok(());
+        }
+        let steps = self.parse_turn(rules, tokens)?;
+        self.play_steps(rules, &steps)
+            .map_err(|why| format!("`{}` {why}", tokens.join(" ")))
+    }
+
+    /// Plays one turn given as steps (after the setups); the error says what is wrong with it.
+    pub fn play_steps(&mut self, rules: &Rules, steps: &[Step]) -> Result<(), String> {
+        self.check_not_over()?;
+        let b = rules
+            .follow(&self.board, self.to_move, steps)
+            .map_err(|i| match steps.get(i) {
+                Some(_) => format!(
+                    "is not allowed for {} there (step {})",
+                    side_name(self.to_move),
+                    i + 1
+                ),
+                None => "does not finish its push, or has too many steps".to_string(),
+            })?;
+        if b == self.board {
+            return Err("leaves the position as it was; a turn must change it".into());
+        }
+        if self.repeats(&b) {
+            return Err("would make the same position a third time".into());
+        }
+        let mover = self.to_move;
+        self.advance(b);
+        let line = &*self;
+        self.end = rules.end_of_turn(&b, mover, || line.can_move(rules));
+        Ok(())
+    }
+
+    fn check_not_over(&self) -> Result<(), String> {
+        match self.end {
+            Some((winner, reason)) => Err(format!(
                 "the game is over ({} won by {})",
                 side_name(winner),
                 reason.name()
-            ));
+            )),
+            None => Ok(()),
         }
-        let next = if self.setups_left > 0 {
-            self.setup(rules, tokens)?
-        } else {
-            let steps = self.parse_turn(rules, tokens)?;
-            let b = rules
-                .follow(&self.board, self.to_move, &steps)
-                .map_err(|i| match steps.get(i) {
-                    Some(_) => format!(
-                        "step {} of `{}` is not allowed for {} there",
-                        i + 1,
-                        tokens.join(" "),
-                        side_name(self.to_move)
-                    ),
-                    None => format!(
-                        "`{}` does not finish its push, or has too many steps",
-                        tokens.join(" ")
-                    ),
-                })?;
-            if b == self.board {
-                return Err(format!(
-                    "`{}` leaves the position as it was; a turn must change it",
-                    tokens.join(" ")
-                ));
-            }
-            if self.repeats(&b) {
-                return Err(format!(
-                    "`{}` would make the same position a third time",
-                    tokens.join(" ")
-                ));
-            }
-            b
-        };
-        let mover = self.to_move;
+    }
+
+    /// The position after a turn: the other side to move, the position counted once more.
+    fn advance(&mut self, next: Board) {
         self.board = next;
-        self.to_move = mover.other();
+        self.to_move = self.to_move.other();
         self.plies += 1;
         *self.seen.entry((next, self.to_move)).or_insert(0) += 1;
-        if self.setups_left > 0 {
-            self.setups_left -= 1;
-            return Ok(());
-        }
-        let line = &*self;
-        self.end = rules.end_of_turn(&next, mover, || line.can_move(rules));
-        Ok(())
     }
 
     /// Whether the side to move has a legal turn (the repetition rule included).
