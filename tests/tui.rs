@@ -17,6 +17,7 @@ use matchbox::tui::app::{Action, Command, Mode, Snapshot, Speed, Titles, WatchAp
 use matchbox::tui::play::PlayApp;
 use matchbox::tui::render;
 use matchbox::tui::session::Session;
+use matchbox::tui::theme::{Theme, contrast};
 use matchbox::tui::worker::{self, Control};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -149,7 +150,11 @@ fn play_screen_after_an_illegal_move() {
     let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
     t.draw(|f| render::play(f, &app)).unwrap();
     insta::assert_snapshot!("play_illegal_move", t.backend());
-    // A legal move typed in notation is played, and the machine answers from a box.
+    // A legal move typed in notation is played, and the machine answers from a box. (The
+    // illegal move stays typed, to be mended: here it is erased.)
+    for _ in 0..5 {
+        app.update(Action::Backspace);
+    }
     for c in "b1-b2".chars() {
         app.update(Action::Type(c));
     }
@@ -207,14 +212,36 @@ fn keys_map_to_actions() {
             Some(Action::ToggleHelp),
         ),
         (key(KeyCode::Char('q')), Mode::Watch, Some(Action::Quit)),
-        (key(KeyCode::Esc), Mode::Play, Some(Action::Quit)),
+        (key(KeyCode::Esc), Mode::Play, Some(Action::Back)),
         (
             KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
             Mode::Play,
-            Some(Action::Quit),
+            Some(Action::Interrupt),
         ),
         (key(KeyCode::Char('b')), Mode::Play, Some(Action::Type('b'))),
-        (key(KeyCode::Char('b')), Mode::Watch, None),
+        // Any other key is still a key: it closes the help.
+        (key(KeyCode::Char('b')), Mode::Watch, Some(Action::Other)),
+        (
+            key(KeyCode::Char(']')),
+            Mode::Watch,
+            Some(Action::Browse(1)),
+        ),
+        (
+            key(KeyCode::Char('[')),
+            Mode::Play,
+            Some(Action::Browse(-1)),
+        ),
+        (
+            key(KeyCode::PageDown),
+            Mode::Watch,
+            Some(Action::Browse(10)),
+        ),
+        (key(KeyCode::Char('#')), Mode::Play, Some(Action::GoTo)),
+        (
+            key(KeyCode::Char('7')),
+            Mode::Watch,
+            Some(Action::Type('7')),
+        ),
         (key(KeyCode::Up), Mode::Play, Some(Action::Up)),
         (key(KeyCode::Enter), Mode::Play, Some(Action::Enter)),
     ];
@@ -237,6 +264,7 @@ fn actions_drive_the_session() {
     let mut c = Control {
         speed: Speed::Slow,
         paused: false,
+        browse: None,
     };
     // Pause, then step one move at a time.
     apply(app.update(Action::TogglePause), &mut s, &mut c);
@@ -340,6 +368,7 @@ fn watching_flat_out_trains_exactly_as_train_does() {
     let control = Control {
         speed: Speed::FlatOut,
         paused: false,
+        browse: None,
     };
     let (tx, mailbox, handle) = worker::spawn(s, control);
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -372,38 +401,9 @@ fn watching_flat_out_trains_exactly_as_train_does() {
 
 #[test]
 fn menace_screen_shows_beads_as_a_heat_map() {
-    use matchbox::games::tictactoe::TicTacToe;
-    use matchbox::learn::{Forced, Preset};
-    let boxes = Arc::new(BoxSet::build_with(
-        &TicTacToe,
-        Side::First,
-        SymmetryMode::Full,
-        Forced::Skip,
-    ));
-    let m = Machine::new(
-        boxes,
-        Preset::Michie.beads(),
-        Preset::Michie.reinforcement(),
-        5,
-    );
-    let mut s = Session::new(
-        Arc::new(Enumerated::new(TicTacToe)),
-        m,
-        Opponent::Perfect,
-        TieBreak::Random,
-    )
-    .unwrap();
+    let mut s = menace_session(5);
     s.ply();
-    let titles = Titles::of(&TicTacToe, s.machine());
-    let mut app = WatchApp::new(
-        TicTacToe,
-        titles,
-        Snapshot::of(&s),
-        Speed::Slow,
-        PathBuf::from("menace.yaml"),
-        Opponent::Perfect,
-    );
-    app.fps = 30.0;
+    let app = menace_app(&s, Speed::Slow);
     let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
     t.draw(|f| render::watch(f, &app)).unwrap();
     let text = t.backend().to_string();
@@ -519,4 +519,349 @@ fn a_session_run_flat_out_to_its_limit_shows_its_last_game_and_box() {
     assert_eq!(last.number, 300);
     assert!(last.result.is_some());
     assert!(s.opened.is_some_and(|o| o.game == 300));
+}
+
+fn menace_session(seed: u64) -> Session<matchbox::games::tictactoe::TicTacToe> {
+    use matchbox::games::tictactoe::TicTacToe;
+    use matchbox::learn::{Forced, Preset};
+    let boxes = Arc::new(BoxSet::build_with(
+        &TicTacToe,
+        Side::First,
+        SymmetryMode::Full,
+        Forced::Skip,
+    ));
+    let m = Machine::new(
+        boxes,
+        Preset::Michie.beads(),
+        Preset::Michie.reinforcement(),
+        seed,
+    );
+    Session::new(
+        Arc::new(Enumerated::new(TicTacToe)),
+        m,
+        Opponent::Perfect,
+        TieBreak::Random,
+    )
+    .unwrap()
+}
+
+fn menace_app(
+    s: &Session<matchbox::games::tictactoe::TicTacToe>,
+    speed: Speed,
+) -> WatchApp<matchbox::games::tictactoe::TicTacToe> {
+    use matchbox::games::tictactoe::TicTacToe;
+    let titles = Titles::of(&TicTacToe, s.machine());
+    let mut app = WatchApp::new(
+        TicTacToe,
+        titles,
+        Snapshot::of(s),
+        speed,
+        PathBuf::from("menace.yaml"),
+        Opponent::Perfect,
+    );
+    app.fps = 30.0;
+    app
+}
+
+const BORDERS: &str = "│╭╰╮╯─┐┘┌└";
+
+/// Text cut off by a panel's right border: a letter, digit or punctuation right against it.
+fn cut_at_a_border(t: &Terminal<TestBackend>) -> Vec<String> {
+    let buf = t.backend().buffer();
+    let (w, h) = (buf.area.width, buf.area.height);
+    let mut cut = Vec::new();
+    for y in 0..h {
+        for x in 1..w {
+            let sym = buf[(x, y)].symbol();
+            let right_border = (sym == "│" || sym == "╮" || sym == "╯")
+                && (x + 1 == w || BORDERS.contains(buf[(x + 1, y)].symbol()));
+            let before = buf[(x - 1, y)].symbol().chars().next().unwrap_or(' ');
+            if right_border && (before.is_alphanumeric() || "%)].,:;!?".contains(before)) {
+                let row: String = (0..w).map(|i| buf[(i, y)].symbol().to_string()).collect();
+                cut.push(format!("row {y}: {row}"));
+            }
+        }
+    }
+    cut
+}
+
+/// Characters that do not stand out from their background (WCAG contrast below 3:1).
+fn unreadable(t: &Terminal<TestBackend>, theme: Theme) -> Vec<String> {
+    let buf = t.backend().buffer();
+    let mut bad = Vec::new();
+    for (i, cell) in buf.content.iter().enumerate() {
+        if cell.symbol() == " " {
+            continue;
+        }
+        let (fg, bg) = theme.shown(cell.fg, cell.bg, cell.modifier);
+        let c = contrast(fg, bg);
+        if c < 3.0 {
+            let (x, y) = (i as u16 % buf.area.width, i as u16 / buf.area.width);
+            bad.push(format!(
+                "{:?} at ({x}, {y}): {fg:?} on {bg:?}, {c:.1}:1",
+                cell.symbol()
+            ));
+        }
+    }
+    bad
+}
+
+/// Every screen at the sizes a class uses: nothing cut off at a border, every character readable
+/// in both themes, and a snapshot of each.
+#[test]
+fn screens_fit_and_read_at_80x24_100x30_and_120x40() {
+    let mut her = session(3, Opponent::Perfect);
+    for _ in 0..40 {
+        her.recorded_game();
+    }
+    her.ply();
+    let mut menace = menace_session(5);
+    for _ in 0..30 {
+        menace.recorded_game();
+    }
+    menace.ply();
+    let her_app = watch_app(&her);
+    let mut menace_app = menace_app(&menace, Speed::Games10);
+    menace_app.games_per_sec = 3_812_345.0;
+    let play_s = session(4, Opponent::Human);
+    let game = Hexapawn::new(Size::GARDNER);
+    let titles = Titles::of(&game, play_s.machine());
+    let mut play_app = PlayApp::new(play_s, titles, Side::First, None);
+    play_app.update(Action::Enter);
+    for (w, h) in [(80, 24), (100, 30), (120, 40)] {
+        for theme in [Theme::Dark, Theme::Light] {
+            let mut her_app = watch_app(&her);
+            her_app.theme = theme;
+            menace_app.theme = theme;
+            play_app.theme = theme;
+            let screens = [
+                draw_watch(&her_app, w, h),
+                {
+                    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+                    t.draw(|f| render::watch(f, &menace_app)).unwrap();
+                    t
+                },
+                {
+                    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+                    t.draw(|f| render::play(f, &play_app)).unwrap();
+                    t
+                },
+            ];
+            for (name, t) in ["HER", "MENACE", "play"].iter().zip(&screens) {
+                let cut = cut_at_a_border(t);
+                assert!(
+                    cut.is_empty(),
+                    "{name} {w}x{h}: cut off\n{}",
+                    cut.join("\n")
+                );
+                let bad = unreadable(t, theme);
+                assert!(
+                    bad.is_empty(),
+                    "{name} {w}x{h} {theme:?}: hard to read\n{}",
+                    bad.join("\n")
+                );
+            }
+            if theme == Theme::Dark {
+                insta::assert_snapshot!(format!("her_{w}x{h}"), screens[0].backend());
+                insta::assert_snapshot!(format!("menace_{w}x{h}"), screens[1].backend());
+                insta::assert_snapshot!(format!("play_{w}x{h}"), screens[2].backend());
+            }
+        }
+    }
+    // The light theme, colours and all.
+    let mut light = watch_app(&her);
+    light.theme = Theme::Light;
+    let t = draw_watch(&light, 80, 24);
+    insta::assert_debug_snapshot!("her_80x24_light", t.backend().buffer());
+    let _ = her_app;
+}
+
+#[test]
+fn the_box_browser_shows_every_box_with_its_chances() {
+    let mut s = session(6, Opponent::Perfect);
+    s.recorded_game();
+    let mut app = watch_app(&s);
+    let mut c = Control {
+        speed: Speed::Slow,
+        paused: false,
+        browse: None,
+    };
+    let live = s.opened.unwrap().box_index;
+    // `]` starts from the live box; the worker then copies that box out for the screen.
+    let cmds = app.update(Action::Browse(1));
+    assert_eq!(cmds, vec![Command::Browse(Some(live + 1))]);
+    apply(cmds, &mut s, &mut c);
+    assert_eq!(c.browse, Some(live + 1));
+    // `{` goes back ten, never before box 1; `}` on, never past the last.
+    app.update(Action::Browse(-10));
+    assert_eq!(app.browser.shown, Some(0));
+    app.update(Action::Browse(100));
+    assert_eq!(app.browser.shown, Some(23));
+    // `#` and a number jump to a box; a number out of range says so and keeps the box.
+    app.update(Action::GoTo);
+    for ch in "12".chars() {
+        app.update(Action::Type(ch));
+    }
+    let cmds = app.update(Action::Enter);
+    assert_eq!(cmds, vec![Command::Browse(Some(11))]);
+    apply(cmds, &mut s, &mut c);
+    app.update(Action::GoTo);
+    for ch in "99".chars() {
+        app.update(Action::Type(ch));
+    }
+    app.update(Action::Enter);
+    assert_eq!(app.browser.shown, Some(11));
+    assert_eq!(
+        app.message.as_deref(),
+        Some("no box 99: the machine has 24 boxes")
+    );
+    // The screen shows box 12 and each arrow's chance.
+    app.snapshot = Snapshot::browsing(&s, c.browse);
+    let text = screen_text(&draw_watch(&app, 120, 40));
+    assert!(text.contains("Box 12 of 24"), "{text}");
+    let mbox = s.machine().boxes.get(11).clone();
+    let beads: Vec<u32> = s.machine().beads_in(11).iter().map(|b| b.get()).collect();
+    let total: u32 = beads.iter().sum();
+    let game = Hexapawn::new(Size::GARDNER);
+    use matchbox::game::Game;
+    for (i, &mv) in mbox.arrows.iter().enumerate() {
+        let pct = 100.0 * beads[i] as f64 / total as f64;
+        let line = format!(
+            "{}: {} of {total} beads = {pct:.0} %",
+            game.format_move(mv),
+            beads[i]
+        );
+        assert!(text.contains(&line), "{line}\n{text}");
+    }
+    // Esc goes back to the live box; another Esc quits.
+    assert_eq!(app.update(Action::Back), vec![Command::Browse(None)]);
+    assert!(!app.quit);
+    assert_eq!(app.update(Action::Back), vec![Command::Quit]);
+    assert!(app.quit);
+}
+
+#[test]
+fn a_box_that_is_a_mirror_image_names_the_move_on_the_board() {
+    // HER keeps one box for a position and its mirror image: find a game whose box was opened
+    // for the mirror image of the board.
+    let mut s = session(11, Opponent::Perfect);
+    let found = (0..400).any(|_| {
+        s.ply();
+        s.opened
+            .is_some_and(|o| o.image.is_some() && o.arrow.is_some() && s.in_game())
+    });
+    assert!(found);
+    let app = watch_app(&s);
+    let text = screen_text(&draw_watch(&app, 120, 40));
+    assert!(text.contains(" here = "), "{text}");
+    assert!(text.contains("(mirrored)"), "{text}");
+}
+
+#[test]
+fn the_help_closes_on_any_key_and_o_shows_the_next_opponent() {
+    let mut s = session(1, Opponent::Perfect);
+    let mut app = watch_app(&s);
+    app.update(Action::ToggleHelp);
+    assert!(app.update(Action::Other).is_empty());
+    assert!(!app.show_help);
+    // Mid game, `o` applies from the next game, and the title says so until then.
+    s.ply();
+    let mut c = Control {
+        speed: Speed::Slow,
+        paused: false,
+        browse: None,
+    };
+    apply(app.update(Action::ToggleOpponent), &mut s, &mut c);
+    app.snapshot = Snapshot::of(&s);
+    let text = screen_text(&draw_watch(&app, 120, 40));
+    assert!(
+        text.contains("against the perfect player (next game: random)"),
+        "{text}"
+    );
+    while s.in_game() {
+        s.ply();
+    }
+    s.ply();
+    app.snapshot = Snapshot::of(&s);
+    let text = screen_text(&draw_watch(&app, 120, 40));
+    assert!(text.contains("against the random player"), "{text}");
+    assert!(!text.contains("next game:"), "{text}");
+}
+
+#[test]
+fn play_keeps_a_mistyped_move_and_asks_before_losing_the_machine() {
+    let s = session(4, Opponent::Human);
+    let game = Hexapawn::new(Size::GARDNER);
+    let titles = Titles::of(&game, s.machine());
+    let mut app = PlayApp::new(s, titles, Side::First, None);
+    for c in "b1-b3".chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Enter);
+    assert_eq!(app.input, "b1-b3", "an illegal move stays to be mended");
+    app.update(Action::Backspace);
+    app.update(Action::Type('2'));
+    app.update(Action::Enter);
+    assert_eq!(app.input, "");
+    // Play the game out; text typed after it ends does not carry into the next.
+    while app.session.in_game() {
+        app.update(Action::Enter);
+    }
+    let message = app.message.clone().unwrap();
+    assert!(message.starts_with("game 1: "), "{message}");
+    let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    t.draw(|f| render::play(f, &app)).unwrap();
+    assert!(t.backend().to_string().contains("Enter: next game"));
+    app.update(Action::Type('a'));
+    app.update(Action::Enter);
+    assert!(app.session.in_game());
+    assert_eq!(app.input, "");
+    // One game learned and no --save: q asks, another key plays on, q twice quits.
+    assert_eq!(app.unsaved_games(), 1);
+    app.update(Action::Quit);
+    assert!(!app.quit);
+    assert!(
+        app.message
+            .as_deref()
+            .unwrap()
+            .contains("quit without saving?")
+    );
+    app.update(Action::Down);
+    app.update(Action::Quit);
+    assert!(!app.quit);
+    app.update(Action::Quit);
+    assert!(app.quit);
+}
+
+#[test]
+fn menace_says_how_many_beads_a_lost_game_takes() {
+    use matchbox::games::tictactoe::TicTacToe;
+    // MENACE (X) against a person who wins: Michie's reinforcement takes a bead from each box
+    // the machine opened in that game.
+    let s = menace_session(2);
+    let titles = Titles::of(&TicTacToe, s.machine());
+    let mut app = PlayApp::new(s, titles, Side::Second, None);
+    let mut seen = false;
+    for _ in 0..2000 {
+        if app.session.in_game() {
+            // The person plays the first move offered.
+            app.update(Action::Enter);
+            continue;
+        }
+        let m = app.message.clone().unwrap_or_default();
+        if m.contains("you won") {
+            let r = app.session.reinforced.clone().unwrap();
+            let lost: i64 = r.changes.iter().map(|c| -c.2).sum();
+            let words = if lost == 1 {
+                "loses a bead".to_string()
+            } else {
+                format!("loses {lost} beads")
+            };
+            assert!(m.contains(&words), "{m} / {lost}");
+            seen = true;
+            break;
+        }
+        app.update(Action::Enter);
+    }
+    assert!(seen);
 }

@@ -1247,15 +1247,6 @@ fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
         store::check_writable(path)?;
     }
     let opts = MachineOptions::new(SetOptions::from(&a.learn.set), &a.learn.machine);
-    let machine = build_machine(&game, &opts)?;
-    let titles = Titles::of(&game, &machine);
-    let save = a.save.clone().unwrap_or_else(|| {
-        PathBuf::from(format!(
-            "{}-{}-watch.yaml",
-            game.name(),
-            game.side_name(machine.boxes.side())
-        ))
-    });
     let kind = match a.learn.opponent.kind {
         Opponent::Matchbox => {
             bail!(
@@ -1264,7 +1255,25 @@ fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
         }
         kind => kind,
     };
-    let mut session = screen_session(game, machine, kind, a.learn.tie_break)?;
+    // Big boards take seconds to build and solve: the screen says so, and q stays live.
+    let what = format!("{} {}", game.name(), game.variant());
+    let stage = std::sync::Mutex::new("building the machine's boxes".to_string());
+    let (titles, side, mut session) = tui::preparing(&what, a.theme.into(), &stage, || {
+        let machine = build_machine(&game, &opts)?;
+        let (titles, side) = (Titles::of(&game, &machine), machine.boxes.side());
+        if let Ok(mut s) = stage.lock() {
+            *s = format!("solving the game for the {kind} player");
+        }
+        let session = screen_session(game.clone(), machine, kind, a.learn.tie_break)?;
+        anyhow::Ok((titles, side, session))
+    })??;
+    let save = a.save.clone().unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "{}-{}-watch.yaml",
+            game.name(),
+            game.side_name(side)
+        ))
+    });
     session.limit = a.learn.games.map(|g| g as u64);
     let speed = match a.speed {
         StartSpeed::Step => Speed::Step,
@@ -1275,7 +1284,7 @@ fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
         StartSpeed::FlatOut => Speed::FlatOut,
     };
     let seed = session.machine().seed;
-    let session = tui::watch(session, titles, speed, save)?;
+    let session = tui::watch(session, titles, speed, save, a.theme.into())?;
     // The terminal is back: say what ran, so the run can be repeated.
     println!(
         "{} games watched; seed {seed} (`--seed {seed}` plays the same games again)",
@@ -1297,8 +1306,19 @@ fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
         symmetry: a.symmetry,
         forced: None,
     };
-    let machine = build_machine(&game, &MachineOptions::new(set, &a.machine))?;
-    let mut titles = Titles::of(&game, &machine);
+    let opts = MachineOptions::new(set, &a.machine);
+    let what = format!("{} {}", game.name(), game.variant());
+    let stage = std::sync::Mutex::new("building the machine's boxes".to_string());
+    let (mut titles, session) = tui::preparing(&what, a.theme.into(), &stage, || {
+        let machine = build_machine(&game, &opts)?;
+        let titles = Titles::of(&game, &machine);
+        if let Ok(mut s) = stage.lock() {
+            *s = "enumerating the game".to_string();
+        }
+        let session = screen_session(game.clone(), machine, Opponent::Human, TieBreak::Random)?;
+        anyhow::Ok((titles, session))
+    })??;
+    let mut session = session;
     let stand_in: Option<Box<dyn crate::players::Player<G>>> = match a.opponent.kind {
         Opponent::Matchbox => None,
         Opponent::Mcts(sims) => Some(Box::new(crate::players::MctsPlayer::new(sims))),
@@ -1321,12 +1341,19 @@ fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
     if stand_in.is_some() {
         titles.machine = format!("{} ({})", a.opponent.kind, game.side_name(human.other()));
     }
-    let mut session = screen_session(game, machine, Opponent::Human, TieBreak::Random)?;
     if let Some(p) = stand_in {
         session.set_stand_in(p);
     }
     let mut app = PlayApp::new(session, titles, human, a.save.clone());
+    app.theme = a.theme.into();
     tui::play(&mut app)?;
+    let unsaved = app.unsaved_games();
+    if unsaved > 0 {
+        eprintln!(
+            "the machine's {} games were not saved (play with --save FILE to keep them)",
+            crate::text::group(unsaved)
+        );
+    }
     if let Some(path) = &app.save_path {
         app.session.save(path)?;
         eprintln!(

@@ -379,6 +379,26 @@ pub struct WatchArgs {
     /// Speed to start at
     #[arg(long, value_enum, default_value_t = StartSpeed::Slow)]
     pub speed: StartSpeed,
+    /// Colours: dark (light text on the terminal's background) or light (dark text on a white
+    /// background matchbox paints itself: for light terminals and projectors)
+    #[arg(long, value_enum, default_value_t = ThemeName::Dark)]
+    pub theme: ThemeName,
+}
+
+/// The screens' themes, as named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ThemeName {
+    Dark,
+    Light,
+}
+
+impl From<ThemeName> for crate::tui::theme::Theme {
+    fn from(t: ThemeName) -> Self {
+        match t {
+            ThemeName::Dark => crate::tui::theme::Theme::Dark,
+            ThemeName::Light => crate::tui::theme::Theme::Light,
+        }
+    }
 }
 
 /// The watch screen's speeds, as named on the command line.
@@ -411,6 +431,9 @@ pub struct PlayArgs {
     /// Save the machine to this YAML file when you quit
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// Colours: dark or light (see watch --help)
+    #[arg(long, value_enum, default_value_t = ThemeName::Dark)]
+    pub theme: ThemeName,
     /// Who you play: the matchbox machine (it learns), or mcts[:SIMS], perfect or random instead
     #[arg(long, default_value = "matchbox")]
     pub opponent: OpponentSpec,

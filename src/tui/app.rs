@@ -76,6 +76,16 @@ pub enum Action {
     Enter,
     Type(char),
     Backspace,
+    /// Browse the machine's boxes: this many on (or back, when negative).
+    Browse(i32),
+    /// Go to a box by its number (`#`, then digits and Enter).
+    GoTo,
+    /// Esc: close what is open (the box number prompt, the box browser), or quit.
+    Back,
+    /// Any other key: it closes the help.
+    Other,
+    /// Ctrl-C: quits at once, whatever is open.
+    Interrupt,
 }
 
 /// Which screen.
@@ -88,11 +98,20 @@ pub enum Mode {
 /// The action for a key press on a screen, if any.
 pub fn action_for(key: KeyEvent, mode: Mode) -> Option<Action> {
     if key.modifiers.contains(KeyModifiers::CONTROL) {
-        return matches!(key.code, KeyCode::Char('c' | 'C')).then_some(Action::Quit);
+        return matches!(key.code, KeyCode::Char('c' | 'C')).then_some(Action::Interrupt);
     }
     let action = match (mode, key.code) {
-        (_, KeyCode::Esc | KeyCode::Char('q')) => Action::Quit,
+        (_, KeyCode::Char('q')) => Action::Quit,
+        (_, KeyCode::Esc) => Action::Back,
         (_, KeyCode::Char('?')) => Action::ToggleHelp,
+        (_, KeyCode::Char('[')) => Action::Browse(-1),
+        (_, KeyCode::Char(']')) => Action::Browse(1),
+        (_, KeyCode::Char('{') | KeyCode::PageUp) => Action::Browse(-10),
+        (_, KeyCode::Char('}') | KeyCode::PageDown) => Action::Browse(10),
+        (_, KeyCode::Char('#')) => Action::GoTo,
+        (Mode::Watch, KeyCode::Char(c)) if c.is_ascii_digit() => Action::Type(c),
+        (Mode::Watch, KeyCode::Enter) => Action::Enter,
+        (Mode::Watch, KeyCode::Backspace) => Action::Backspace,
         (Mode::Watch, KeyCode::Char(' ')) => Action::TogglePause,
         (Mode::Watch, KeyCode::Char('n') | KeyCode::Right) => Action::Step,
         (Mode::Watch, KeyCode::Char('+' | '=')) => Action::Faster,
@@ -108,7 +127,7 @@ pub fn action_for(key: KeyEvent, mode: Mode) -> Option<Action> {
         (Mode::Play, KeyCode::Char(c)) if c.is_ascii_alphanumeric() || "-x:, ".contains(c) => {
             Action::Type(c)
         }
-        _ => return None,
+        _ => Action::Other,
     };
     Some(action)
 }
@@ -126,16 +145,24 @@ pub fn key_table(mode: Mode) -> &'static [(&'static str, &'static str)] {
             ("o", "opponent: perfect or random (from the next game)"),
             ("r", "reset the machine (asks; same seed)"),
             ("s", "save the machine (YAML, atomic)"),
+            ("[ / ]", "browse the boxes: previous / next"),
+            ("{ / }", "10 boxes back / on (PgUp / PgDn)"),
+            ("# 12 Enter", "go to box 12"),
+            ("Esc", "back to the live box (or quit)"),
             ("?", "this help"),
-            ("q or Esc", "quit (Ctrl-C too)"),
+            ("q", "quit (Ctrl-C too)"),
         ],
         Mode::Play => &[
             ("↑ / ↓", "choose a move"),
             ("Enter", "play it (or start the next game)"),
             ("b1-b2", "or type a move, then Enter"),
             ("Backspace", "edit what you typed"),
+            ("[ / ]", "browse the machine's boxes"),
+            ("{ / }", "10 boxes back / on (PgUp / PgDn)"),
+            ("# 12 Enter", "go to box 12"),
+            ("Esc", "back to the live box (or quit)"),
             ("?", "this help"),
-            ("q or Esc", "quit (saves with --save)"),
+            ("q", "quit (saves with --save)"),
         ],
     }
 }
@@ -149,7 +176,91 @@ pub enum Command {
     SetOpponent(Opponent),
     Reset,
     Save(PathBuf),
+    /// Show this box (from 0) in full, or follow the box opened last.
+    Browse(Option<usize>),
     Quit,
+}
+
+/// The box browser both screens share: a box shown in place of the one the machine opened last,
+/// and the `#` prompt for a box number.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Browser {
+    /// The box shown (from 0), or `None` to follow the box the machine opened last.
+    pub shown: Option<usize>,
+    /// The digits typed after `#`, while the prompt is open.
+    pub prompt: Option<String>,
+}
+
+impl Browser {
+    /// Applies `action` if it is the browser's, for a machine of `total` boxes whose box opened
+    /// last is `live`. Returns `None` when the action is not the browser's, else the message to
+    /// show (if any).
+    pub fn update(
+        &mut self,
+        action: Action,
+        total: usize,
+        live: Option<usize>,
+    ) -> Option<Option<String>> {
+        if let Some(typed) = &mut self.prompt {
+            match action {
+                Action::Type(c) if c.is_ascii_digit() && typed.len() < 12 => typed.push(c),
+                Action::Backspace => {
+                    typed.pop();
+                }
+                Action::Back => self.prompt = None,
+                Action::Enter => {
+                    let typed = self.prompt.take().unwrap_or_default();
+                    return Some(match typed.parse::<usize>() {
+                        Ok(n) if (1..=total).contains(&n) => {
+                            self.shown = Some(n - 1);
+                            None
+                        }
+                        _ if typed.is_empty() => None,
+                        _ => Some(format!(
+                            "no box {typed}: the machine has {} boxes",
+                            crate::text::group(total as u64)
+                        )),
+                    });
+                }
+                Action::Quit | Action::Interrupt | Action::ToggleHelp => return None,
+                // Anything else while typing a number is ignored.
+                _ => {}
+            }
+            return Some(None);
+        }
+        match action {
+            Action::Browse(step) => {
+                if total == 0 {
+                    return Some(Some("the machine has no boxes yet".into()));
+                }
+                let from = self.shown.or(live).unwrap_or(0) as i64;
+                let to = (from + step as i64).clamp(0, total as i64 - 1);
+                self.shown = Some(to as usize);
+                Some(None)
+            }
+            Action::GoTo => {
+                self.prompt = Some(String::new());
+                Some(None)
+            }
+            Action::Back if self.shown.is_some() => {
+                self.shown = None;
+                Some(None)
+            }
+            _ => None,
+        }
+    }
+
+    /// The key line while browsing or typing a box number, if either.
+    pub fn key_line(&self) -> Option<String> {
+        if let Some(typed) = &self.prompt {
+            return Some(format!(
+                " go to box: {typed}▏   Enter go · Backspace edit · Esc cancel"
+            ));
+        }
+        self.shown.map(|_| {
+            " [ ] next box · { } 10 boxes · # number · Esc back to the live box · q quit".into()
+        })
+    }
 }
 
 /// Boxes shown one by one in the machine panel at most; larger sets show the recent ones.
@@ -170,6 +281,10 @@ impl<G: Game> SnapBoxes<G> {
     /// Box `b`, which must be one the snapshot shows (or the box opened last).
     pub fn get(&self, b: usize) -> &MatchBox<G> {
         &self.boxes[&b]
+    }
+    /// Box `b`, if the snapshot holds it.
+    pub fn try_get(&self, b: usize) -> Option<&MatchBox<G>> {
+        self.boxes.get(&b)
     }
     /// How many boxes the machine has.
     pub fn len(&self) -> usize {
@@ -206,18 +321,30 @@ pub struct Snapshot<G: BoardView> {
 }
 
 impl<G: BoardView> Snapshot<G> {
+    /// The session as the screen shows it, following the box opened last.
     pub fn of(s: &Session<G>) -> Snapshot<G> {
+        Self::browsing(s, None)
+    }
+
+    /// The session with box `browse` (from 0) and its neighbours in number order copied out for
+    /// the box browser; `None` follows the box opened last (and the machine panel shows the boxes
+    /// opened most recently).
+    pub fn browsing(s: &Session<G>, browse: Option<usize>) -> Snapshot<G> {
         let m = s.machine();
         let set = &m.boxes;
+        let browse = browse.filter(|&b| b < set.len());
         let shown: Vec<usize> = if set.len() <= SHOW_ALL_BOXES {
             (0..set.len()).collect()
+        } else if let Some(b) = browse {
+            let first = (b / SHOW_ALL_BOXES) * SHOW_ALL_BOXES;
+            (first..(first + SHOW_ALL_BOXES).min(set.len())).collect()
         } else {
             s.recent.iter().copied().take(SHOW_ALL_BOXES).collect()
         };
         let mut beads = HashMap::new();
         let mut copied = HashMap::new();
         let extra = s.opened.map(|o| o.box_index);
-        for b in shown.iter().copied().chain(extra) {
+        for b in shown.iter().copied().chain(extra).chain(browse) {
             beads.insert(b, m.beads_in(b).iter().map(|x| x.get()).collect());
             copied.insert(b, set.get(b).clone());
         }
@@ -243,7 +370,7 @@ impl<G: BoardView> Snapshot<G> {
             games_played: m.games_played,
             beads_left,
             boxes_emptied,
-            rival: s.rival(),
+            rival: s.playing_rival(),
             seed: m.seed,
             reinforcement: m.reinforcement.to_string(),
             limit_reached: s.limit_reached(),
@@ -299,6 +426,8 @@ pub struct WatchApp<G: BoardView> {
     pub confirm_reset: bool,
     /// The speed was changed: the games-per-second reading starts afresh.
     pub speed_changed: bool,
+    pub theme: super::theme::Theme,
+    pub browser: Browser,
 }
 
 impl<G: BoardView> WatchApp<G> {
@@ -326,20 +455,33 @@ impl<G: BoardView> WatchApp<G> {
             anim: 1.0,
             confirm_reset: false,
             speed_changed: false,
+            theme: super::theme::Theme::Dark,
+            browser: Browser::default(),
         }
     }
 
     /// Applies an action; returns the commands for the training thread.
     pub fn update(&mut self, action: Action) -> Vec<Command> {
         // Any key but quit just closes the help.
-        if self.show_help && action != Action::Quit {
+        if self.show_help && !matches!(action, Action::Quit | Action::Interrupt) {
             self.show_help = false;
             return Vec::new();
+        }
+        let before = self.browser.shown;
+        let live = self.snapshot.opened.map(|o| o.box_index);
+        if let Some(message) = self.browser.update(action, self.snapshot.boxes.len(), live) {
+            self.message = message;
+            self.confirm_reset = false;
+            return if self.browser.shown != before {
+                vec![Command::Browse(self.browser.shown)]
+            } else {
+                Vec::new()
+            };
         }
         self.message = None;
         let confirming = std::mem::take(&mut self.confirm_reset);
         match action {
-            Action::Quit => {
+            Action::Quit | Action::Back | Action::Interrupt => {
                 self.quit = true;
                 vec![Command::Quit]
             }

@@ -37,4 +37,43 @@ pub trait BoardView: GameDefaults {
     fn board_size(&self) -> (u16, u16);
     /// What the pieces are, for the legend.
     fn legend(&self) -> &'static str;
+    /// How a box's diagram differs from the board when the symmetry `sym` takes one to the other:
+    /// "mirrored", "turned 90°", ….
+    fn image_word(&self, sym: crate::game::Sym) -> String {
+        let _ = sym;
+        "a symmetric image".into()
+    }
+}
+
+/// The words for a symmetry of a group of `turns` rotations followed by as many reflections
+/// (index `k < turns`: turned `k` steps of `step` degrees; `k ≥ turns`: mirrored, then turned).
+pub fn turn_or_mirror(sym: crate::game::Sym, turns: usize, step: u32) -> String {
+    let k = sym.index();
+    let (mirror, turn) = (k >= turns, (k % turns) as u32 * step);
+    match (mirror, turn) {
+        (false, 0) => "the same".into(),
+        (false, t) => format!("turned {t}°"),
+        (true, 0) => "mirrored".into(),
+        (true, t) => format!("mirrored and turned {t}°"),
+    }
+}
+
+/// One cell of a heat map of beads: the count (`+` for 10 or more) on a background from dark (few
+/// beads) to bright (the most in the box), the digit dark on the bright shades so it always reads.
+pub fn heat_cell(n: u32, most: u32) -> (String, ratatui::style::Style) {
+    use ratatui::style::{Modifier, Style};
+    const SHADES: [(Color, Color); 5] = [
+        (Color::Rgb(40, 40, 40), Color::White),
+        (Color::Rgb(90, 30, 30), Color::White),
+        (Color::Rgb(160, 50, 20), Color::White),
+        (Color::Rgb(220, 110, 0), Color::Black),
+        (Color::Rgb(250, 200, 40), Color::Black),
+    ];
+    let heat = (n as f32 / most.max(1) as f32 * 4.0).ceil() as usize;
+    let (bg, fg) = SHADES[heat.min(4)];
+    let text = if n > 9 { "+".into() } else { n.to_string() };
+    (
+        text,
+        Style::new().bg(bg).fg(fg).add_modifier(Modifier::BOLD),
+    )
 }

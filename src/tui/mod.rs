@@ -7,6 +7,7 @@ pub mod board;
 pub mod play;
 pub mod render;
 pub mod session;
+pub mod theme;
 pub mod worker;
 
 use std::path::PathBuf;
@@ -45,6 +46,7 @@ pub fn watch<G: BoardView + Clone + 'static>(
     titles: Titles,
     speed: Speed,
     save_path: PathBuf,
+    theme: theme::Theme,
 ) -> Result<Session<G>> {
     let game = session.game().clone();
     let opponent = match session.rival() {
@@ -54,10 +56,12 @@ pub fn watch<G: BoardView + Clone + 'static>(
     let control = Control {
         speed,
         paused: false,
+        browse: None,
     };
     let snapshot = app::Snapshot::of(&session);
     let (tx, mailbox, handle) = worker::spawn(session, control);
     let mut app = WatchApp::new(game, titles, snapshot, speed, save_path, opponent);
+    app.theme = theme;
     let alive = || !handle.is_finished();
     let result = with_terminal(|t| watch_loop(t, &mut app, &tx, &mailbox, &alive));
     let _ = tx.send(Command::Quit);
@@ -166,5 +170,57 @@ pub fn play<G: BoardView>(app: &mut PlayApp<G>) -> Result<()> {
                 return Ok(());
             }
         }
+    })
+}
+
+/// Runs `work` (building a big machine, solving its game) on its own thread. If it takes more
+/// than a moment, the terminal shows what is being done and for how long, and `q`, Esc or Ctrl-C
+/// stop the program at once (nothing has been trained yet, so nothing is lost). `stage` names
+/// the step under way; `work` may update it.
+pub fn preparing<T: Send>(
+    what: &str,
+    theme: theme::Theme,
+    stage: &std::sync::Mutex<String>,
+    work: impl FnOnce() -> T + Send,
+) -> Result<T> {
+    std::thread::scope(|scope| {
+        let handle = scope.spawn(work);
+        let started = Instant::now();
+        while !handle.is_finished() && started.elapsed() < Duration::from_millis(400) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        if !handle.is_finished() {
+            let stopped = with_terminal(|terminal| {
+                let mut tick = 0usize;
+                while !handle.is_finished() {
+                    let doing = stage.lock().map(|s| s.clone()).unwrap_or_default();
+                    let secs = started.elapsed().as_secs();
+                    terminal.draw(|f| {
+                        render::preparing(f, what, &doing, secs, tick);
+                        theme.apply(f.buffer_mut());
+                    })?;
+                    tick += 1;
+                    if event::poll(Duration::from_millis(100))?
+                        && let Event::Key(key) = event::read()?
+                        && key.kind == KeyEventKind::Press
+                        && matches!(
+                            action_for(key, Mode::Watch),
+                            Some(app::Action::Quit | app::Action::Back | app::Action::Interrupt)
+                        )
+                    {
+                        return Ok(true);
+                    }
+                }
+                Ok(false)
+            })?;
+            if stopped {
+                // The work cannot be interrupted; the terminal is restored, so leave now.
+                eprintln!("stopped while preparing {what}");
+                std::process::exit(0);
+            }
+        }
+        handle
+            .join()
+            .map_err(|_| anyhow::anyhow!("preparing {what} failed"))
     })
 }

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use super::app::{Action, Snapshot, Titles};
+use super::app::{Action, Browser, Snapshot, Titles};
 use super::board::BoardView;
 use super::session::Session;
 use crate::game::Side;
@@ -21,6 +21,12 @@ pub struct PlayApp<G: BoardView> {
     pub save_path: Option<PathBuf>,
     /// The machine's snapshot for drawing, refreshed after every change.
     pub snapshot: Snapshot<G>,
+    pub theme: super::theme::Theme,
+    pub browser: Browser,
+    /// Games played before this screen opened: quitting after more, with no `--save`, asks first.
+    pub games_at_start: u64,
+    /// `q` was pressed once with unsaved games: a second `q` quits.
+    pub confirm_quit: bool,
 }
 
 impl<G: BoardView> PlayApp<G> {
@@ -31,6 +37,7 @@ impl<G: BoardView> PlayApp<G> {
         save_path: Option<PathBuf>,
     ) -> Self {
         let snapshot = Snapshot::of(&session);
+        let games_at_start = session.machine().games_played;
         let mut app = PlayApp {
             session,
             titles,
@@ -42,6 +49,10 @@ impl<G: BoardView> PlayApp<G> {
             quit: false,
             save_path,
             snapshot,
+            theme: super::theme::Theme::Dark,
+            browser: Browser::default(),
+            games_at_start,
+            confirm_quit: false,
         };
         app.next_game();
         app
@@ -53,6 +64,8 @@ impl<G: BoardView> PlayApp<G> {
     }
 
     fn next_game(&mut self) {
+        // What was typed during the last game does not carry into the next.
+        self.input.clear();
         self.session.begin();
         self.machine_moves();
         self.cursor = 0;
@@ -68,25 +81,80 @@ impl<G: BoardView> PlayApp<G> {
             && let Some(r) = rec.result
         {
             let machine = &self.titles.machine;
-            let outcome = match r {
-                GameResult::Win => format!("{machine} won"),
-                GameResult::Draw => "a draw".to_string(),
-                GameResult::Loss => format!("you won; {machine} loses a bead"),
+            let beads = |n: i64| match n {
+                1 => "a bead".to_string(),
+                n => format!("{n} beads"),
             };
+            let (lost, gained) = self.session.reinforced.as_ref().map_or((0, 0), |r| {
+                r.changes.iter().fold(
+                    (0, 0),
+                    |(l, g), &(_, _, d)| {
+                        if d < 0 { (l - d, g) } else { (l, g + d) }
+                    },
+                )
+            });
+            let outcome = match r {
+                GameResult::Win if gained > 0 => {
+                    format!("{machine} won and gains {}", beads(gained))
+                }
+                GameResult::Win => format!("{machine} won"),
+                GameResult::Draw if gained > 0 => {
+                    format!("a draw; {machine} gains {}", beads(gained))
+                }
+                GameResult::Draw => "a draw".to_string(),
+                GameResult::Loss if lost > 0 => format!("you won; {machine} loses {}", beads(lost)),
+                GameResult::Loss => format!("you won; {machine} keeps its beads"),
+            };
+            self.input.clear();
             self.message = Some(format!("game {}: {outcome}. Enter: next game", rec.number));
         }
-        self.snapshot = Snapshot::of(&self.session);
+        self.refresh();
+    }
+
+    /// A new snapshot, with the browsed box in it.
+    fn refresh(&mut self) {
+        self.snapshot = Snapshot::browsing(&self.session, self.browser.shown);
+    }
+
+    /// Whether quitting now would lose games the machine learned from (no `--save`).
+    pub fn unsaved_games(&self) -> u64 {
+        match self.save_path {
+            Some(_) => 0,
+            None => self.session.machine().games_played - self.games_at_start,
+        }
     }
 
     pub fn update(&mut self, action: Action) {
         // Any key but quit just closes the help.
-        if self.show_help && action != Action::Quit {
+        if self.show_help && !matches!(action, Action::Quit | Action::Interrupt) {
             self.show_help = false;
             return;
         }
+        let live = self.snapshot.opened.map(|o| o.box_index);
+        let before = self.browser.shown;
+        if let Some(message) = self.browser.update(action, self.snapshot.boxes.len(), live) {
+            if message.is_some() {
+                self.message = message;
+            }
+            if self.browser.shown != before {
+                self.refresh();
+            }
+            return;
+        }
+        let confirming = std::mem::take(&mut self.confirm_quit);
         let options = self.options();
         match action {
-            Action::Quit => self.quit = true,
+            Action::Interrupt => self.quit = true,
+            Action::Quit | Action::Back if confirming || self.unsaved_games() == 0 => {
+                self.quit = true
+            }
+            Action::Quit | Action::Back => {
+                self.confirm_quit = true;
+                self.message = Some(format!(
+                    "quit without saving? The machine's {} games here are lost (--save FILE keeps them). q again quits, any other key plays on",
+                    self.unsaved_games()
+                ));
+            }
             Action::ToggleHelp => self.show_help = true,
             Action::Up if !options.is_empty() => {
                 self.cursor = (self.cursor + options.len() - 1) % options.len();
@@ -105,7 +173,8 @@ impl<G: BoardView> PlayApp<G> {
                 let pick = if self.input.trim().is_empty() {
                     Some(self.cursor.min(options.len().saturating_sub(1)))
                 } else {
-                    let text = std::mem::take(&mut self.input);
+                    // What was typed stays until it is played, so a typo can be mended.
+                    let text = self.input.clone();
                     let game = self.session.game();
                     let pos = self
                         .session
@@ -125,6 +194,7 @@ impl<G: BoardView> PlayApp<G> {
                     && i < options.len()
                 {
                     self.message = None;
+                    self.input.clear();
                     self.session.human_move(i);
                     self.cursor = 0;
                     self.machine_moves();

@@ -12,6 +12,7 @@ use ratatui::widgets::{
 use super::app::{Mode, Snapshot, WatchApp, key_table};
 use super::board::{BoardView, bead_colour};
 use super::session::Curve;
+use super::theme::TITLE_BG;
 use crate::learn::GameResult;
 use crate::players::Opponent;
 pub use crate::text::group;
@@ -50,12 +51,57 @@ pub fn too_small(f: &mut Frame, need: (u16, u16)) {
     f.render_widget(Paragraph::new(text).alignment(Alignment::Center), r);
 }
 
-/// The key table over the screen.
-pub fn help(f: &mut Frame, mode: Mode) {
-    let keys = key_table(mode);
+/// The screen while a big machine is built: what, the step under way, the time so far.
+pub fn preparing(f: &mut Frame, what: &str, stage: &str, secs: u64, tick: usize) {
+    const SPIN: [char; 4] = ['◐', '◓', '◑', '◒'];
     let area = f.area();
-    let w = 64.min(area.width);
-    let h = (keys.len() as u16 + 4).min(area.height);
+    let lines = vec![
+        Line::styled(format!("{} preparing {what}", SPIN[tick % 4]), BOLD),
+        Line::raw(""),
+        Line::styled(format!("{stage} … {secs} s"), Style::new().fg(Color::Cyan)),
+        Line::raw(""),
+        Line::styled("q stops", DIM),
+    ];
+    let y = area.height.saturating_sub(5) / 2;
+    let r = Rect::new(area.x, area.y + y, area.width, area.height.min(5));
+    f.render_widget(Paragraph::new(lines).alignment(Alignment::Center), r);
+}
+
+/// What the screens' symbols mean, for the help; `pieces` is the game's own legend.
+pub fn legend_lines(pieces: &str) -> Vec<(String, String)> {
+    vec![
+        ("board".into(), pieces.to_string()),
+        (
+            "▁▂▃…█".into(),
+            "an arrow's beads in the machine panel: 1, 2, 3 … 8 or more".into(),
+        ),
+        (
+            "·  ✗".into(),
+            "an arrow with no beads; a box with none".into(),
+        ),
+        ("● ●×12".into(), "beads in the box; 12 beads".into()),
+        (
+            "▶".into(),
+            "the arrow drawn (the bead the machine took)".into(),
+        ),
+        (
+            "1 … 9, +".into(),
+            "beads on a board's cell (heat map); + 10 or more".into(),
+        ),
+        (
+            "red bars".into(),
+            "share of games lost, over the last 50".into(),
+        ),
+    ]
+}
+
+/// The key table and the legend over the screen.
+pub fn help(f: &mut Frame, mode: Mode, pieces: &str) {
+    let keys = key_table(mode);
+    let legend = legend_lines(pieces);
+    let area = f.area();
+    let w = 76.min(area.width);
+    let h = (keys.len() as u16 + legend.len() as u16 + 5).min(area.height);
     let r = Rect::new(
         area.x + (area.width - w) / 2,
         area.y + (area.height - h) / 2,
@@ -71,11 +117,18 @@ pub fn help(f: &mut Frame, mode: Mode) {
             ])
         })
         .collect();
+    lines.push(Line::raw(""));
+    lines.extend(legend.into_iter().map(|(k, what)| {
+        Line::from(vec![
+            Span::styled(format!(" {k:<10} "), BOLD),
+            Span::styled(what, DIM),
+        ])
+    }));
     lines.push(Line::styled(" any key closes this help", DIM));
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines)
-            .block(panel(" Keys ".into()).border_style(Style::new().fg(Color::Cyan))),
+            .block(panel(" Keys and symbols ".into()).border_style(Style::new().fg(Color::Cyan))),
         r,
     );
 }
@@ -138,10 +191,17 @@ pub fn board_panel<G: BoardView>(
                 GameResult::Draw => Color::Yellow,
                 GameResult::Loss => Color::Red,
             };
-            Line::styled(
-                format!(" {machine} {}{how}", result_word(r)),
-                BOLD.fg(colour),
-            )
+            let word = result_word(r);
+            let width = area.width.saturating_sub(4) as usize;
+            let options = [
+                format!(" {machine} {word}{how}"),
+                format!(
+                    " {machine} {}",
+                    if rec.resigned { "resigned" } else { word }
+                ),
+                format!(" {}", if rec.resigned { "resigned" } else { word }),
+            ];
+            Line::styled(first_fit(&options, width), BOLD.fg(colour))
         }
         None => Line::styled(format!(" move {}", rec.moves.len() + 1), DIM),
     };
@@ -169,8 +229,9 @@ fn dots(n: u32, max: usize) -> String {
     }
 }
 
-/// The box the machine opened last: its diagram with coloured arrows, and the beads inside, the
-/// drawn one marked; a confiscated bead leaves the box, added beads appear, an empty box is marked.
+/// The box the machine opened last (or the box the browser shows): its diagram with coloured
+/// arrows, and the beads inside, the drawn one marked; a confiscated bead leaves the box, added
+/// beads appear, an empty box is marked. A browsed box lists each arrow's chance.
 pub fn box_panel<G: BoardView>(
     f: &mut Frame,
     area: Rect,
@@ -178,28 +239,36 @@ pub fn box_panel<G: BoardView>(
     snap: &Snapshot<G>,
     anim: f32,
     animated: bool,
+    browse: Option<usize>,
 ) {
-    let Some(opened) = snap.opened else {
+    let browsed =
+        browse.filter(|&b| snap.boxes.try_get(b).is_some() && snap.beads.contains_key(&b));
+    let Some(b) = browsed.or(snap.opened.map(|o| o.box_index)) else {
         let p = Paragraph::new(vec![Line::raw(""), Line::styled(" no box opened yet", DIM)])
             .block(panel(" Matchbox ".into()));
         f.render_widget(p, area);
         return;
     };
-    let b = opened.box_index;
+    // The machine's last opening, when it is this box.
+    let live = snap.opened.filter(|o| o.box_index == b);
     let mbox = snap.boxes.get(b);
     let beads = &snap.beads[&b];
-    let changes: Vec<(usize, i64)> = snap
-        .reinforced
-        .as_ref()
-        .filter(|r| r.game == opened.game)
-        .map(|r| {
-            r.changes
-                .iter()
-                .filter(|c| c.0 == b)
-                .map(|&(_, a, d)| (a, d))
-                .collect()
-        })
-        .unwrap_or_default();
+    let changes: Vec<(usize, i64)> = match live {
+        Some(opened) => snap
+            .reinforced
+            .as_ref()
+            .filter(|r| r.game == opened.game)
+            .map(|r| {
+                r.changes
+                    .iter()
+                    .filter(|c| c.0 == b)
+                    .map(|&(_, a, d)| (a, d))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    let drawn_arrow = live.and_then(|o| o.arrow);
     let playing = anim < 1.0;
     let arrows: Vec<(G::Move, Color, u32)> = mbox
         .arrows
@@ -212,7 +281,7 @@ pub fn box_panel<G: BoardView>(
     for (i, &mv) in mbox.arrows.iter().enumerate() {
         let colour = bead_colour(i);
         let n = beads.get(i).copied().unwrap_or(0);
-        let drawn = opened.arrow == Some(i);
+        let drawn = drawn_arrow == Some(i);
         let delta = changes.iter().find(|c| c.0 == i).map_or(0, |c| c.1);
         let name = format!("{:<6}", game.format_move(mv));
         let mut spans = vec![
@@ -251,13 +320,15 @@ pub fn box_panel<G: BoardView>(
         right.push(Line::from(spans));
     }
     let total: u32 = beads.iter().sum();
-    if opened.arrow.is_none() {
-        right.push(Line::styled(" empty: resigned", BOLD.fg(Color::Red)));
+    let dw = game.board_size().0 as usize + 2;
+    let room = (area.width as usize).saturating_sub(dw + 4);
+    if live.is_some_and(|o| o.arrow.is_none()) {
+        let text = first_fit(&[" empty: resigned".into(), " resigned".into()], room);
+        right.push(Line::styled(text, BOLD.fg(Color::Red)));
     } else if total == 0 {
-        right.push(Line::styled(" now empty ✗", BOLD.fg(Color::Red)));
+        right.push(Line::styled(" empty ✗", BOLD.fg(Color::Red)));
     }
     let rows = diagram.len().max(right.len());
-    let dw = game.board_size().0 as usize + 2;
     let mut lines = Vec::with_capacity(rows);
     for r in 0..rows {
         let mut spans = vec![Span::raw(" ")];
@@ -274,19 +345,112 @@ pub fn box_panel<G: BoardView>(
         }
         lines.push(Line::from(spans));
     }
-    if opened.mirrored {
-        lines.push(Line::styled(" (board turned to match)", DIM));
+    // Text leaves a space before the border.
+    let width = area.width.saturating_sub(4) as usize;
+    let height = area.height.saturating_sub(2) as usize;
+    if let Some(sym) = live.and_then(|o| o.image) {
+        // The box is a symmetric image of the board: its move and the board's side by side.
+        let word = game.image_word(sym);
+        let text = match drawn_arrow {
+            Some(a) => {
+                let here = mbox.arrows[a];
+                let there = game.transform_move(game.inverse(sym), here);
+                format!(
+                    "▶{} here = {} on the board ({word})",
+                    game.format_move(here),
+                    game.format_move(there)
+                )
+            }
+            None => format!("(the board {word} to match)"),
+        };
+        for chunk in wrap(&text, width) {
+            lines.push(Line::styled(format!(" {chunk}"), DIM));
+        }
     }
-    if let Some(r) = &snap.reinforced {
+    // Each arrow's chance of being drawn: always in the browser, and for the live box where the
+    // panel has room for all of them after the last game's bead changes.
+    let chance_lines = |room: usize| -> Vec<Line<'static>> {
+        let n = mbox.arrows.len();
+        let show = if n <= room { n } else { room.saturating_sub(1) };
+        let mut out = Vec::new();
+        for (i, &mv) in mbox.arrows.iter().enumerate().take(show) {
+            let k = beads.get(i).copied().unwrap_or(0);
+            let pct = if total == 0 {
+                0.0
+            } else {
+                100.0 * k as f64 / total as f64
+            };
+            let name = game.format_move(mv);
+            let options = [
+                format!(
+                    "{name}: {k} of {total} {} = {pct:.0} %",
+                    if total == 1 { "bead" } else { "beads" }
+                ),
+                format!("{name}: {k} of {total} = {pct:.0} %"),
+                format!("{name}: {k}/{total} = {pct:.0}%"),
+                format!("{name} {pct:.0}%"),
+            ];
+            out.push(Line::styled(
+                format!(" {}", first_fit(&options, width)),
+                Style::new().fg(bead_colour(i)),
+            ));
+        }
+        if show < n {
+            out.push(Line::styled(format!(" … {} more arrows", n - show), DIM));
+        }
+        out
+    };
+    if browsed.is_some() && live.is_none() {
         lines.push(Line::raw(""));
-        lines.extend(reinforcement_lines(game, snap, r));
+        let room = height.saturating_sub(lines.len());
+        lines.extend(chance_lines(room));
+    } else {
+        if let Some(r) = snap.reinforced.as_ref().filter(|_| live.is_some()) {
+            lines.push(Line::raw(""));
+            lines.extend(reinforcement_lines(game, snap, r));
+        }
+        let room = height.saturating_sub(lines.len() + 1);
+        if total > 0 && mbox.arrows.len() <= room {
+            lines.push(Line::raw(""));
+            lines.extend(chance_lines(room));
+        }
     }
     let lost_here = !changes.is_empty() && changes.iter().any(|c| c.1 < 0);
-    let mut block = panel(format!(" Box {} · move {} ", b + 1, mbox.move_number()));
+    let number = group(b as u64 + 1);
+    let of = group(snap.boxes.len() as u64);
+    let move_no = mbox.move_number();
+    let titles = if browsed.is_some() {
+        [
+            format!(" Box {number} of {of} · move {move_no} "),
+            format!(" Box {number}/{of} · move {move_no} "),
+            format!(" Box {number} "),
+        ]
+    } else {
+        [
+            format!(" Box {number} · move {move_no} "),
+            format!(" Box {number} · m{move_no} "),
+            format!(" Box {number} "),
+        ]
+    };
+    let mut block = panel(first_fit(&titles, area.width.saturating_sub(2) as usize));
     if lost_here && playing && !animated {
         block = block.border_style(BOLD.fg(Color::Red));
     }
     f.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// The first text that fits in `width` characters (else the last, cut).
+fn first_fit(options: &[String], width: usize) -> String {
+    options
+        .iter()
+        .find(|o| o.chars().count() <= width)
+        .cloned()
+        .unwrap_or_else(|| {
+            options
+                .last()
+                .map(|o| o.chars().take(width).collect())
+                .unwrap_or_default()
+        })
 }
 
 /// What the last game did to the beads, in words.
@@ -341,7 +505,12 @@ fn bar(n: u32) -> char {
 }
 
 /// The whole machine: each box with its bead counts as small bars.
-pub fn machine_panel<G: BoardView>(f: &mut Frame, area: Rect, snap: &Snapshot<G>) {
+pub fn machine_panel<G: BoardView>(
+    f: &mut Frame,
+    area: Rect,
+    snap: &Snapshot<G>,
+    browse: Option<usize>,
+) {
     let total = snap.boxes.len();
     let inner_w = area.width.saturating_sub(2) as usize;
     let inner_h = area.height.saturating_sub(2) as usize;
@@ -361,9 +530,15 @@ pub fn machine_panel<G: BoardView>(f: &mut Frame, area: Rect, snap: &Snapshot<G>
     } else {
         inner_h.saturating_sub(1)
     };
-    let fits = cols * rows_avail;
-    let shown: Vec<usize> = snap.shown.iter().copied().take(fits).collect();
-    let opened = snap.opened.map(|o| o.box_index);
+    let fits = (cols * rows_avail).max(1);
+    let browse = browse.filter(|b| snap.shown.contains(b));
+    // The browsed box is always among those drawn: the page of boxes around it.
+    let skip = match browse.and_then(|b| snap.shown.iter().position(|&x| x == b)) {
+        Some(i) => (i / fits) * fits,
+        None => 0,
+    };
+    let shown: Vec<usize> = snap.shown.iter().copied().skip(skip).take(fits).collect();
+    let opened = browse.or(snap.opened.map(|o| o.box_index));
     let rows = shown.len().div_ceil(cols);
     let mut lines = Vec::new();
     for r in 0..rows {
@@ -402,18 +577,61 @@ pub fn machine_panel<G: BoardView>(f: &mut Frame, area: Rect, snap: &Snapshot<G>
         }
         lines.push(Line::from(spans));
     }
+    let all = all && shown.len() == total;
     if !all {
+        let width = inner_w.saturating_sub(1);
+        let emptied = group(snap.boxes_emptied as u64);
+        let (first, last) = (
+            shown.iter().min().map_or(0, |&b| b + 1),
+            shown.iter().max().map_or(0, |&b| b + 1),
+        );
+        let options = if browse.is_some() {
+            [
+                format!(
+                    "boxes {}–{} · {emptied} empty",
+                    group(first as u64),
+                    group(last as u64)
+                ),
+                format!("boxes {}–{}", group(first as u64), group(last as u64)),
+                format!("{}–{}", first, last),
+            ]
+        } else {
+            [
+                format!("{} latest shown · {emptied} empty", shown.len()),
+                format!("{} latest · {emptied} empty", shown.len()),
+                format!("{} latest", shown.len()),
+            ]
+        };
         lines.push(Line::styled(
-            format!(
-                " {} of {total} shown · {} empty",
-                shown.len(),
-                snap.boxes_emptied
-            ),
+            format!(" {}", first_fit(&options, width)),
             DIM,
         ));
     }
-    let title = format!(" Machine: {total} boxes ");
+    let titles = [
+        format!(" Machine: {} boxes ", group(total as u64)),
+        format!(" {} boxes ", group(total as u64)),
+        " Machine ".to_string(),
+    ];
+    let title = first_fit(&titles, area.width.saturating_sub(2) as usize);
     f.render_widget(Paragraph::new(lines).block(panel(title)), area);
+}
+
+/// A key and the first of `values` that leaves a space before the border of a panel `width` wide.
+fn kv_fit(k: &str, values: &[String], width: u16) -> Line<'static> {
+    kv(
+        k,
+        first_fit(values, (width as usize).saturating_sub(2 + 12 + 1)),
+    )
+}
+
+/// "3 of 304 boxes", or shorter where that does not fit.
+fn emptied_values(emptied: usize, boxes: usize) -> [String; 3] {
+    let (e, b) = (group(emptied as u64), group(boxes as u64));
+    [
+        format!("{e} of {b} boxes"),
+        format!("{e} of {b}"),
+        format!("{e}/{b}"),
+    ]
 }
 
 fn kv(k: &str, v: String) -> Line<'static> {
@@ -478,13 +696,10 @@ pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
             st.last_loss
                 .map_or("none yet".into(), |g| format!("game {}", group(g))),
         ),
-        kv(
+        kv_fit(
             "emptied",
-            format!(
-                "{} of {} boxes",
-                group(s.boxes_emptied as u64),
-                group(s.boxes.len() as u64)
-            ),
+            &emptied_values(s.boxes_emptied, s.boxes.len()),
+            area.width,
         ),
         kv("beads", format!("{} left", group(s.beads_left))),
         kv("speed", format!("{} games/s", rate(app.games_per_sec))),
@@ -529,7 +744,7 @@ pub fn curve_panel(f: &mut Frame, area: Rect, curve: &Curve, games: u64) {
                 .bounds([0.0, x_max])
                 .labels([
                     Span::styled("0", DIM),
-                    Span::styled(format!("{x_max:.0} games"), DIM),
+                    Span::styled(format!("{} games ", group(x_max as u64)), DIM),
                 ])
                 .style(DIM),
         )
@@ -597,8 +812,9 @@ fn screen<G: BoardView>(f: &mut Frame, game: &G) -> Option<Screen> {
     ])
     .areas(area);
     let (bw, bh) = game.board_size();
+    // The board and box column widens with the terminal (a box's chances need the room).
     let [a, middle, right] = Layout::horizontal([
-        Constraint::Length((bw + 20).max(28)),
+        Constraint::Length((bw + 20).max(28).max(area.width * 3 / 10)),
         Constraint::Length(24),
         Constraint::Min(28),
     ])
@@ -615,8 +831,13 @@ fn screen<G: BoardView>(f: &mut Frame, game: &G) -> Option<Screen> {
     })
 }
 
-/// The watch screen.
+/// The watch screen, in the app's theme.
 pub fn watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
+    draw_watch(f, app);
+    app.theme.apply(f.buffer_mut());
+}
+
+fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
     let Some(Screen {
         title,
         board: board_area,
@@ -630,10 +851,14 @@ pub fn watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
     };
     let area = f.area();
     let s = &app.snapshot;
-    let opponent = match s.rival {
+    let mut opponent = match s.rival {
         Opponent::Human => "you".into(),
         k => format!("the {k} player"),
     };
+    if app.opponent != s.rival && s.rival != Opponent::Human {
+        // `o` applies from the next game: say so until it does.
+        opponent = format!("{opponent} (next game: {})", app.opponent);
+    }
     let state = if s.limit_reached {
         "done".to_string()
     } else if app.paused {
@@ -661,26 +886,41 @@ pub fn watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
             Span::raw(" ".repeat(pad)),
             Span::styled(right, BOLD.fg(Color::Yellow)),
         ]))
-        .style(Style::new().bg(Color::Rgb(30, 30, 46))),
+        .style(Style::new().bg(TITLE_BG)),
         title,
     );
     board_panel(f, board_area, &app.game, s, &app.titles.machine, &[]);
-    box_panel(f, box_area, &app.game, s, app.anim, app.speed.animated());
-    machine_panel(f, b, s);
+    box_panel(
+        f,
+        box_area,
+        &app.game,
+        s,
+        app.anim,
+        app.speed.animated(),
+        app.browser.shown,
+    );
+    machine_panel(f, b, s, app.browser.shown);
     let [score_area, curve_area] =
         Layout::vertical([Constraint::Length(11), Constraint::Min(0)]).areas(c);
     score_panel(f, score_area, app);
     curve_panel(f, curve_area, &s.curve, s.games_played);
-    let bar = match &app.message {
-        Some(m) => Line::styled(format!(" {m}"), BOLD.fg(Color::Yellow)),
-        None => Line::styled(
-            " space pause  n step  +/- speed  o opponent  r reset  s save  ? help  q quit",
+    let bar = match (&app.message, app.browser.key_line()) {
+        (Some(m), _) => Line::styled(format!(" {m}"), BOLD.fg(Color::Yellow)),
+        (None, Some(k)) => Line::styled(k, BOLD.fg(Color::Cyan)),
+        (None, None) => Line::styled(
+            first_fit(
+                &[
+                    " space pause  n step  +/- speed  o opponent  [ ] boxes  r reset  s save  ? help  q quit".into(),
+                    " space pause  n step  +/- speed  o opponent  r reset  s save  ? help  q quit".into(),
+                ],
+                area.width as usize,
+            ),
             DIM,
         ),
     };
     f.render_widget(Paragraph::new(bar), keys);
     if app.show_help {
-        help(f, Mode::Watch);
+        help(f, Mode::Watch, app.game.legend());
     }
 }
 
@@ -696,8 +936,13 @@ fn fit(parts: &[String], width: usize) -> String {
     out
 }
 
-/// The play screen.
+/// The play screen, in the app's theme.
 pub fn play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
+    draw_play(f, app);
+    app.theme.apply(f.buffer_mut());
+}
+
+fn draw_play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
     let game = app.session.game();
     let Some(Screen {
         title,
@@ -726,7 +971,7 @@ pub fn play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
         area.width as usize,
     );
     f.render_widget(
-        Paragraph::new(Line::styled(left, BOLD)).style(Style::new().bg(Color::Rgb(30, 30, 46))),
+        Paragraph::new(Line::styled(left, BOLD)).style(Style::new().bg(TITLE_BG)),
         title,
     );
     let options = app.options();
@@ -738,7 +983,10 @@ pub fn play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
     board_panel(f, board_area, game, s, &app.titles.machine, &selected);
     // Your moves.
     let mut lines: Vec<Line> = Vec::new();
-    if options.is_empty() {
+    if options.is_empty() && !app.session.in_game() {
+        lines.push(Line::styled(" game over", DIM));
+        lines.push(Line::styled(" Enter: next game", DIM));
+    } else if options.is_empty() {
         lines.push(Line::styled(" (not your turn)", DIM));
     }
     for (i, &m) in options.iter().enumerate() {
@@ -764,21 +1012,18 @@ pub fn play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
         }
     }
     f.render_widget(Paragraph::new(lines).block(panel(" Your move ".into())), b);
-    box_panel(f, c, game, s, 1.0, false);
+    box_panel(f, c, game, s, 1.0, false, app.browser.shown);
     let st = &s.stats;
     let score = vec![
-        kv("games", st.games.to_string()),
-        kv("you won", st.losses.to_string()),
-        kv("it won", st.wins.to_string()),
-        kv("drawn", st.draws.to_string()),
-        kv("its beads", s.beads_left.to_string()),
-        kv(
+        kv("games", group(st.games)),
+        kv("you won", group(st.losses)),
+        kv("it won", group(st.wins)),
+        kv("drawn", group(st.draws)),
+        kv("its beads", group(s.beads_left)),
+        kv_fit(
             "emptied",
-            format!(
-                "{} of {} boxes",
-                group(s.boxes_emptied as u64),
-                group(s.boxes.len() as u64)
-            ),
+            &emptied_values(s.boxes_emptied, s.boxes.len()),
+            score_area.width,
         ),
     ];
     f.render_widget(
@@ -794,15 +1039,27 @@ pub fn play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
         .or_else(|| game.moves(&game.start()).first().copied())
         .map(|m| game.format_move(m))
         .unwrap_or_default();
-    f.render_widget(
-        Paragraph::new(Line::styled(
-            format!(" ↑↓ choose · Enter play · or type a move like {example} · ? help · q quit"),
+    let bar = match app.browser.key_line() {
+        Some(k) => Line::styled(k, BOLD.fg(Color::Cyan)),
+        None => Line::styled(
+            first_fit(
+                &[
+                    format!(
+                        " ↑↓ choose · Enter play · or type a move like {example} · [ ] boxes · ? help · q quit"
+                    ),
+                    format!(
+                        " ↑↓ choose · Enter play · or type a move like {example} · ? help · q quit"
+                    ),
+                    format!(" ↑↓ choose · Enter play · type {example} · ? help · q quit"),
+                ],
+                area.width as usize,
+            ),
             DIM,
-        )),
-        keys,
-    );
+        ),
+    };
+    f.render_widget(Paragraph::new(bar), keys);
     if app.show_help {
-        help(f, Mode::Play);
+        help(f, Mode::Play, app.session.game().legend());
     }
 }
 

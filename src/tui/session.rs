@@ -54,8 +54,9 @@ pub struct Opened {
     pub game: u64,
     pub box_index: usize,
     pub arrow: Option<usize>,
-    /// Whether the box's diagram is the mirror image (or another symmetric image) of the board.
-    pub mirrored: bool,
+    /// The symmetry that takes the board to the box's diagram, when they differ (the box is a
+    /// mirror image or a turn of the board).
+    pub image: Option<crate::game::Sym>,
     /// Increases with every event, so the screen knows when to start an animation.
     pub seq: u64,
 }
@@ -317,8 +318,13 @@ impl<G: GameDefaults> Session<G> {
     pub fn machine(&self) -> &Machine<G> {
         &self.machine
     }
+    /// The rival, as asked for (it plays from the next game when changed during one).
     pub fn rival(&self) -> Opponent {
         self.pending_rival.unwrap_or(self.rival)
+    }
+    /// The rival playing the game under way.
+    pub fn playing_rival(&self) -> Opponent {
+        self.rival
     }
     pub fn tie_break(&self) -> TieBreak {
         self.tie_break
@@ -481,12 +487,19 @@ impl<G: GameDefaults> Session<G> {
             };
             if let Some((b, drawn)) = box_index {
                 self.seq += 1;
-                let mirrored = self.machine.boxes.get(b).position != self.pos;
+                let boxed = &self.machine.boxes.get(b).position;
+                let image = (*boxed != self.pos)
+                    .then(|| {
+                        (1..g.symmetry_count())
+                            .map(|i| crate::game::Sym(i as u8))
+                            .find(|&s| g.transform_position(s, &self.pos) == *boxed)
+                    })
+                    .flatten();
                 self.opened = Some(Opened {
                     game: game_no,
                     box_index: b,
                     arrow: drawn,
-                    mirrored,
+                    image,
                     seq: self.seq,
                 });
                 self.recent.retain(|&x| x != b);

@@ -15,6 +15,8 @@ use super::session::Session;
 pub struct Control {
     pub speed: Speed,
     pub paused: bool,
+    /// The box the screen's browser shows, if any.
+    pub browse: Option<usize>,
 }
 
 /// Applies a command to the session. Returns a message for the screen, if any.
@@ -28,6 +30,7 @@ pub fn handle<G: BoardView>(cmd: &Command, s: &mut Session<G>, c: &mut Control) 
             }
         }
         Command::SetOpponent(kind) => s.set_rival(*kind),
+        Command::Browse(b) => c.browse = *b,
         Command::Reset => s.reset(),
         Command::Save(path) => {
             return Some(match s.save(path) {
@@ -90,7 +93,10 @@ pub fn spawn<G: BoardView + 'static>(
     mut control: Control,
 ) -> (Sender<Command>, Mailbox<G>, JoinHandle<Session<G>>) {
     let (tx, rx): (Sender<Command>, Receiver<Command>) = mpsc::channel();
-    let mailbox: Mailbox<G> = Arc::new(Mutex::new((Some(Snapshot::of(&session)), None)));
+    let mailbox: Mailbox<G> = Arc::new(Mutex::new((
+        Some(Snapshot::browsing(&session, control.browse)),
+        None,
+    )));
     let out = Arc::clone(&mailbox);
     let handle = thread::spawn(move || {
         let mut due = Instant::now();
@@ -136,7 +142,7 @@ pub fn spawn<G: BoardView + 'static>(
                     session.count_totals();
                     totals_counted = Instant::now();
                 }
-                let snap = Snapshot::of(&session);
+                let snap = Snapshot::browsing(&session, control.browse);
                 let mut slot = out.lock().unwrap_or_else(|e| e.into_inner());
                 slot.0 = Some(snap);
                 if let Some(m) = message.take() {

@@ -102,24 +102,7 @@ impl BoardView for Havannah {
     fn box_lines(&self, pos: &Position, arrows: &[(Cell, Color, u32)]) -> Vec<Line<'static>> {
         let most = arrows.iter().map(|a| a.2).max().unwrap_or(0).max(1);
         self.hex_lines(|c, _| match arrows.iter().find(|a| a.0 == c) {
-            Some(&(_, _, n)) => {
-                let heat = (n as f32 / most as f32 * 4.0).ceil() as usize;
-                let bg = [
-                    Color::Rgb(40, 40, 40),
-                    Color::Rgb(90, 30, 30),
-                    Color::Rgb(160, 50, 20),
-                    Color::Rgb(220, 110, 0),
-                    Color::Rgb(250, 200, 40),
-                ][heat.min(4)];
-                let text = if n > 9 { "+".into() } else { n.to_string() };
-                (
-                    text,
-                    Style::new()
-                        .bg(bg)
-                        .fg(Color::White)
-                        .add_modifier(Modifier::BOLD),
-                )
-            }
+            Some(&(_, _, n)) => crate::tui::board::heat_cell(n, most),
             None => self.stone(pos, c),
         })
     }
@@ -128,6 +111,10 @@ impl BoardView for Havannah {
         let n = self.base().get() as u16;
         // Letter and space, indent plus cells (4n − 3 columns), a gap and the column number.
         (2 + 4 * n - 3 + 4, 2 * n - 1)
+    }
+
+    fn image_word(&self, sym: crate::game::Sym) -> String {
+        crate::tui::board::turn_or_mirror(sym, 6, 60)
     }
 
     fn legend(&self) -> &'static str {

@@ -56,6 +56,10 @@ impl BoardView for Hexapawn {
         (2 + 2 * cols - 1, rows + 1)
     }
 
+    fn image_word(&self, _sym: crate::game::Sym) -> String {
+        "mirrored".into()
+    }
+
     fn legend(&self) -> &'static str {
         "W white pawn, B black pawn"
     }

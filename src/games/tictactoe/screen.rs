@@ -64,28 +64,7 @@ impl BoardView for TicTacToe {
         let most = arrows.iter().map(|a| a.2).max().unwrap_or(0).max(1);
         self.lines_with(pos, |cell, mark| {
             match arrows.iter().find(|a| a.0.0 == cell) {
-                Some(&(_, _, n)) => {
-                    let heat = (n as f32 / most as f32 * 4.0).ceil() as usize;
-                    let bg = [
-                        Color::Rgb(40, 40, 40),
-                        Color::Rgb(90, 30, 30),
-                        Color::Rgb(160, 50, 20),
-                        Color::Rgb(220, 110, 0),
-                        Color::Rgb(250, 200, 40),
-                    ][heat.min(4)];
-                    let text = if n > 9 {
-                        "+".to_string()
-                    } else {
-                        n.to_string()
-                    };
-                    (
-                        text,
-                        Style::new()
-                            .bg(bg)
-                            .fg(Color::White)
-                            .add_modifier(Modifier::BOLD),
-                    )
-                }
+                Some(&(_, _, n)) => crate::tui::board::heat_cell(n, most),
                 None => mark_style(mark),
             }
         })
@@ -93,6 +72,10 @@ impl BoardView for TicTacToe {
 
     fn board_size(&self) -> (u16, u16) {
         (7, 4)
+    }
+
+    fn image_word(&self, sym: crate::game::Sym) -> String {
+        crate::tui::board::turn_or_mirror(sym, 4, 90)
     }
 
     fn legend(&self) -> &'static str {
