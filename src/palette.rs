@@ -62,6 +62,37 @@ pub fn letter(k: usize) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// Which bead colour an arrow gets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum BeadColours {
+    /// By the arrow's place in its box: the first arrow orange, the second sky blue, …
+    #[default]
+    ByArrow,
+    /// By the cell the move goes to, the same colour for a cell in every box (Michie's MENACE:
+    /// one colour per square). Moves that are not to one cell keep their arrow's colour.
+    ByCell,
+}
+
+impl BeadColours {
+    /// The colour number (for [`arrow`] and [`letter`]) of arrow `k` of a box, whose move goes
+    /// to `cell`.
+    pub fn index(self, k: usize, cell: Option<usize>) -> usize {
+        match (self, cell) {
+            (BeadColours::ByCell, Some(c)) => c,
+            _ => k,
+        }
+    }
+}
+
+impl std::fmt::Display for BeadColours {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BeadColours::ByArrow => "by-arrow",
+            BeadColours::ByCell => "by-cell",
+        })
+    }
+}
+
 /// The colour of series `k` of a chart: the arrow colours, starting with the darkest, easiest to
 /// read as a thin line on white.
 pub fn series(k: usize) -> Colour {

@@ -8,6 +8,7 @@ use matchbox::games::hexapawn::Hexapawn;
 use matchbox::games::tictactoe::TicTacToe;
 use matchbox::labels::{self, Layout, Paper};
 use matchbox::learn::{BoxSet, Forced, Preset, StageBeads, SymmetryMode};
+use matchbox::palette::BeadColours;
 use resvg::usvg;
 
 fn check<G: labels::LabelView>(
@@ -16,7 +17,8 @@ fn check<G: labels::LabelView>(
     beads: &StageBeads,
     layout: Layout,
 ) -> usize {
-    let pages = labels::sheets(game, set, beads, "test", layout);
+    let fill = labels::LabelBeads::initial(set, beads, BeadColours::ByArrow);
+    let pages = labels::sheets(game, set, &fill, "test", layout);
     let (mut boxes, mut arrows, mut listed) = (0, 0, 0u64);
     for page in &pages {
         usvg::Tree::from_str(page, &usvg::Options::default()).expect("each page is valid SVG");
@@ -37,7 +39,10 @@ fn check<G: labels::LabelView>(
         listed, needed,
         "the shopping list on the first sheet is the sum over boxes"
     );
-    let list: u64 = labels::bead_list(set, beads).iter().map(|b| b.2).sum();
+    let list: u64 = labels::bead_list(game, set, &fill)
+        .iter()
+        .map(|b| b.2)
+        .sum();
     assert_eq!(list, needed);
     pages.len()
 }
@@ -108,8 +113,19 @@ fn labels_from_the_command_line() {
     for page in ["her-1.svg", "her-2.svg"] {
         let text = std::fs::read_to_string(dir.path().join(page)).unwrap();
         assert!(text.contains(r#"width="210mm""#), "A4 by default");
+        // Each label's board has its coordinates, since the key says `b3xa2`.
+        for coordinate in [">a</text>", ">c</text>", ">1</text>", ">3</text>"] {
+            assert!(text.contains(coordinate), "{page}: {coordinate}");
+        }
     }
     assert!(!dir.path().join("her-3.svg").exists());
+    // And the same sheets in one PDF, a page per sheet, A4.
+    let pdf = std::fs::read(dir.path().join("her.pdf")).unwrap();
+    let pages = pdf_pages(&pdf);
+    assert_eq!(pages.len(), 2);
+    for media_box in pages {
+        assert!((media_box[2] - 595.3).abs() < 0.5 && (media_box[3] - 841.9).abs() < 0.5);
+    }
     let bad = Command::new(env!("CARGO_BIN_EXE_matchbox"))
         .args([
             "boxes",
@@ -129,10 +145,11 @@ fn shipped_label_sheets_are_current() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let hex = Hexapawn::new("3x3".parse().unwrap());
     let set = BoxSet::build(&hex, Side::Second, SymmetryMode::Gardner);
+    let one = StageBeads::uniform(1);
     let pages = labels::sheets(
         &hex,
         &set,
-        &StageBeads::uniform(1),
+        &labels::LabelBeads::initial(&set, &one, BeadColours::ByArrow),
         "HER: hexapawn 3x3 · black · gardner symmetry · beads 1",
         Layout::default(),
     );
@@ -243,4 +260,169 @@ fn havannah_base_2_labels() {
         .sum();
     assert_eq!(labels, 19);
     assert!(shipped[0].contains("<polygon"), "hexagonal cells");
+}
+
+/// Checks a PDF's structure as a reader would find it (the trailer's `startxref` points at the
+/// cross-reference table, every entry of which points at its own object) and returns each
+/// page's media box.
+fn pdf_pages(pdf: &[u8]) -> Vec<[f64; 4]> {
+    assert!(pdf.starts_with(b"%PDF-"), "a PDF header");
+    // Byte offsets: the streams are binary, so search bytes, not text.
+    let find = |needle: &[u8], from: usize| {
+        pdf[from..]
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .map(|i| i + from)
+    };
+    let rfind = |needle: &[u8]| pdf.windows(needle.len()).rposition(|w| w == needle);
+    let line_at = |at: usize| {
+        let end = find(b"\n", at).unwrap_or(pdf.len());
+        String::from_utf8_lossy(&pdf[at..end]).trim().to_string()
+    };
+    let tail = rfind(b"startxref").expect("startxref");
+    let after = find(b"\n", tail).unwrap() + 1;
+    let at: usize = line_at(after).parse().unwrap();
+    assert!(
+        pdf[at..].starts_with(b"xref"),
+        "startxref points at the table"
+    );
+    let mut line = find(b"\n", at).unwrap() + 1;
+    let header: Vec<usize> = line_at(line)
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let (first, count) = (header[0], header[1]);
+    let mut pages = Vec::new();
+    for i in 0..count {
+        line = find(b"\n", line).unwrap() + 1;
+        let entry = line_at(line);
+        let fields: Vec<&str> = entry.split_whitespace().collect();
+        if fields[2] != "n" {
+            continue;
+        }
+        let offset: usize = fields[0].parse().unwrap();
+        let object = first + i;
+        let head = format!("{object} 0 obj");
+        assert!(
+            pdf[offset..].starts_with(head.as_bytes()),
+            "object {object} is where the table says"
+        );
+        // A page object: `/Type /Page` (not `/Pages`), with its media box.
+        let end = find(b"endobj", offset).expect("endobj");
+        let body = String::from_utf8_lossy(&pdf[offset..end]).to_string();
+        if body.contains("/Type /Page") && !body.contains("/Type /Pages") {
+            let mb = &body[body.find("/MediaBox [").expect("a media box") + 11..];
+            let numbers: Vec<f64> = mb[..mb.find(']').unwrap()]
+                .split_whitespace()
+                .map(|n| n.parse().unwrap())
+                .collect();
+            pages.push([numbers[0], numbers[1], numbers[2], numbers[3]]);
+        }
+    }
+    pages
+}
+
+/// Gardner's "boxes after training": a saved machine listed and labelled with the beads its boxes
+/// hold now.
+#[test]
+fn a_trained_machine_is_listed_and_labelled_with_its_beads() {
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("her.yaml");
+    common::stdout(&[
+        "train",
+        "hexapawn",
+        "--games",
+        "60",
+        "--seed",
+        "8",
+        "--save",
+        saved.to_str().unwrap(),
+    ]);
+    let game = Hexapawn::new("3x3".parse().unwrap());
+    let text = std::fs::read_to_string(&saved).unwrap();
+    let machine = matchbox::store::from_yaml(&game, &saved, &text).unwrap();
+    let v = json(&[
+        "boxes",
+        "hexapawn",
+        "--boxes",
+        saved.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(v["games_played"], 60);
+    assert_eq!(v["beads"].as_u64().unwrap(), machine.beads_left());
+    let listed = v["box_list"].as_array().unwrap();
+    assert_eq!(listed.len(), 24);
+    let mut changed = 0;
+    for (b, entry) in listed.iter().enumerate() {
+        let beads: Vec<u32> = machine.beads_in(b).iter().map(|n| n.get()).collect();
+        let shown: Vec<u32> = entry["beads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_u64().unwrap() as u32)
+            .collect();
+        assert_eq!(shown, beads, "box {}", b + 1);
+        changed += beads.iter().any(|&n| n != 1) as usize;
+    }
+    assert!(changed > 0, "training changed some boxes");
+    // The labels carry the same counts: `×0` where a bead was taken.
+    let labels = dir.path().join("trained.svg");
+    common::stdout(&[
+        "boxes",
+        "hexapawn",
+        "--boxes",
+        saved.to_str().unwrap(),
+        "--labels",
+        labels.to_str().unwrap(),
+    ]);
+    let page = std::fs::read_to_string(dir.path().join("trained-1.svg")).unwrap();
+    assert!(page.contains("after 60 games"));
+    let zeros: usize = (0..24)
+        .map(|b| machine.beads_in(b).iter().filter(|n| n.get() == 0).count())
+        .sum();
+    let page2 = std::fs::read_to_string(dir.path().join("trained-2.svg")).unwrap();
+    assert_eq!(
+        page.matches(" ×0<").count() + page2.matches(" ×0<").count(),
+        zeros
+    );
+    // Options for a new machine make no sense with a file.
+    let out = Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args([
+            "boxes",
+            "hexapawn",
+            "--boxes",
+            saved.to_str().unwrap(),
+            "--beads",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--beads is for a new machine"));
+}
+
+/// Michie's scheme: a colour per square, the same in every box; noughts and crosses needs nine.
+#[test]
+fn beads_coloured_by_cell_follow_the_square() {
+    let set = BoxSet::build_with(&TicTacToe, Side::First, SymmetryMode::Full, Forced::Skip);
+    let beads = Preset::Michie.beads();
+    let fill = labels::LabelBeads::initial(&set, &beads, BeadColours::ByCell);
+    use matchbox::game::Game;
+    let mut colour_of_cell = std::collections::HashMap::new();
+    for mbox in set.boxes() {
+        for (k, &mv) in mbox.arrows.iter().enumerate() {
+            let c = fill.colour(&TicTacToe, k, mv);
+            let cell = TicTacToe.move_cell(mv).unwrap();
+            assert_eq!(*colour_of_cell.entry(cell).or_insert(c), c);
+        }
+    }
+    assert_eq!(colour_of_cell.len(), 9);
+    let list = labels::bead_list(&TicTacToe, &set, &fill);
+    assert_eq!(list.len(), 9, "nine colours of beads");
+    let total: u64 = list.iter().map(|b| b.2).sum();
+    assert_eq!(total, 1720, "Michie's 4/3/2/1 beads over 304 boxes");
+    // By arrow, the same beads in other colours.
+    let by_arrow = labels::LabelBeads::initial(&set, &beads, BeadColours::ByArrow);
+    let list = labels::bead_list(&TicTacToe, &set, &by_arrow);
+    assert_eq!(list.iter().map(|b| b.2).sum::<u64>(), 1720);
 }

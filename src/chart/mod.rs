@@ -287,16 +287,22 @@ pub fn png(spec: &ChartSpec) -> Result<Vec<u8>, ChartError> {
     svg_to_png(&svg(spec)?)
 }
 
-/// Rasterises an SVG document drawn by [`svg`].
-pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, ChartError> {
-    use resvg::{tiny_skia, usvg};
-    let mut opt = usvg::Options::default();
+/// How SVG documents of this program are read: with the embedded DejaVu fonts, so text renders
+/// the same on a machine with no fonts installed.
+pub fn svg_options() -> resvg::usvg::Options<'static> {
+    let mut opt = resvg::usvg::Options::default();
     let db = opt.fontdb_mut();
     db.load_font_data(DEJAVU_SANS.to_vec());
     db.load_font_data(DEJAVU_SANS_BOLD.to_vec());
     db.set_sans_serif_family("DejaVu Sans");
     opt.font_family = "DejaVu Sans".into();
-    let tree = usvg::Tree::from_str(svg, &opt).map_err(err)?;
+    opt
+}
+
+/// Rasterises an SVG document drawn by [`svg`].
+pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, ChartError> {
+    use resvg::{tiny_skia, usvg};
+    let tree = usvg::Tree::from_str(svg, &svg_options()).map_err(err)?;
     let size = tree.size().to_int_size();
     let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
         .ok_or_else(|| ChartError::Draw("empty image".into()))?;

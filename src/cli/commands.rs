@@ -51,7 +51,7 @@ fn learn_kind(a: &LearnArgs) -> Result<crate::games::GameKind> {
 
 pub(super) fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Boxes(a) => with_game!(game_kind(&a.game, None)?, |g| boxes(g, &a)),
+        Command::Boxes(a) => with_game!(game_kind(&a.game, a.boxes.as_deref())?, |g| boxes(g, &a)),
         Command::Solve(a) => with_game!(game_kind(&a.game, None)?, |g| solve(g, &a)),
         Command::Train(a) => with_game!(learn_kind(&a.learn)?, |g| train(g, &a)),
         Command::Experiment(a) => with_game!(learn_kind(&a.learn)?, |g| experiment(g, &a)),
@@ -80,32 +80,73 @@ fn print_json(v: &Value) {
 }
 
 fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
-    if a.count && a.labels.is_none() && !a.bead_list && !super::setup::enumerable(&game) {
+    // A trained machine from a file: its boxes with the beads they hold now.
+    let trained = match &a.boxes {
+        Some(path) => {
+            let given = [
+                (a.beads.is_some(), "--beads"),
+                (a.preset.is_some(), "--preset"),
+                (a.set.side.is_some(), "--side"),
+                (a.set.symmetry.is_some(), "--symmetry"),
+                (
+                    a.set.include_forced || a.set.skip_forced,
+                    "--include-forced",
+                ),
+            ];
+            if let Some((_, option)) = given.iter().find(|g| g.0) {
+                bail!(
+                    "{}: --boxes lists the file's machine as it is; {option} is for a new machine",
+                    path.display()
+                );
+            }
+            Some(store::from_yaml(&game, path, &store::read(path)?)?)
+        }
+        None => None,
+    };
+    if trained.is_none()
+        && a.count
+        && a.labels.is_none()
+        && !a.bead_list
+        && !super::setup::enumerable(&game)
+    {
         let (side, mode, forced) = super::setup::set_choice(&game, &SetOptions::from(&a.set))?;
         if let Some(counts) = own_count(&game, side, mode, forced, a.json) {
             return print_own_count(&game, side, mode, a, &counts);
         }
     }
-    let set = box_set_choice(&game, &SetOptions::from(&a.set))?;
+    let (set, initial) = match &trained {
+        Some(m) => (Arc::clone(&m.boxes), m.initial.clone()),
+        None => (
+            Arc::new(box_set_choice(&game, &SetOptions::from(&a.set))?),
+            a.beads
+                .clone()
+                .unwrap_or_else(|| a.preset.unwrap_or_else(|| game.default_preset()).beads()),
+        ),
+    };
+    let colours: crate::palette::BeadColours = a.bead_colours.into();
+    let beads = match &trained {
+        Some(m) => {
+            labels::LabelBeads::counts(|b| m.beads_in(b).iter().map(|n| n.get()).collect(), colours)
+        }
+        None => labels::LabelBeads::initial(&set, &initial, colours),
+    };
     let (side, mode) = (set.side(), set.mode());
-    let initial = a
-        .beads
-        .clone()
-        .unwrap_or_else(|| a.preset.unwrap_or_else(|| game.default_preset()).beads());
-    let beads: u64 = set
-        .boxes()
-        .iter()
-        .map(|b| initial.for_stage(b.stage as usize).get() as u64 * b.arrows.len() as u64)
+    let total_beads: u64 = (0..set.len())
+        .map(|b| beads.of(b).iter().map(|&n| n as u64).sum::<u64>())
         .sum();
     let by_move: serde_json::Map<String, Value> = set
         .by_move()
         .into_iter()
         .map(|(m, n)| (m.to_string(), json!(n)))
         .collect();
-    let bead_list = labels::bead_list(&set, &initial);
+    let bead_list = labels::bead_list(&game, &set, &beads);
+    let what = match &trained {
+        Some(m) => format!("beads after {} games", crate::text::group(m.games_played)),
+        None => format!("beads {initial}"),
+    };
     if let Some(path) = &a.labels {
         let title = format!(
-            "{}{} {} · {} · {} symmetry · beads {}",
+            "{}{} {} · {} · {} symmetry · {what}{}",
             game.nickname(side, mode)
                 .map(|n| format!("{n}: "))
                 .unwrap_or_default(),
@@ -113,21 +154,37 @@ fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
             game.variant(),
             game.side_name(side),
             mode,
-            initial
+            match colours {
+                crate::palette::BeadColours::ByCell => " · a colour per cell",
+                crate::palette::BeadColours::ByArrow => "",
+            }
         );
         let layout = labels::Layout {
             paper: a.paper,
             label: a.label_size,
         };
-        let pages = labels::sheets(&game, &set, &initial, &title, layout);
+        let pages = labels::sheets(&game, &set, &beads, &title, layout);
         let stem = path.with_extension("");
-        for (i, page) in pages.iter().enumerate() {
-            let file = PathBuf::from(format!("{}-{}.svg", stem.display(), i + 1));
-            store::check_writable(&file)?;
-            store::save_atomic(&file, page)?;
-            if !a.json {
-                println!("labels page {} written to {}", i + 1, file.display());
-            }
+        let pdf_path = stem.with_extension("pdf");
+        let files: Vec<PathBuf> = (1..=pages.len())
+            .map(|i| PathBuf::from(format!("{}-{i}.svg", stem.display())))
+            .collect();
+        for file in files.iter().chain([&pdf_path]) {
+            store::check_writable(file)?;
+        }
+        let pdf = labels::pdf::pages_to_pdf(&pages)?;
+        for (file, page) in files.iter().zip(&pages) {
+            store::save_atomic(file, page)?;
+        }
+        store::save_atomic_bytes(&pdf_path, &pdf)?;
+        if !a.json {
+            println!(
+                "labels: {} pages written to {} … {}, and all of them to {} (one file to print)",
+                pages.len(),
+                files[0].display(),
+                files[files.len() - 1].display(),
+                pdf_path.display()
+            );
         }
     }
     if a.json {
@@ -139,10 +196,14 @@ fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
             "symmetry": mode.to_string(),
             "boxes": set.len(),
             "arrows": set.arrow_count(),
-            "beads": beads,
+            "beads": total_beads,
             "initial_beads": initial.to_string(),
+            "bead_colours": colours.to_string(),
             "by_move": by_move,
         });
+        if let Some(m) = &trained {
+            v["games_played"] = json!(m.games_played);
+        }
         if !a.count {
             v["box_list"] = set
                 .boxes()
@@ -154,6 +215,7 @@ fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
                         "move": b.move_number(),
                         "position": game.format_position(&b.position),
                         "arrows": b.arrows.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>(),
+                        "beads": beads.of(i),
                     })
                 })
                 .collect();
@@ -168,24 +230,33 @@ fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
     let per_move: Vec<String> = set
         .by_move()
         .iter()
-        .map(|(m, n)| format!("move {m}: {n}"))
+        .map(|(m, n)| format!("move {m}: {}", crate::text::group(*n as u64)))
         .collect();
+    let amount = match &trained {
+        Some(m) => format!(
+            "{} beads after {} games",
+            crate::text::group(total_beads),
+            crate::text::group(m.games_played)
+        ),
+        None => format!(
+            "{} beads at {initial} per arrow",
+            crate::text::group(total_beads)
+        ),
+    };
     println!(
-        "{name}{} {}, learner {}, symmetry {}: {} boxes, {} arrows, {} beads at {} per arrow ({})",
+        "{name}{} {}, learner {}, symmetry {}: {} boxes, {} arrows, {amount} ({})",
         game.name(),
         game.variant(),
         game.side_name(side),
         mode,
-        set.len(),
-        set.arrow_count(),
-        beads,
-        initial,
+        crate::text::group(set.len() as u64),
+        crate::text::group(set.arrow_count() as u64),
         per_move.join(", ")
     );
     if a.bead_list {
         println!("beads to buy:");
         for (name, code, n) in &bead_list {
-            println!("  {code} {name:<10} {n}");
+            println!("  {code} {name:<10} {}", crate::text::group(*n));
         }
     }
     if a.count || a.bead_list || a.labels.is_some() {
@@ -198,11 +269,15 @@ fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
         .map(|(i, b)| {
             let mut card = vec![format!("Box {} · move {}", i + 1, b.move_number())];
             card.extend(game.diagram(&b.position));
-            card.extend(
-                b.arrows
-                    .iter()
-                    .map(|&m| format!("  → {}", game.format_move(m))),
-            );
+            let counts = beads.of(i);
+            card.extend(b.arrows.iter().enumerate().map(|(k, &m)| {
+                let (colour, _, letter) = labels::bead(beads.colour(&game, k, m));
+                format!(
+                    "  {letter} {} ×{} ({colour})",
+                    game.format_move(m),
+                    counts.get(k).copied().unwrap_or(0)
+                )
+            }));
             card
         })
         .collect();
@@ -1275,6 +1350,7 @@ fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
         ))
     });
     session.limit = a.learn.games.map(|g| g as u64);
+    session.colours = a.bead_colours.into();
     let speed = match a.speed {
         StartSpeed::Step => Speed::Step,
         StartSpeed::Slow => Speed::Slow,
@@ -1297,12 +1373,30 @@ fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
     if let Some(path) = &a.save {
         store::check_writable(path)?;
     }
-    let human = match &a.human {
-        Some(s) => parse_side(&game, s)?,
-        None => crate::game::Side::First,
-    };
+    // You play the side the machine does not: the one --as names, else the one a file's machine
+    // leaves, else the first.
+    let asked = a
+        .human
+        .as_deref()
+        .map(|s| parse_side(&game, s))
+        .transpose()?;
+    if let (Some(human), Some(path)) = (asked, &a.machine.boxes) {
+        let m = store::from_yaml(&game, path, &store::read(path)?)?;
+        if m.boxes.side() == human {
+            bail!(
+                "{}: the machine plays {}, so you cannot: play it with --as {} (or without --as)",
+                path.display(),
+                game.side_name(human),
+                game.side_name(human.other())
+            );
+        }
+    }
     let set = SetOptions {
-        side: Some(game.side_name(human.other()).to_string()),
+        side: match (asked, &a.machine.boxes) {
+            (Some(h), _) => Some(game.side_name(h.other()).to_string()),
+            (None, Some(_)) => None,
+            (None, None) => Some(game.side_name(crate::game::Side::Second).to_string()),
+        },
         symmetry: a.symmetry,
         forced: None,
     };
@@ -1319,6 +1413,8 @@ fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
         anyhow::Ok((titles, session))
     })??;
     let mut session = session;
+    session.colours = a.bead_colours.into();
+    let human = session.machine().boxes.side().other();
     let stand_in: Option<Box<dyn crate::players::Player<G>>> = match a.opponent.kind {
         Opponent::Matchbox => None,
         Opponent::Mcts(sims) => Some(Box::new(crate::players::MctsPlayer::new(sims))),

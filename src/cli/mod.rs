@@ -200,7 +200,8 @@ pub struct BoxesArgs {
     /// Print only the totals
     #[arg(long)]
     pub count: bool,
-    /// Write printable labels, one per box, as SVG pages FILE-1.svg, FILE-2.svg, …
+    /// Write printable labels, one per box, as SVG pages FILE-1.svg, FILE-2.svg, … and all pages
+    /// in one PDF, FILE.pdf
     #[arg(long, value_name = "FILE.svg")]
     pub labels: Option<PathBuf>,
     /// Paper for --labels: a4 or letter
@@ -212,6 +213,13 @@ pub struct BoxesArgs {
     /// Print the bead shopping list: how many beads of each colour the machine needs
     #[arg(long)]
     pub bead_list: bool,
+    /// List (and label) a saved machine with the beads its boxes hold now, e.g. after training
+    #[arg(long, value_name = "FILE")]
+    pub boxes: Option<PathBuf>,
+    /// Bead colours: by-arrow (a box's first arrow orange, the second sky blue, …) or by-cell
+    /// (Michie's MENACE: one colour per square, the same in every box)
+    #[arg(long, value_enum, default_value_t = BeadColourArg::ByArrow)]
+    pub bead_colours: BeadColourArg,
     /// Print one JSON object on stdout
     #[arg(long)]
     pub json: bool,
@@ -383,6 +391,25 @@ pub struct WatchArgs {
     /// background matchbox paints itself: for light terminals and projectors)
     #[arg(long, value_enum, default_value_t = ThemeName::Dark)]
     pub theme: ThemeName,
+    /// Bead colours on the screen, as on the labels: by-arrow or by-cell (see boxes --help)
+    #[arg(long, value_enum, default_value_t = BeadColourArg::ByArrow)]
+    pub bead_colours: BeadColourArg,
+}
+
+/// How beads are coloured, as named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BeadColourArg {
+    ByArrow,
+    ByCell,
+}
+
+impl From<BeadColourArg> for crate::palette::BeadColours {
+    fn from(c: BeadColourArg) -> Self {
+        match c {
+            BeadColourArg::ByArrow => crate::palette::BeadColours::ByArrow,
+            BeadColourArg::ByCell => crate::palette::BeadColours::ByCell,
+        }
+    }
 }
 
 /// The screens' themes, as named on the command line.
@@ -434,6 +461,9 @@ pub struct PlayArgs {
     /// Colours: dark or light (see watch --help)
     #[arg(long, value_enum, default_value_t = ThemeName::Dark)]
     pub theme: ThemeName,
+    /// Bead colours on the screen, as on the labels: by-arrow or by-cell (see boxes --help)
+    #[arg(long, value_enum, default_value_t = BeadColourArg::ByArrow)]
+    pub bead_colours: BeadColourArg,
     /// Who you play: the matchbox machine (it learns), or mcts[:SIMS], perfect or random instead
     #[arg(long, default_value = "matchbox")]
     pub opponent: OpponentSpec,

@@ -238,6 +238,13 @@ pub(crate) fn build_machine<G: GameDefaults>(
                 m.reinforcement = r;
             }
             if let Some(b) = &opts.beads {
+                if !m.boxes.is_lazy() {
+                    bail!(
+                        "{}: its boxes already hold their beads; --beads sets the beads of a new machine (drop --beads to go on with the file's)",
+                        path.display()
+                    );
+                }
+                // A lazy machine fills the boxes it has yet to make with these.
                 m.initial = b.clone();
             }
             if let Some(seed) = opts.seed {
@@ -253,6 +260,24 @@ pub(crate) fn build_machine<G: GameDefaults>(
             } else {
                 BoxSet::build_with(game, side, mode, forced)
             };
+            if let Some(beads) = &opts.beads
+                && !boxes.is_lazy()
+            {
+                let moves = boxes
+                    .boxes()
+                    .iter()
+                    .map(|b| b.stage as usize + 1)
+                    .max()
+                    .unwrap_or(0);
+                if beads.counts().len() > moves {
+                    bail!(
+                        "--beads {beads} gives {} counts, but the learner makes at most {moves} moves in {} {} (one count a move, the last repeated)",
+                        beads.counts().len(),
+                        game.name(),
+                        game.variant()
+                    );
+                }
+            }
             let preset = opts.preset.unwrap_or_else(|| game.default_preset());
             Machine::new(
                 Arc::new(boxes),

@@ -119,6 +119,13 @@ pub trait Game: Send + Sync {
     /// A text diagram of the position, one string per line, with coordinates.
     fn diagram(&self, pos: &Self::Position) -> Vec<String>;
 
+    /// The cell a move goes to, numbered from 0, for beads coloured by cell (Michie's scheme:
+    /// one colour per square); `None` for a move that is not to one cell.
+    fn move_cell(&self, mv: Self::Move) -> Option<usize> {
+        let _ = mv;
+        None
+    }
+
     /// Legal moves as a new vector.
     fn moves(&self, pos: &Self::Position) -> Vec<Self::Move> {
         let mut out = Vec::new();

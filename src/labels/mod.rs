@@ -6,7 +6,9 @@ use std::fmt::Write;
 
 use crate::game::Game;
 use crate::learn::{BoxSet, StageBeads};
-use crate::palette;
+use crate::palette::{self, BeadColours};
+
+pub mod pdf;
 
 /// The bead of arrow `i` for print: colour name, `#RRGGBB` and letter code (from
 /// [`crate::palette`], the same as on the screen).
@@ -82,7 +84,8 @@ pub trait LabelView: Game {
     /// The cells of a move: (row, column) from, and to (equal when the move is a single cell).
     fn move_cells(&self, mv: Self::Move) -> ((usize, usize), (usize, usize));
 
-    /// SVG of the board of a box with its arrows, drawn in the box `(x, y, max_w, max_h)` (mm);
+    /// SVG of the board of a box with its arrows (arrow `i` in colour number `colours[i]`), drawn
+    /// in the box `(x, y, max_w, max_h)` (mm);
     /// returns the SVG and the width used. By default a grid of square cells from [`grid`],
     /// [`piece`] and [`move_cells`]; a game whose board is not a square grid draws its own.
     ///
@@ -93,12 +96,34 @@ pub trait LabelView: Game {
         &self,
         pos: &Self::Position,
         arrows: &[Self::Move],
+        colours: &[usize],
         (x, y, max_w, max_h): (f64, f64, f64, f64),
     ) -> (String, f64) {
         let mut s = String::new();
         let (rows, cols) = self.grid();
-        let side = (max_h / rows as f64).min(max_w / cols as f64);
-        let (bx, by) = (x, y);
+        // Room for the coordinates: rank numbers on the left, file letters underneath.
+        const COORD: f64 = 2.4;
+        let side = ((max_h - COORD) / rows as f64).min((max_w - COORD) / cols as f64);
+        let (bx, by) = (x + COORD, y);
+        let coord = |cx: f64, cy: f64, text: String| {
+            format!(
+                r##"<text x="{cx:.2}" y="{cy:.2}" font-family="DejaVu Sans, sans-serif" font-size="{:.2}" fill="#555555" text-anchor="middle">{text}</text>"##,
+                (side * 0.3).min(2.0)
+            )
+        };
+        for r in 0..rows {
+            let cy = by + (r as f64 + 0.5) * side + (side * 0.1).min(0.7);
+            s.push_str(&coord(x + COORD * 0.45, cy, (rows - r).to_string()));
+        }
+        for c in 0..cols {
+            let letter = char::from(b'a' + (c as u8 % 26));
+            let cx = bx + (c as f64 + 0.5) * side;
+            s.push_str(&coord(
+                cx,
+                by + rows as f64 * side + COORD * 0.8,
+                letter.to_string(),
+            ));
+        }
         for r in 0..rows {
             for c in 0..cols {
                 let shade = if (r + c) % 2 == 0 {
@@ -123,17 +148,17 @@ pub trait LabelView: Game {
             let (from, to) = self.move_cells(mv);
             s.push_str(&arrow_svg(
                 &self.format_move(mv),
-                i,
+                colours.get(i).copied().unwrap_or(i),
                 centre(from),
                 centre(to),
                 side,
             ));
         }
-        (s, cols as f64 * side)
+        (s, COORD + cols as f64 * side)
     }
 }
 
-/// One arrow of a box on a label: from one cell centre to another in the arrow's bead colour with
+/// One arrow of a box on a label: from one cell centre to another in bead colour number `i`, with
 /// an arrowhead, or a coloured disc when the move is a single cell; its letter on top. `side` is
 /// the size of a cell.
 pub fn arrow_svg(
@@ -184,26 +209,65 @@ pub fn arrow_svg(
     s
 }
 
+/// The beads labels ask for, box by box, and how they are coloured.
+pub struct LabelBeads<'a> {
+    of_box: Box<dyn Fn(usize) -> Vec<u32> + 'a>,
+    pub colours: BeadColours,
+}
+
+impl<'a> LabelBeads<'a> {
+    /// A new machine's: `initial` beads on each arrow, by the machine's move.
+    pub fn initial<G: Game>(
+        set: &'a BoxSet<G>,
+        initial: &'a StageBeads,
+        colours: BeadColours,
+    ) -> Self {
+        LabelBeads {
+            of_box: Box::new(move |b| {
+                let mbox = set.get(b);
+                let n = initial.for_stage(mbox.stage as usize).get();
+                vec![n; mbox.arrows.len()]
+            }),
+            colours,
+        }
+    }
+    /// Given counts: `of_box(b)` holds the beads of each arrow of box `b` (a trained machine's).
+    pub fn counts(of_box: impl Fn(usize) -> Vec<u32> + 'a, colours: BeadColours) -> Self {
+        LabelBeads {
+            of_box: Box::new(of_box),
+            colours,
+        }
+    }
+    /// The beads of each arrow of box `b`.
+    pub fn of(&self, b: usize) -> Vec<u32> {
+        (self.of_box)(b)
+    }
+    /// The colour number of arrow `k` of a box, whose move is `mv`.
+    pub fn colour<G: Game>(&self, game: &G, k: usize, mv: G::Move) -> usize {
+        self.colours.index(k, game.move_cell(mv))
+    }
+}
+
 /// Beads of each colour the whole machine needs: (colour name, letter, count), for every colour used.
 pub fn bead_list<G: Game>(
+    game: &G,
     set: &BoxSet<G>,
-    initial: &StageBeads,
+    beads: &LabelBeads,
 ) -> Vec<(&'static str, String, u64)> {
-    let mut counts: Vec<u64> = Vec::new();
-    for b in set.boxes() {
-        let n = initial.for_stage(b.stage as usize).get() as u64;
-        for i in 0..b.arrows.len() {
-            let c = i % palette::BEADS.len();
+    let mut counts: Vec<Option<u64>> = Vec::new();
+    for (b, mbox) in set.boxes().iter().enumerate() {
+        for (k, (&mv, n)) in mbox.arrows.iter().zip(beads.of(b)).enumerate() {
+            let c = beads.colour(game, k, mv);
             if counts.len() <= c {
-                counts.resize(c + 1, 0);
+                counts.resize(c + 1, None);
             }
-            counts[c] += n;
+            *counts[c].get_or_insert(0) += n as u64;
         }
     }
     counts
         .iter()
         .enumerate()
-        .map(|(i, &n)| (bead(i).0, bead(i).2, n))
+        .filter_map(|(i, n)| n.map(|n| (bead(i).0, bead(i).2, n)))
         .collect()
 }
 
@@ -227,12 +291,18 @@ fn label<G: LabelView>(
     game: &G,
     set: &BoxSet<G>,
     b: usize,
-    initial: &StageBeads,
+    beads: &LabelBeads,
     at: Place,
 ) -> String {
     let Place { x, y, w, h } = at;
     let mbox = set.get(b);
-    let n = initial.for_stage(mbox.stage as usize).get();
+    let counts = beads.of(b);
+    let colours: Vec<usize> = mbox
+        .arrows
+        .iter()
+        .enumerate()
+        .map(|(k, &mv)| beads.colour(game, k, mv))
+        .collect();
     let mut s = String::new();
     let _ = write!(s, r#"<g class="label" data-box="{}">"#, b + 1);
     // Cut marks at the four corners, outside the label.
@@ -269,14 +339,19 @@ fn label<G: LabelView>(
     );
     // The board.
     let (by, bx) = (y + 7.0, x + 2.5);
-    let (board, board_w) =
-        game.draw_board(&mbox.position, &mbox.arrows, (bx, by, w * 0.55, h - 9.0));
+    let (board, board_w) = game.draw_board(
+        &mbox.position,
+        &mbox.arrows,
+        &colours,
+        (bx, by, w * 0.55, h - 9.0),
+    );
     s.push_str(&board);
     // The key: colour, letter, move, beads to put in.
     let kx = bx + board_w + 3.0;
     let line = ((h - 9.0) / mbox.arrows.len().max(4) as f64).min(4.2);
     for (i, &mv) in mbox.arrows.iter().enumerate() {
-        let (_, hex, code) = bead(i);
+        let (_, hex, code) = bead(colours[i]);
+        let n = counts.get(i).copied().unwrap_or(0);
         let ky = by + line * (i as f64 + 0.7);
         let _ = write!(
             s,
@@ -298,7 +373,7 @@ fn label<G: LabelView>(
 pub fn sheets<G: LabelView>(
     game: &G,
     set: &BoxSet<G>,
-    initial: &StageBeads,
+    beads: &LabelBeads,
     title: &str,
     layout: Layout,
 ) -> Vec<String> {
@@ -317,13 +392,16 @@ pub fn sheets<G: LabelView>(
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{pw}mm" height="{ph}mm" viewBox="0 0 {pw} {ph}"><rect width="{pw}" height="{ph}" fill="white"/>"#
         );
         if first {
+            // A long title shrinks to the page's width (bold DejaVu is about 0.65 em a letter).
+            let size = (5.0f64).min((pw - 2.0 * MARGIN) / (0.65 * title.chars().count() as f64));
             let _ = write!(
                 s,
-                r#"<text x="{MARGIN}" y="{:.2}" font-family="DejaVu Sans, sans-serif" font-size="5" font-weight="bold">{}</text>"#,
+                r#"<text x="{MARGIN}" y="{:.2}" font-family="DejaVu Sans, sans-serif" font-size="{}" font-weight="bold">{}</text>"#,
                 MARGIN + 6.0,
+                (size * 100.0).round() / 100.0,
                 esc(title)
             );
-            let list = bead_list(set, initial);
+            let list = bead_list(game, set, beads);
             let total: u64 = list.iter().map(|b| b.2).sum();
             let _ = write!(
                 s,
@@ -333,6 +411,10 @@ pub fn sheets<G: LabelView>(
                 set.arrow_count()
             );
             for (i, (name, code, n)) in list.iter().enumerate() {
+                let hex = palette::BEADS
+                    .iter()
+                    .find(|c| c.name == *name)
+                    .map_or_else(String::new, |c| c.hex());
                 let (cx, cy) = (
                     MARGIN + (i % 4) as f64 * 46.0,
                     MARGIN + 21.0 + (i / 4) as f64 * 6.0,
@@ -342,7 +424,7 @@ pub fn sheets<G: LabelView>(
                     r#"<g class="bead-count" data-count="{n}"><circle cx="{:.2}" cy="{:.2}" r="1.8" fill="{}" stroke="black" stroke-width="0.2"/><text x="{:.2}" y="{:.2}" font-family="DejaVu Sans, sans-serif" font-size="3.5">{code} {name}: {n}</text></g>"#,
                     cx + 2.0,
                     cy - 1.2,
-                    bead(i).1,
+                    hex,
                     cx + 5.0,
                     cy
                 );
@@ -355,7 +437,7 @@ pub fn sheets<G: LabelView>(
             let (c, r) = (slot % cols, slot / cols);
             let x = MARGIN + c as f64 * (w + GAP);
             let y = top + r as f64 * (h + GAP);
-            s.push_str(&label(game, set, next, initial, Place { x, y, w, h }));
+            s.push_str(&label(game, set, next, beads, Place { x, y, w, h }));
             next += 1;
         }
         let _ = write!(

@@ -318,9 +318,20 @@ pub struct Snapshot<G: BoardView> {
     pub seed: u64,
     pub reinforcement: String,
     pub limit_reached: bool,
+    pub colours: crate::palette::BeadColours,
 }
 
 impl<G: BoardView> Snapshot<G> {
+    /// The screen colour of arrow `k` of box `b`: its bead's colour, as on the printed label.
+    pub fn arrow_colour(&self, game: &G, b: usize, k: usize) -> ratatui::style::Color {
+        let cell = self
+            .boxes
+            .try_get(b)
+            .and_then(|m| m.arrows.get(k))
+            .and_then(|&mv| game.move_cell(mv));
+        super::board::bead_colour(self.colours.index(k, cell))
+    }
+
     /// The session as the screen shows it, following the box opened last.
     pub fn of(s: &Session<G>) -> Snapshot<G> {
         Self::browsing(s, None)
@@ -374,6 +385,7 @@ impl<G: BoardView> Snapshot<G> {
             seed: m.seed,
             reinforcement: m.reinforcement.to_string(),
             limit_reached: s.limit_reached(),
+            colours: s.colours,
             boxes,
         }
     }

@@ -10,7 +10,7 @@ use ratatui::widgets::{
 };
 
 use super::app::{Mode, Snapshot, WatchApp, key_table};
-use super::board::{BoardView, bead_colour};
+use super::board::BoardView;
 use super::session::Curve;
 use super::theme::TITLE_BG;
 use crate::learn::GameResult;
@@ -160,9 +160,9 @@ pub fn board_panel<G: BoardView>(
     if let Some(&(side, mv)) = rec.moves.last() {
         // The machine's last move in its bead colour, the rival's in grey.
         let colour = match snap.opened {
-            Some(o) if side == snap.boxes.side() && o.game == rec.number => {
-                o.arrow.map_or(Color::Gray, bead_colour)
-            }
+            Some(o) if side == snap.boxes.side() && o.game == rec.number => o
+                .arrow
+                .map_or(Color::Gray, |k| snap.arrow_colour(game, o.box_index, k)),
             _ => Color::Gray,
         };
         marks.push((mv, colour));
@@ -274,12 +274,18 @@ pub fn box_panel<G: BoardView>(
         .arrows
         .iter()
         .enumerate()
-        .map(|(i, &m)| (m, bead_colour(i), beads.get(i).copied().unwrap_or(0)))
+        .map(|(i, &m)| {
+            (
+                m,
+                snap.arrow_colour(game, b, i),
+                beads.get(i).copied().unwrap_or(0),
+            )
+        })
         .collect();
     let diagram = game.box_lines(&mbox.position, &arrows);
     let mut right: Vec<Line> = Vec::new();
     for (i, &mv) in mbox.arrows.iter().enumerate() {
-        let colour = bead_colour(i);
+        let colour = snap.arrow_colour(game, b, i);
         let n = beads.get(i).copied().unwrap_or(0);
         let drawn = drawn_arrow == Some(i);
         let delta = changes.iter().find(|c| c.0 == i).map_or(0, |c| c.1);
@@ -392,7 +398,7 @@ pub fn box_panel<G: BoardView>(
             ];
             out.push(Line::styled(
                 format!(" {}", first_fit(&options, width)),
-                Style::new().fg(bead_colour(i)),
+                Style::new().fg(snap.arrow_colour(game, b, i)),
             ));
         }
         if show < n {
@@ -508,6 +514,7 @@ fn bar(n: u32) -> char {
 pub fn machine_panel<G: BoardView>(
     f: &mut Frame,
     area: Rect,
+    game: &G,
     snap: &Snapshot<G>,
     browse: Option<usize>,
 ) {
@@ -568,7 +575,7 @@ pub fn machine_panel<G: BoardView>(
                 for (i, &n) in beads.iter().enumerate() {
                     spans.push(Span::styled(
                         bar(n).to_string(),
-                        Style::new().fg(bead_colour(i)),
+                        Style::new().fg(snap.arrow_colour(game, b, i)),
                     ));
                 }
                 spans.push(Span::raw(" ".repeat(arrows.saturating_sub(beads.len()))));
@@ -899,7 +906,7 @@ fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
         app.speed.animated(),
         app.browser.shown,
     );
-    machine_panel(f, b, s, app.browser.shown);
+    machine_panel(f, b, &app.game, s, app.browser.shown);
     let [score_area, curve_area] =
         Layout::vertical([Constraint::Length(11), Constraint::Min(0)]).areas(c);
     score_panel(f, score_area, app);

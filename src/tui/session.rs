@@ -150,6 +150,8 @@ enum SessionPlayer<G: Game> {
 /// watched); when the game is enumerated, whole games at flat out run on the compiled table, which
 /// makes the same moves from the same random numbers.
 pub struct Session<G: GameDefaults> {
+    /// How the screen colours beads (as the printed labels do).
+    pub colours: crate::palette::BeadColours,
     game_rules: G,
     /// The whole graph, when the game is small enough to enumerate (and the machine's set is
     /// complete): the compiled table for flat out and the solved values for the perfect player.
@@ -223,6 +225,7 @@ impl<G: GameDefaults> Session<G> {
     ) -> Result<Self, SolveError> {
         let start = game.start();
         let mut s = Session {
+            colours: crate::palette::BeadColours::ByArrow,
             // A game whose positions repeat is played from positions only (cut at its ply limit).
             enumerated: enumerated.filter(|_| game.ply_limit().is_none()),
             game_rules: game,

@@ -43,6 +43,7 @@ impl LabelView for Havannah {
         &self,
         pos: &Position,
         arrows: &[Cell],
+        colours: &[usize],
         (bx, by, max_w, max_h): (f64, f64, f64, f64),
     ) -> (String, f64) {
         let rows = 2.0 * self.base().get() as f64 - 1.0;
@@ -64,6 +65,16 @@ impl LabelView for Havannah {
                 corners.join(" ")
             );
             let stone = |side: Side| pos.stones(side).has(c.index());
+            if !stone(Side::First) && !stone(Side::Second) && !arrows.contains(&c) {
+                // An empty cell shows its name, so the key's moves can be found on the board.
+                let _ = write!(
+                    s,
+                    r##"<text x="{cx:.2}" y="{:.2}" font-family="DejaVu Sans, sans-serif" font-size="{:.2}" fill="#888888" text-anchor="middle">{}</text>"##,
+                    cy + d * 0.1,
+                    (d * 0.3).min(2.0),
+                    self.format_move(c)
+                );
+            }
             if stone(Side::First) {
                 let _ = write!(
                     s,
@@ -82,7 +93,8 @@ impl LabelView for Havannah {
         for (i, &mv) in arrows.iter().enumerate().filter(|(_, m)| !m.is_swap()) {
             let (cx, cy) = self.label_centre(mv, d);
             let at = (bx + cx, by + cy);
-            s.push_str(&arrow_svg(&self.format_move(mv), i, at, at, d));
+            let colour = colours.get(i).copied().unwrap_or(i);
+            s.push_str(&arrow_svg(&self.format_move(mv), colour, at, at, d));
         }
         (s, rows * d)
     }

@@ -977,6 +977,13 @@ impl Game for Havannah {
         Ok(pos)
     }
 
+    fn move_cell(&self, mv: Move) -> Option<usize> {
+        // Cells numbered in board order, so a base-2 board uses seven colours.
+        (!mv.is_swap())
+            .then(|| self.cells().iter().position(|&c| c == mv))
+            .flatten()
+    }
+
     fn format_move(&self, mv: Move) -> String {
         if mv.is_swap() {
             return "swap".into();

@@ -372,6 +372,10 @@ impl Game for Hexapawn {
         Ok(pos)
     }
 
+    fn move_cell(&self, mv: Move) -> Option<usize> {
+        Some(mv.to.index())
+    }
+
     fn format_move(&self, mv: Move) -> String {
         let (ff, _) = self.file_rank(mv.from);
         let (tf, _) = self.file_rank(mv.to);

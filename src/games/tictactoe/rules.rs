@@ -268,6 +268,10 @@ impl Game for TicTacToe {
         }
         Ok(Position { x, o, to_move })
     }
+    fn move_cell(&self, mv: Move) -> Option<usize> {
+        Some(mv.0.index())
+    }
+
     fn format_move(&self, mv: Move) -> String {
         self.cell_name(mv.0)
     }
