@@ -79,7 +79,10 @@ fn boxes_lists_every_box_with_diagram_and_arrows() {
     let text = stdout(&["boxes", "hexapawn"]);
     assert!(text.starts_with("HER: hexapawn 3x3, learner black, symmetry gardner: 24 boxes"));
     assert!(text.contains("Box 24 · move 6"));
-    assert!(text.contains("→ a3xb2"));
+    assert!(
+        text.contains("B a3xb2 ×1 (sky blue)"),
+        "each arrow with its bead colour and beads"
+    );
     let v = json(&["boxes", "hexapawn", "--json"]);
     let list = v["box_list"].as_array().unwrap();
     assert_eq!(list.len(), 24);
