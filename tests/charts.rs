@@ -44,6 +44,8 @@ fn train_csv_has_one_row_per_game() {
             "beads_left",
             "boxes_emptied",
             "beads_by_move",
+            "move_numbers",
+            "first_box",
             "perfect_play",
             "label"
         ]
@@ -74,7 +76,9 @@ fn train_csv_has_one_row_per_game() {
             row[4].parse::<u64>().unwrap(),
             "beads by move add up"
         );
-        assert_eq!(&row[7], "1", "HER wins under perfect play");
+        assert_eq!(&row[7], "2/4/6", "HER's moves");
+        assert_eq!(row[8].split('/').count(), 3, "box 1's three arrows");
+        assert_eq!(&row[9], "1", "HER wins under perfect play");
     }
     assert_eq!(
         rows[39][4].parse::<u64>().unwrap(),
@@ -284,5 +288,76 @@ fn no_progress_bar_when_stderr_is_not_a_terminal() {
         out.stderr.is_empty(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The beads chart names each move as the boxes do ("move 2" for HER's first), draws the boxes
+/// emptied on a right-hand axis of their own, and Scroggs' chart follows each arrow of box 1 in its
+/// bead colour. A table written before those columns were kept still draws.
+#[test]
+fn beads_and_first_box_charts() {
+    use matchbox::chart::data::{ChartKind, chart, read_csv};
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("her.csv");
+    run(&[
+        "train",
+        "hexapawn",
+        "--games",
+        "60",
+        "--seed",
+        "3",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let rows = read_csv(std::fs::File::open(&csv).unwrap()).unwrap();
+    let beads = chart(ChartKind::Beads, &rows).unwrap();
+    let names: Vec<&str> = beads.series.iter().map(|s| s.name.as_str()).collect();
+    assert!(names.contains(&"beads in the boxes of move 2"), "{names:?}");
+    assert!(names.contains(&"beads in the boxes of move 6"), "{names:?}");
+    let emptied = beads
+        .series
+        .iter()
+        .find(|s| s.name.starts_with("boxes emptied"))
+        .unwrap();
+    assert!(emptied.secondary);
+    assert!(beads.series.iter().filter(|s| s.secondary).count() == 1);
+    assert_eq!(beads.y2_label.as_deref(), Some("boxes emptied"));
+    let svg = matchbox::chart::svg(&beads).unwrap();
+    assert!(svg.contains("boxes emptied"));
+    let first = chart(ChartKind::FirstBox, &rows).unwrap();
+    // HER's first box: three arrows, one bead each at the start.
+    let arrows: Vec<_> = first
+        .series
+        .iter()
+        .filter(|s| s.name.starts_with("arrow "))
+        .collect();
+    assert_eq!(arrows.len(), 3);
+    for (k, s) in arrows.iter().enumerate() {
+        assert_eq!(s.colour, Some(matchbox::palette::arrow(k)));
+        // Gardner's reinforcement only takes beads: from one each, never more.
+        assert!(s.points.iter().all(|p| p.1 <= 1.0));
+    }
+    let total = first.series.iter().find(|s| s.reference).unwrap();
+    for (i, p) in total.points.iter().enumerate() {
+        let sum: f64 = arrows.iter().map(|s| s.points[i].1).sum();
+        assert_eq!(p.1, sum);
+    }
+    // An older table, without the new columns: the legend falls back to the machine's moves.
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let old: String = text
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.splitn(11, ',').collect();
+            [&f[..7], &f[9..]].concat().join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let rows = read_csv(old.as_bytes()).unwrap();
+    let beads = chart(ChartKind::Beads, &rows).unwrap();
+    assert!(
+        beads
+            .series
+            .iter()
+            .any(|s| s.name == "beads, machine's move 1")
     );
 }

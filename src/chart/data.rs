@@ -23,6 +23,8 @@ pub enum ChartKind {
     Beads,
     /// Histogram of the game of the last loss across runs
     LastLoss,
+    /// Scroggs' chart: beads in the first box over the games, in all and arrow by arrow
+    FirstBox,
 }
 
 impl std::str::FromStr for ChartKind {
@@ -34,8 +36,9 @@ impl std::str::FromStr for ChartKind {
             "cumulative-losses" => Ok(ChartKind::CumulativeLosses),
             "beads" => Ok(ChartKind::Beads),
             "last-loss" => Ok(ChartKind::LastLoss),
+            "first-box" => Ok(ChartKind::FirstBox),
             _ => Err(format!(
-                "`{}` is not a chart (use score, beads, loss-rate, cumulative-losses or last-loss)",
+                "`{}` is not a chart (use score, beads, first-box, loss-rate, cumulative-losses or last-loss)",
                 crate::text::quote(s)
             )),
         }
@@ -50,6 +53,7 @@ impl ChartKind {
             ChartKind::CumulativeLosses => "cumulative losses",
             ChartKind::Beads => "beads left",
             ChartKind::LastLoss => "game of the last loss",
+            ChartKind::FirstBox => "beads in the first box",
         }
     }
 }
@@ -67,8 +71,8 @@ pub enum DataError {
 }
 
 /// One game of a run, for `train --csv` (columns `run,game,result,cumulative_score,beads_left,
-/// boxes_emptied,beads_by_move,label`; `beads_by_move` lists the beads left in the boxes of each of
-/// the learner's moves, separated by `/`).
+/// boxes_emptied,beads_by_move,move_numbers,first_box,perfect_play,label`; `beads_by_move` lists
+/// the beads left in the boxes of each of the learner's moves, separated by `/`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRow {
     pub run: u32,
@@ -78,6 +82,14 @@ pub struct GameRow {
     pub beads_left: u64,
     pub boxes_emptied: u64,
     pub beads_by_move: String,
+    /// The game's move numbers of the entries of `beads_by_move` (`2/4/6` for a second player),
+    /// so that a chart names them as the boxes do; empty in files written before it was kept.
+    #[serde(default)]
+    pub move_numbers: String,
+    /// The beads of each arrow of box 1 (`8/4/12`: arrows A, B, C), for Scroggs' chart of the
+    /// first box; empty in files written before it was kept.
+    #[serde(default)]
+    pub first_box: String,
     /// The learner's result per game under perfect play against a perfect opponent (1, 0 or −1);
     /// empty when the opponent is not the perfect player.
     pub perfect_play: Option<i64>,
@@ -240,8 +252,10 @@ pub fn chart(kind: ChartKind, rows: &Rows) -> Result<ChartSpec, DataError> {
         has,
     };
     match (kind, rows) {
-        (ChartKind::Score | ChartKind::Beads, Rows::Games(g)) => Ok(games_chart(kind, g)),
-        (ChartKind::Score | ChartKind::Beads, Rows::Index(_)) => Err(wrong(
+        (ChartKind::Score | ChartKind::Beads | ChartKind::FirstBox, Rows::Games(g)) => {
+            Ok(games_chart(kind, g))
+        }
+        (ChartKind::Score | ChartKind::Beads | ChartKind::FirstBox, Rows::Index(_)) => Err(wrong(
             "one run's games (train --csv)",
             "many runs (experiment --csv)",
         )),
@@ -276,7 +290,41 @@ fn games_chart(kind: ChartKind, rows: &[GameRow]) -> ChartSpec {
     let perfect = rows.first().and_then(|r| r.perfect_play);
     let label = label_of(rows.iter().map(|r| &r.label));
     let mut series = Vec::new();
+    let mut y2_label = None;
     let (y_label, title) = match kind {
+        ChartKind::FirstBox => {
+            // Scroggs' chart: the beads in the first box, in all and arrow by arrow.
+            let arrows = rows.first().map_or(0, |r| {
+                r.first_box.split('/').filter(|s| !s.is_empty()).count()
+            });
+            let at = |r: &GameRow, k: usize| {
+                r.first_box
+                    .split('/')
+                    .nth(k)
+                    .and_then(|x| x.parse::<f64>().ok())
+                    .unwrap_or(0.0)
+            };
+            // Each arrow in its bead colour and letter, as on the box's label.
+            for k in 0..arrows {
+                series.push(
+                    Series::line(
+                        format!("arrow {}", crate::palette::letter(k)),
+                        rows.iter().map(|r| (r.game as f64, at(r, k))).collect(),
+                    )
+                    .in_colour(crate::palette::arrow(k)),
+                );
+            }
+            series.push(Series {
+                reference: true,
+                ..Series::line(
+                    "all beads in box 1",
+                    rows.iter()
+                        .map(|r| (r.game as f64, (0..arrows).map(|k| at(r, k)).sum()))
+                        .collect(),
+                )
+            });
+            ("beads", "beads in the first box")
+        }
         ChartKind::Score => {
             series.push(Series::line(
                 "the machine",
@@ -296,6 +344,8 @@ fn games_chart(kind: ChartKind, rows: &[GameRow]) -> ChartSpec {
                     points: vec![(start, base), (end, base + p as f64 * (end - start))],
                     band: None,
                     reference: true,
+                    secondary: false,
+                    colour: None,
                 });
             }
             ("score: wins − losses (games)", "learning curve")
@@ -310,10 +360,22 @@ fn games_chart(kind: ChartKind, rows: &[GameRow]) -> ChartSpec {
             let stages = rows.first().map_or(0, |r| {
                 r.beads_by_move.split('/').filter(|s| !s.is_empty()).count()
             });
+            // Named by the game's move numbers, as the boxes are ("move 2"), where the file says.
+            let numbers: Vec<String> = rows.first().map_or(Vec::new(), |r| {
+                r.move_numbers
+                    .split('/')
+                    .filter(|s| !s.is_empty())
+                    .map(String::from)
+                    .collect()
+            });
             if stages > 1 {
                 for s in 0..stages {
+                    let name = match numbers.get(s) {
+                        Some(n) => format!("beads in the boxes of move {n}"),
+                        None => format!("beads, machine's move {}", s + 1),
+                    };
                     series.push(Series::line(
-                        format!("beads, machine's move {}", s + 1),
+                        name,
                         rows.iter()
                             .map(|r| {
                                 let v = r
@@ -328,13 +390,18 @@ fn games_chart(kind: ChartKind, rows: &[GameRow]) -> ChartSpec {
                     ));
                 }
             }
-            series.push(Series::line(
-                "boxes emptied",
-                rows.iter()
-                    .map(|r| (r.game as f64, r.boxes_emptied as f64))
-                    .collect(),
-            ));
-            ("beads / boxes", "beads left and boxes emptied")
+            // A handful of boxes beside thousands of beads: on an axis of its own.
+            series.push(
+                Series::line(
+                    "boxes emptied (right-hand axis)",
+                    rows.iter()
+                        .map(|r| (r.game as f64, r.boxes_emptied as f64))
+                        .collect(),
+                )
+                .on_right_axis(),
+            );
+            y2_label = Some("boxes emptied".to_string());
+            ("beads left", "beads left and boxes emptied")
         }
     };
     let (title, subtitle) = titles(&label, title, None);
@@ -343,6 +410,7 @@ fn games_chart(kind: ChartKind, rows: &[GameRow]) -> ChartSpec {
         subtitle,
         x_label: "games played".into(),
         y_label: y_label.into(),
+        y2_label,
         kind: Kind::Lines,
         series,
     }
@@ -379,6 +447,8 @@ fn index_chart(kind: ChartKind, rows: &[IndexRow]) -> ChartSpec {
                             .collect(),
                     ),
                     reference: false,
+                    secondary: false,
+                    colour: None,
                 })
                 .collect(),
             "share of runs that lost the game",
@@ -405,6 +475,8 @@ fn index_chart(kind: ChartKind, rows: &[IndexRow]) -> ChartSpec {
                             .collect(),
                     ),
                     reference: false,
+                    secondary: false,
+                    colour: None,
                 })
                 .collect(),
             "losses so far (mean per run)",
@@ -436,6 +508,7 @@ fn index_chart(kind: ChartKind, rows: &[IndexRow]) -> ChartSpec {
         subtitle,
         x_label: x_label.into(),
         y_label: y_label.into(),
+        y2_label: None,
         kind: if bars { Kind::Bars } else { Kind::Lines },
         series,
     }

@@ -39,6 +39,11 @@ pub struct Series {
     pub band: Option<Vec<(f64, f64, f64)>>,
     /// Drawn dashed and grey: a reference, such as perfect play.
     pub reference: bool,
+    /// Measured on the right-hand axis ([`ChartSpec::y2_label`]): a count of another kind, too
+    /// small to see on the left-hand one.
+    pub secondary: bool,
+    /// A colour of its own (an arrow's bead colour), instead of the next in the series order.
+    pub colour: Option<crate::palette::Colour>,
 }
 
 impl Series {
@@ -48,7 +53,19 @@ impl Series {
             points,
             band: None,
             reference: false,
+            secondary: false,
+            colour: None,
         }
+    }
+    /// The same series in a given colour.
+    pub fn in_colour(mut self, colour: crate::palette::Colour) -> Series {
+        self.colour = Some(colour);
+        self
+    }
+    /// The same series on the right-hand axis.
+    pub fn on_right_axis(mut self) -> Series {
+        self.secondary = true;
+        self
     }
 }
 
@@ -67,6 +84,8 @@ pub struct ChartSpec {
     pub subtitle: String,
     pub x_label: String,
     pub y_label: String,
+    /// The right-hand axis, for the series marked [`Series::secondary`].
+    pub y2_label: Option<String>,
     pub kind: Kind,
     pub series: Vec<Series>,
 }
@@ -93,27 +112,38 @@ fn err(e: impl std::fmt::Display) -> ChartError {
 /// The chart as an SVG document.
 pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
     register_fonts();
-    let all: Vec<(f64, f64)> = spec
-        .series
-        .iter()
-        .flat_map(|s| {
-            s.points.iter().copied().chain(
-                s.band
-                    .iter()
-                    .flatten()
-                    .flat_map(|&(x, lo, hi)| [(x, lo), (x, hi)]),
-            )
-        })
-        .collect();
-    if all.is_empty() {
+    let points = |secondary: bool| -> Vec<(f64, f64)> {
+        spec.series
+            .iter()
+            .filter(|s| s.secondary == secondary)
+            .flat_map(|s| {
+                s.points.iter().copied().chain(
+                    s.band
+                        .iter()
+                        .flatten()
+                        .flat_map(|&(x, lo, hi)| [(x, lo), (x, hi)]),
+                )
+            })
+            .collect()
+    };
+    let (mut all, right) = (points(false), points(true));
+    if all.is_empty() && right.is_empty() {
         return Err(ChartError::Empty(spec.title.clone()));
     }
     let (mut x0, mut x1) = all
         .iter()
+        .chain(&right)
         .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
     let (mut y0, mut y1) = all
         .iter()
         .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    if all.is_empty() {
+        (y0, y1) = (0.0, 1.0);
+    }
+    // The right-hand axis: counts, from 0, a whole number a little above the largest.
+    let mut y2 = (right.iter().fold(0f64, |m, p| m.max(p.1)) * 1.1)
+        .ceil()
+        .max(4.0);
     if spec.kind == Kind::Bars {
         x1 += 1.0;
     }
@@ -131,7 +161,12 @@ pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
     let pad = (y1 - y0) * 0.05;
     (y0, y1) = (if y0 == 0.0 { 0.0 } else { y0 - pad }, y1 + pad);
     x0 = x0.min(x1);
+    // The legend keeps clear of the right-hand series too, seen where they are drawn.
+    all.extend(right.iter().map(|&(x, y)| (x, y0 + y / y2 * (y1 - y0))));
+    let before = y1;
     let legend = (spec.series.len() > 1).then(|| place_legend(spec, &all, (x0, x1), &mut y1, y0));
+    // Where the legend opened a band along the top, the right-hand axis makes the same room.
+    y2 *= (y1 - y0) / (before - y0);
     let (x_step, y_step) = ((x1 - x0) / 10.0, (y1 - y0) / 10.0);
     let mut out = String::new();
     {
@@ -153,14 +188,17 @@ pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
             (60, 86),
         )
         .map_err(err)?;
+        let two_axes = !right.is_empty();
         let mut chart = ChartBuilder::on(&body)
             .margin_left(30)
-            .margin_right(60)
+            .margin_right(if two_axes { 20 } else { 60 })
             .margin_bottom(30)
             .x_label_area_size(90)
             .y_label_area_size(130)
+            .right_y_label_area_size(if two_axes { 120 } else { 0 })
             .build_cartesian_2d(x0..x1, y0..y1)
-            .map_err(err)?;
+            .map_err(err)?
+            .set_secondary_coord(x0..x1, 0.0..y2);
         chart
             .configure_mesh()
             .x_desc(spec.x_label.as_str())
@@ -173,11 +211,30 @@ pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
             .bold_line_style(RGBColor(210, 210, 210))
             .draw()
             .map_err(err)?;
+        if two_axes {
+            // Whole numbers only: these are counts.
+            let labels = (y2.floor() as usize + 1).min(11);
+            chart
+                .configure_secondary_axes()
+                .y_desc(spec.y2_label.as_deref().unwrap_or(""))
+                .label_style(("sans-serif", 26))
+                .axis_desc_style(("sans-serif", 30))
+                .y_labels(labels)
+                .y_label_formatter(&|y| {
+                    if (y - y.round()).abs() < 1e-9 {
+                        crate::text::group(y.round().max(0.0) as u64)
+                    } else {
+                        String::new()
+                    }
+                })
+                .draw()
+                .map_err(err)?;
+        }
         for (i, s) in spec.series.iter().enumerate() {
-            let colour = if s.reference {
-                RGBColor(90, 90, 90)
-            } else {
-                colour(i)
+            let colour = match s.colour {
+                _ if s.reference => RGBColor(90, 90, 90),
+                Some(c) => RGBColor(c.rgb.0, c.rgb.1, c.rgb.2),
+                None => colour(i),
             };
             if let Some(band) = &s.band {
                 let mut poly: Vec<(f64, f64)> = band.iter().map(|&(x, _, hi)| (x, hi)).collect();
@@ -191,6 +248,14 @@ pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
             }
             let style = colour.stroke_width(if s.reference { 2 } else { 4 });
             let anno = match spec.kind {
+                Kind::Lines if s.secondary => chart
+                    .draw_secondary_series(DashedLineSeries::new(
+                        s.points.iter().copied(),
+                        16,
+                        6,
+                        style,
+                    ))
+                    .map_err(err)?,
                 Kind::Lines if s.reference => chart
                     .draw_series(DashedLineSeries::new(
                         s.points.iter().copied(),
@@ -353,6 +418,7 @@ mod tests {
             subtitle: String::new(),
             x_label: String::new(),
             y_label: String::new(),
+            y2_label: None,
             kind: Kind::Lines,
             series,
         }

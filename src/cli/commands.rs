@@ -526,6 +526,14 @@ fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
         // Totals kept from the boxes each game changes: a row a game costs that game only.
         let mut tally = crate::learn::Tally::new(&s.machine);
         let mut boxes_played = Vec::new();
+        let first_move = match s.machine.boxes.side() {
+            Side::First => 1,
+            Side::Second => 2,
+        };
+        let move_numbers = (0..tally.beads_by_stage.len())
+            .map(|k| (first_move + 2 * k).to_string())
+            .collect::<Vec<_>>()
+            .join("/");
         for played in 0..games {
             let r = s.train_one(&mut boxes_played);
             log.push(r);
@@ -545,6 +553,16 @@ fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
                     .map(u64::to_string)
                     .collect::<Vec<_>>()
                     .join("/"),
+                move_numbers: move_numbers.clone(),
+                first_box: if m.boxes.is_empty() {
+                    String::new()
+                } else {
+                    m.beads_in(0)
+                        .iter()
+                        .map(|b| b.get().to_string())
+                        .collect::<Vec<_>>()
+                        .join("/")
+                },
                 perfect_play: perfect,
                 label: label.clone(),
             };
