@@ -340,7 +340,7 @@ fn actions_drive_the_session() {
     let dir = tempfile::tempdir().unwrap();
     app.save_path = dir.path().join("her.yaml");
     let msgs = apply(app.update(Action::Save), &mut s, &mut c);
-    assert!(msgs[0].starts_with("saved 1 games to"), "{msgs:?}");
+    assert!(msgs[0].starts_with("saved 1 game to"), "{msgs:?}");
     let text = std::fs::read_to_string(&app.save_path).unwrap();
     let m = store::from_yaml(&Hexapawn::new(Size::GARDNER), &app.save_path, &text).unwrap();
     assert_eq!(m.games_played, 1);
@@ -864,4 +864,56 @@ fn menace_says_how_many_beads_a_lost_game_takes() {
         app.update(Action::Enter);
     }
     assert!(seen);
+}
+
+/// `watch --opponent matchbox`: learner against learner, both machines learning and on the screen;
+/// `o` goes from the rival machine to the perfect and random players and back to it.
+#[test]
+fn a_second_machine_as_the_rival() {
+    let game = Hexapawn::new(Size::GARDNER);
+    let mut s = session(12, Opponent::Random);
+    let him = Arc::new(BoxSet::build(&game, Side::First, SymmetryMode::Full));
+    let him_boxes = him.len();
+    s.set_rival_machine(Machine::new(
+        him,
+        StageBeads::uniform(1),
+        Reinforcement::GARDNER,
+        13,
+    ));
+    assert_eq!(s.rival(), Opponent::Matchbox);
+    for _ in 0..20 {
+        s.recorded_game();
+    }
+    s.flat_out(200, || true);
+    let rival = s.rival_machine().unwrap();
+    assert_eq!(rival.games_played, 220, "the rival learns from every game");
+    assert_eq!(s.machine().games_played, 220);
+    assert!(
+        rival.beads_left() < 45,
+        "Gardner's rival lost beads for its losses"
+    );
+    let mut app = watch_app(&s);
+    app.titles.rival = Some("HIM (white)".into());
+    app.opponents = vec![Opponent::Matchbox, Opponent::Perfect, Opponent::Random];
+    app.opponent = Opponent::Matchbox;
+    let text = screen_text(&draw_watch(&app, 100, 30));
+    assert!(
+        text.contains("against HIM (white), another machine"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("HIM: {him_boxes} boxes")), "{text}");
+    assert!(text.contains("HIM empt."), "{text}");
+    assert!(text.contains("Machine: 24 boxes"), "{text}");
+    assert!(cut_at_a_border(&draw_watch(&app, 80, 24)).is_empty());
+    let mut c = Control {
+        speed: Speed::Slow,
+        paused: false,
+        browse: None,
+    };
+    for expected in [Opponent::Perfect, Opponent::Random, Opponent::Matchbox] {
+        apply(app.update(Action::ToggleOpponent), &mut s, &mut c);
+        assert_eq!(s.rival(), expected);
+    }
+    // Back to the same rival machine, which kept what it learned.
+    assert_eq!(s.rival_machine().unwrap().games_played, 220);
 }

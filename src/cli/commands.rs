@@ -1340,24 +1340,44 @@ fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
         store::check_writable(path)?;
     }
     let opts = MachineOptions::new(SetOptions::from(&a.learn.set), &a.learn.machine);
-    let kind = match a.learn.opponent.kind {
-        Opponent::Matchbox => {
-            bail!(
-                "watch plays against the perfect or the random player; use train or experiment for --opponent matchbox"
-            )
-        }
-        kind => kind,
-    };
+    let kind = a.learn.opponent.kind;
     // Big boards take seconds to build and solve: the screen says so, and q stays live.
     let what = format!("{} {}", game.name(), game.variant());
     let stage = std::sync::Mutex::new("building the machine's boxes".to_string());
     let (titles, side, mut session) = tui::preparing(&what, a.theme.into(), &stage, || {
         let machine = build_machine(&game, &opts)?;
-        let (titles, side) = (Titles::of(&game, &machine), machine.boxes.side());
+        let (mut titles, side) = (Titles::of(&game, &machine), machine.boxes.side());
+        // Learner against learner: a second machine for the other side (from --opponent-boxes,
+        // or new with the game's defaults), which learns too.
+        let rival = match kind {
+            Opponent::Matchbox => Some(super::setup::rival_machine(
+                &game,
+                &machine,
+                a.learn.opponent.file.as_deref(),
+            )?),
+            _ => None,
+        };
         if let Ok(mut s) = stage.lock() {
-            *s = format!("solving the game for the {kind} player");
+            *s = match kind {
+                Opponent::Matchbox => "enumerating the game".to_string(),
+                _ => format!("solving the game for the {kind} player"),
+            };
         }
-        let session = screen_session(game.clone(), machine, kind, a.learn.tie_break)?;
+        // Against a machine, the session starts with the perfect player ready for `o`.
+        let first = match kind {
+            Opponent::Matchbox => Opponent::Random,
+            k => k,
+        };
+        let mut session = screen_session(game.clone(), machine, first, a.learn.tie_break)?;
+        if let Some(r) = rival {
+            titles.rival = Some(format!(
+                "{} ({})",
+                game.nickname(r.boxes.side(), r.boxes.mode())
+                    .unwrap_or("rival"),
+                game.side_name(r.boxes.side())
+            ));
+            session.set_rival_machine(r);
+        }
         anyhow::Ok((titles, side, session))
     })??;
     let save = a.save.clone().unwrap_or_else(|| {

@@ -291,7 +291,7 @@ pub(crate) fn build_machine<G: GameDefaults>(
 
 /// The second machine of a learner-against-learner run: the file's, or a fresh one for the other
 /// side with the game's defaults, seeded from the learner's seed.
-fn rival_machine<G: GameDefaults>(
+pub(crate) fn rival_machine<G: GameDefaults>(
     game: &G,
     learner: &Machine<G>,
     file: Option<&Path>,

@@ -286,6 +286,21 @@ impl<G: Game> SnapBoxes<G> {
     pub fn try_get(&self, b: usize) -> Option<&MatchBox<G>> {
         self.boxes.get(&b)
     }
+    /// The screen colour of arrow `k` of box `b` when beads are coloured by `colours`: the bead's
+    /// colour, as on the printed label.
+    pub fn arrow_colour(
+        &self,
+        game: &G,
+        colours: crate::palette::BeadColours,
+        b: usize,
+        k: usize,
+    ) -> ratatui::style::Color {
+        let cell = self
+            .try_get(b)
+            .and_then(|m| m.arrows.get(k))
+            .and_then(|&mv| game.move_cell(mv));
+        super::board::bead_colour(colours.index(k, cell))
+    }
     /// How many boxes the machine has.
     pub fn len(&self) -> usize {
         self.len
@@ -319,17 +334,59 @@ pub struct Snapshot<G: BoardView> {
     pub reinforcement: String,
     pub limit_reached: bool,
     pub colours: crate::palette::BeadColours,
+    /// The rival machine's boxes, when a second machine is the opponent.
+    pub rival_machine: Option<RivalSnap<G>>,
+}
+
+/// The rival machine's part of a snapshot (learner against learner).
+pub struct RivalSnap<G: Game> {
+    pub boxes: SnapBoxes<G>,
+    /// Beads of each arrow of the boxes in `shown`.
+    pub beads: HashMap<usize, Vec<u32>>,
+    /// Every box of a small machine; the most recently opened of a big one, latest first.
+    pub shown: Vec<usize>,
+    pub beads_left: u64,
+    pub boxes_emptied: usize,
+    pub games_played: u64,
+}
+
+impl<G: Game> RivalSnap<G> {
+    fn of(m: &crate::learn::Machine<G>, recent: &std::collections::VecDeque<usize>) -> Self {
+        let set = &m.boxes;
+        let shown: Vec<usize> = if set.len() <= SHOW_ALL_BOXES {
+            (0..set.len()).collect()
+        } else {
+            recent.iter().copied().take(SHOW_ALL_BOXES).collect()
+        };
+        let beads = shown
+            .iter()
+            .map(|&b| (b, m.beads_in(b).iter().map(|x| x.get()).collect()))
+            .collect();
+        let boxes = SnapBoxes {
+            side: set.side(),
+            len: set.len(),
+            boxes: shown.iter().map(|&b| (b, set.get(b).clone())).collect(),
+        };
+        let (beads_left, boxes_emptied) = if set.len() <= COUNT_EVERY_FRAME {
+            (m.beads_left(), m.boxes_emptied())
+        } else {
+            (0, 0)
+        };
+        RivalSnap {
+            boxes,
+            beads,
+            shown,
+            beads_left,
+            boxes_emptied,
+            games_played: m.games_played,
+        }
+    }
 }
 
 impl<G: BoardView> Snapshot<G> {
     /// The screen colour of arrow `k` of box `b`: its bead's colour, as on the printed label.
     pub fn arrow_colour(&self, game: &G, b: usize, k: usize) -> ratatui::style::Color {
-        let cell = self
-            .boxes
-            .try_get(b)
-            .and_then(|m| m.arrows.get(k))
-            .and_then(|&mv| game.move_cell(mv));
-        super::board::bead_colour(self.colours.index(k, cell))
+        self.boxes.arrow_colour(game, self.colours, b, k)
     }
 
     /// The session as the screen shows it, following the box opened last.
@@ -386,6 +443,10 @@ impl<G: BoardView> Snapshot<G> {
             reinforcement: m.reinforcement.to_string(),
             limit_reached: s.limit_reached(),
             colours: s.colours,
+            rival_machine: s
+                .rival_machine()
+                .filter(|_| s.playing_rival() == Opponent::Matchbox)
+                .map(|m| RivalSnap::of(m, &s.rival_recent)),
             boxes,
         }
     }
@@ -399,6 +460,8 @@ pub struct Titles {
     /// e.g. `hexapawn 3x3`.
     pub game: String,
     pub symmetry: String,
+    /// The rival machine, e.g. `HIM (white)`, when the opponent is a second machine.
+    pub rival: Option<String>,
 }
 
 impl Titles {
@@ -414,6 +477,7 @@ impl Titles {
             } else {
                 format!("{} symmetry, {} boxes", m.boxes.mode(), m.boxes.len())
             },
+            rival: None,
         }
     }
 }
@@ -440,6 +504,8 @@ pub struct WatchApp<G: BoardView> {
     pub speed_changed: bool,
     pub theme: super::theme::Theme,
     pub browser: Browser,
+    /// The opponents `o` goes through, in order.
+    pub opponents: Vec<Opponent>,
 }
 
 impl<G: BoardView> WatchApp<G> {
@@ -469,6 +535,7 @@ impl<G: BoardView> WatchApp<G> {
             speed_changed: false,
             theme: super::theme::Theme::Dark,
             browser: Browser::default(),
+            opponents: vec![Opponent::Perfect, Opponent::Random],
         }
     }
 
@@ -518,9 +585,10 @@ impl<G: BoardView> WatchApp<G> {
                 vec![Command::SetSpeed(self.speed)]
             }
             Action::ToggleOpponent => {
-                self.opponent = match self.opponent {
-                    Opponent::Perfect => Opponent::Random,
-                    _ => Opponent::Perfect,
+                let at = self.opponents.iter().position(|&o| o == self.opponent);
+                self.opponent = match at {
+                    Some(i) => self.opponents[(i + 1) % self.opponents.len()],
+                    None => self.opponents.first().copied().unwrap_or(Opponent::Perfect),
                 };
                 self.message = Some(format!("opponent: {} from the next game", self.opponent));
                 vec![Command::SetOpponent(self.opponent)]

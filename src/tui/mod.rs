@@ -59,9 +59,13 @@ pub fn watch<G: BoardView + Clone + 'static>(
         browse: None,
     };
     let snapshot = app::Snapshot::of(&session);
+    let has_rival_machine = session.rival_machine().is_some();
     let (tx, mailbox, handle) = worker::spawn(session, control);
     let mut app = WatchApp::new(game, titles, snapshot, speed, save_path, opponent);
     app.theme = theme;
+    if has_rival_machine {
+        app.opponents = vec![Opponent::Matchbox, Opponent::Perfect, Opponent::Random];
+    }
     let alive = || !handle.is_finished();
     let result = with_terminal(|t| watch_loop(t, &mut app, &tx, &mailbox, &alive));
     let _ = tx.send(Command::Quit);

@@ -9,11 +9,14 @@ use ratatui::widgets::{
     Axis, Block, BorderType, Chart, Clear, Dataset, GraphType, Paragraph, Sparkline,
 };
 
-use super::app::{Mode, Snapshot, WatchApp, key_table};
+use std::collections::HashMap;
+
+use super::app::{Mode, SnapBoxes, Snapshot, WatchApp, key_table};
 use super::board::BoardView;
 use super::session::Curve;
 use super::theme::TITLE_BG;
 use crate::learn::GameResult;
+use crate::palette::BeadColours;
 use crate::players::Opponent;
 pub use crate::text::group;
 
@@ -511,41 +514,72 @@ fn bar(n: u32) -> char {
 }
 
 /// The whole machine: each box with its bead counts as small bars.
+/// A machine's boxes as the machine panel draws them: the learner's, or its rival's.
+pub struct MachineView<'a, G: BoardView> {
+    pub boxes: &'a SnapBoxes<G>,
+    pub shown: &'a [usize],
+    pub beads: &'a HashMap<usize, Vec<u32>>,
+    /// The box drawn highlighted (the one opened last).
+    pub highlight: Option<usize>,
+    pub emptied: usize,
+    pub colours: BeadColours,
+    pub title: String,
+}
+
+impl<G: BoardView> MachineView<'_, G> {
+    fn colour(&self, game: &G, b: usize, k: usize) -> Color {
+        self.boxes.arrow_colour(game, self.colours, b, k)
+    }
+}
+
+/// The learner's machine panel.
+fn learner_view<G: BoardView>(snap: &Snapshot<G>) -> MachineView<'_, G> {
+    MachineView {
+        boxes: &snap.boxes,
+        shown: &snap.shown,
+        beads: &snap.beads,
+        highlight: snap.opened.map(|o| o.box_index),
+        emptied: snap.boxes_emptied,
+        colours: snap.colours,
+        title: "Machine".into(),
+    }
+}
+
 pub fn machine_panel<G: BoardView>(
     f: &mut Frame,
     area: Rect,
     game: &G,
-    snap: &Snapshot<G>,
+    v: &MachineView<'_, G>,
     browse: Option<usize>,
 ) {
-    let total = snap.boxes.len();
+    let total = v.boxes.len();
     let inner_w = area.width.saturating_sub(2) as usize;
     let inner_h = area.height.saturating_sub(2) as usize;
-    let arrows = snap
+    let arrows = v
         .shown
         .iter()
-        .map(|&b| snap.boxes.get(b).arrows.len())
+        .map(|&b| v.boxes.get(b).arrows.len())
         .max()
         .unwrap_or(1)
         .min(10);
     let num_w = total.to_string().len();
     let entry_w = num_w + 2 + arrows + 1;
     let cols = (inner_w / entry_w).max(1);
-    let all = snap.shown.len() == total;
+    let all = v.shown.len() == total;
     let rows_avail = if all {
         inner_h
     } else {
         inner_h.saturating_sub(1)
     };
     let fits = (cols * rows_avail).max(1);
-    let browse = browse.filter(|b| snap.shown.contains(b));
+    let browse = browse.filter(|b| v.shown.contains(b));
     // The browsed box is always among those drawn: the page of boxes around it.
-    let skip = match browse.and_then(|b| snap.shown.iter().position(|&x| x == b)) {
+    let skip = match browse.and_then(|b| v.shown.iter().position(|&x| x == b)) {
         Some(i) => (i / fits) * fits,
         None => 0,
     };
-    let shown: Vec<usize> = snap.shown.iter().copied().skip(skip).take(fits).collect();
-    let opened = browse.or(snap.opened.map(|o| o.box_index));
+    let shown: Vec<usize> = v.shown.iter().copied().skip(skip).take(fits).collect();
+    let opened = browse.or(v.highlight);
     let rows = shown.len().div_ceil(cols);
     let mut lines = Vec::new();
     for r in 0..rows {
@@ -555,7 +589,7 @@ pub fn machine_panel<G: BoardView>(
             let Some(&b) = shown.get(c * rows + r) else {
                 continue;
             };
-            let beads = &snap.beads[&b];
+            let beads = &v.beads[&b];
             let empty = beads.iter().all(|&n| n == 0);
             let num_style = if Some(b) == opened {
                 BOLD.add_modifier(Modifier::REVERSED)
@@ -575,7 +609,7 @@ pub fn machine_panel<G: BoardView>(
                 for (i, &n) in beads.iter().enumerate() {
                     spans.push(Span::styled(
                         bar(n).to_string(),
-                        Style::new().fg(snap.arrow_colour(game, b, i)),
+                        Style::new().fg(v.colour(game, b, i)),
                     ));
                 }
                 spans.push(Span::raw(" ".repeat(arrows.saturating_sub(beads.len()))));
@@ -587,7 +621,7 @@ pub fn machine_panel<G: BoardView>(
     let all = all && shown.len() == total;
     if !all {
         let width = inner_w.saturating_sub(1);
-        let emptied = group(snap.boxes_emptied as u64);
+        let emptied = group(v.emptied as u64);
         let (first, last) = (
             shown.iter().min().map_or(0, |&b| b + 1),
             shown.iter().max().map_or(0, |&b| b + 1),
@@ -614,10 +648,12 @@ pub fn machine_panel<G: BoardView>(
             DIM,
         ));
     }
+    let short = v.title.split(" (").next().unwrap_or_default();
     let titles = [
-        format!(" Machine: {} boxes ", group(total as u64)),
+        format!(" {}: {} boxes ", v.title, group(total as u64)),
+        format!(" {short}: {} boxes ", group(total as u64)),
         format!(" {} boxes ", group(total as u64)),
-        " Machine ".to_string(),
+        format!(" {short} "),
     ];
     let title = first_fit(&titles, area.width.saturating_sub(2) as usize);
     f.render_widget(Paragraph::new(lines).block(panel(title)), area);
@@ -686,7 +722,7 @@ pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
         ),
         None => "–".into(),
     };
-    let lines = vec![
+    let mut lines = vec![
         kv("games", group(s.games_played)),
         kv(
             "W/D/L",
@@ -712,6 +748,19 @@ pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
         kv("speed", format!("{} games/s", rate(app.games_per_sec))),
         kv("screen", format!("{:.0} frames/s", app.fps)),
     ];
+    if let Some(r) = &s.rival_machine {
+        // The rival machine's own count, beside the learner's.
+        let name = app.titles.rival.as_deref().unwrap_or("rival");
+        let short = name.split(" (").next().unwrap_or(name);
+        lines.insert(
+            5,
+            kv_fit(
+                &format!("{short} empt."),
+                &emptied_values(r.boxes_emptied, r.boxes.len()),
+                area.width,
+            ),
+        );
+    }
     f.render_widget(Paragraph::new(lines).block(panel(" Score ".into())), area);
 }
 
@@ -858,9 +907,10 @@ fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
     };
     let area = f.area();
     let s = &app.snapshot;
-    let mut opponent = match s.rival {
-        Opponent::Human => "you".into(),
-        k => format!("the {k} player"),
+    let mut opponent = match (s.rival, &app.titles.rival) {
+        (Opponent::Human, _) => "you".into(),
+        (Opponent::Matchbox, Some(name)) => format!("{name}, another machine"),
+        (k, _) => format!("the {k} player"),
     };
     if app.opponent != s.rival && s.rival != Opponent::Human {
         // `o` applies from the next game: say so until it does.
@@ -906,7 +956,29 @@ fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
         app.speed.animated(),
         app.browser.shown,
     );
-    machine_panel(f, b, &app.game, s, app.browser.shown);
+    match &s.rival_machine {
+        Some(r) => {
+            // Learner against learner: both machines, one above the other.
+            let [top, bottom] =
+                Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(b);
+            machine_panel(f, top, &app.game, &learner_view(s), app.browser.shown);
+            let view = MachineView {
+                boxes: &r.boxes,
+                shown: &r.shown,
+                beads: &r.beads,
+                highlight: r
+                    .shown
+                    .first()
+                    .copied()
+                    .filter(|_| r.boxes.len() > r.shown.len()),
+                emptied: r.boxes_emptied,
+                colours: s.colours,
+                title: app.titles.rival.clone().unwrap_or_else(|| "Rival".into()),
+            };
+            machine_panel(f, bottom, &app.game, &view, None);
+        }
+        None => machine_panel(f, b, &app.game, &learner_view(s), app.browser.shown),
+    }
     let [score_area, curve_area] =
         Layout::vertical([Constraint::Length(11), Constraint::Min(0)]).areas(c);
     score_panel(f, score_area, app);

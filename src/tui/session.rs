@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::game::{Game, Side, Sym};
 use crate::learn::engine::{Enumerated, GameState, Table, Trainer};
-use crate::learn::lazy::{self, Scratch};
+use crate::learn::lazy::{self, MatchboxPlayer, Scratch};
 use crate::learn::{GameDefaults, GameResult, Machine, MachineGame, MachineMove};
 use crate::players::{MctsPlayer, Opponent, PerfectPlayer, Player, RandomPlayer, Turn};
 use crate::solve::{GraphValues, SharedValues, Solution, SolveError, TieBreak};
@@ -143,6 +143,8 @@ enum SessionPlayer<G: Game> {
     Graph(PerfectPlayer<GraphValues<G>>),
     OnDemand(PerfectPlayer<SharedValues<G>>),
     Mcts(MctsPlayer),
+    /// The session's second machine ([`Session::set_rival_machine`]), which learns too.
+    Machine,
 }
 
 /// A machine learning against an opponent (the perfect or random player, or a person), one ply or
@@ -186,6 +188,11 @@ pub struct Session<G: GameDefaults> {
     /// A player that moves for the machine instead of its boxes (a person playing a tree search
     /// or the perfect player); the machine then neither draws nor learns.
     stand_in: Option<Box<dyn Player<G>>>,
+    /// A second machine playing the other side (`--opponent matchbox`): it learns from every game
+    /// it plays, as the learner does.
+    duel: Option<MatchboxPlayer<G>>,
+    /// The rival machine's boxes most recently opened, latest first.
+    pub rival_recent: VecDeque<usize>,
     /// Beads left and boxes emptied when last counted ([`Session::count_totals`]), for machines
     /// too big to count at every frame.
     pub totals: (u64, usize),
@@ -254,6 +261,8 @@ impl<G: GameDefaults> Session<G> {
             limit: None,
             totals: (0, 0),
             stand_in: None,
+            duel: None,
+            rival_recent: VecDeque::new(),
             seq: 0,
         };
         s.count_totals();
@@ -286,6 +295,8 @@ impl<G: GameDefaults> Session<G> {
                 SessionPlayer::OnDemand(PerfectPlayer::new(values, self.tie_break))
             }
             (Opponent::Mcts(sims), _) => SessionPlayer::Mcts(MctsPlayer::new(sims)),
+            (Opponent::Matchbox, _) if self.duel.is_some() => SessionPlayer::Machine,
+            (Opponent::Matchbox, _) => return Err(SolveError::Unknown),
             // A person may play any move (and so may the random player).
             _ => SessionPlayer::Random,
         };
@@ -312,6 +323,23 @@ impl<G: GameDefaults> Session<G> {
     /// Whether a player moves for the machine.
     pub fn has_stand_in(&self) -> bool {
         self.stand_in.is_some()
+    }
+    /// Makes `rival` (a machine for the other side) the opponent: learner against learner, both
+    /// learning from every game. It stays with the session when the opponent is switched away and
+    /// back.
+    pub fn set_rival_machine(&mut self, rival: Machine<G>) {
+        self.duel = Some(MatchboxPlayer::new(rival));
+        self.rival_recent.clear();
+        self.pending_rival = None;
+        if self.in_game {
+            self.pending_rival = Some(Opponent::Matchbox);
+        } else if self.prepare(Opponent::Matchbox).is_ok() {
+            self.rival = Opponent::Matchbox;
+        }
+    }
+    /// The rival machine, if the session has one.
+    pub fn rival_machine(&self) -> Option<&Machine<G>> {
+        self.duel.as_ref().map(|p| &p.machine)
     }
 
     /// Counts the beads left and the boxes emptied (a walk over every box).
@@ -361,6 +389,9 @@ impl<G: GameDefaults> Session<G> {
     /// Refills every box, reseeds, and forgets the games played.
     pub fn reset(&mut self) {
         self.machine.reset();
+        if let Some(p) = &mut self.duel {
+            p.game.clear();
+        }
         self.st = GameState::new();
         self.game = None;
         self.in_game = false;
@@ -534,6 +565,23 @@ impl<G: GameDefaults> Session<G> {
                 (None, SessionPlayer::Graph(p)) => p.choose(g, &self.pos, turn),
                 (None, SessionPlayer::OnDemand(p)) => p.choose(g, &self.pos, turn),
                 (None, SessionPlayer::Mcts(p)) => p.choose(g, &self.pos, turn),
+                (None, SessionPlayer::Machine) => match &mut self.duel {
+                    Some(p) => {
+                        let before = p.game.played.len();
+                        let mv = p.choose(g, &self.pos, turn);
+                        // The rival's box, for its panel on the screen.
+                        if p.game.played.len() > before
+                            && let Some(&(base, _)) = p.game.played.last()
+                        {
+                            let b = p.machine.boxes.box_at_bead(base as usize);
+                            self.rival_recent.retain(|&x| x != b);
+                            self.rival_recent.push_front(b);
+                            self.rival_recent.truncate(64);
+                        }
+                        mv
+                    }
+                    None => RandomPlayer.choose(g, &self.pos, turn),
+                },
             };
             match chosen {
                 Some(mv) => mv,
@@ -582,6 +630,11 @@ impl<G: GameDefaults> Session<G> {
             .collect();
         self.machine.reinforce(&self.part.played, result);
         self.part.clear();
+        if matches!(self.player, SessionPlayer::Machine)
+            && let Some(p) = &mut self.duel
+        {
+            p.finish(result.for_opponent());
+        }
         let mut changes = Vec::new();
         let mut emptied = Vec::new();
         for (b, old) in before {
@@ -682,7 +735,13 @@ impl<G: GameDefaults> Session<G> {
                 (_, _, SessionPlayer::Mcts(p)) => {
                     lazy::play_game(&self.game_rules, &mut self.machine, p, &mut self.scratch)
                 }
-                (_, _, SessionPlayer::Random) => lazy::play_game(
+                (_, _, SessionPlayer::Machine) if self.duel.is_some() => lazy::duel_game(
+                    &self.game_rules,
+                    &mut self.machine,
+                    self.duel.as_mut().expect("checked"),
+                    &mut self.scratch,
+                ),
+                (_, _, SessionPlayer::Random | SessionPlayer::Machine) => lazy::play_game(
                     &self.game_rules,
                     &mut self.machine,
                     &mut RandomPlayer,

@@ -35,8 +35,13 @@ pub fn handle<G: BoardView>(cmd: &Command, s: &mut Session<G>, c: &mut Control) 
         Command::Save(path) => {
             return Some(match s.save(path) {
                 Ok(()) => format!(
-                    "saved {} games to {}",
-                    s.machine().games_played,
+                    "saved {} {} to {}",
+                    crate::text::group(s.machine().games_played),
+                    if s.machine().games_played == 1 {
+                        "game"
+                    } else {
+                        "games"
+                    },
                     path.display()
                 ),
                 Err(e) => format!("not saved: {e}"),
