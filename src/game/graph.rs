@@ -1,8 +1,9 @@
 //! Every position reachable from the start, as a dense graph (positions numbered from 0, moves as
 //! compressed edge lists). The solver, the players and the fast training engine work on node numbers.
 
-use std::collections::HashMap;
-use std::collections::VecDeque;
+use std::hash::BuildHasher;
+
+use hashbrown::{DefaultHashBuilder, HashTable};
 
 use super::{Game, Outcome, Side};
 
@@ -13,7 +14,9 @@ pub type NodeId = u32;
 /// the start), with their moves and outcomes.
 pub struct GameGraph<G: Game> {
     positions: Vec<G::Position>,
-    index: HashMap<G::Position, NodeId>,
+    /// Node numbers, found by their position (each position is kept once, in `positions`).
+    index: HashTable<NodeId>,
+    hasher: DefaultHashBuilder,
     to_move: Vec<Side>,
     /// Fewest plies from the start.
     depth: Vec<u16>,
@@ -26,16 +29,20 @@ pub struct GameGraph<G: Game> {
 impl<G: Game> GameGraph<G> {
     /// Enumerates every position reachable from the start.
     pub fn build(game: &G) -> GameGraph<G> {
-        Self::build_with_progress(game, &mut |_| {})
+        Self::build_with_progress(game, &mut |_, _| {})
     }
 
-    /// As [`GameGraph::build`], calling `progress` with the number of positions found every
-    /// million positions expanded.
-    pub fn build_with_progress(game: &G, progress: &mut dyn FnMut(usize)) -> GameGraph<G> {
+    /// As [`GameGraph::build`], calling `progress` with the number of positions found and the
+    /// bytes the graph holds every million positions expanded.
+    pub fn build_with_progress(game: &G, progress: &mut dyn FnMut(usize, usize)) -> GameGraph<G> {
         let start = game.start();
+        let hasher = DefaultHashBuilder::default();
+        let mut index = HashTable::new();
+        index.insert_unique(hasher.hash_one(&start), 0, |_: &NodeId| 0);
         let mut g: GameGraph<G> = GameGraph {
-            positions: vec![start.clone()],
-            index: HashMap::from([(start, 0)]),
+            positions: vec![start],
+            index,
+            hasher,
             to_move: Vec::new(),
             depth: vec![0],
             outcome: Vec::new(),
@@ -43,30 +50,37 @@ impl<G: Game> GameGraph<G> {
             edge_move: Vec::new(),
             edge_child: Vec::new(),
         };
-        let mut queue = VecDeque::from([0 as NodeId]);
         let mut moves = Vec::new();
-        // Breadth-first order means node ids are handed out in the order nodes are expanded, so the
-        // compressed edge lists can be appended as we go.
-        while let Some(n) = queue.pop_front() {
+        // Breadth-first order: node ids are handed out in the order nodes are found and expanded
+        // in that same order, so the queue is just the next id, and the compressed edge lists can
+        // be appended as we go.
+        let mut n = 0;
+        while n < g.positions.len() {
             if n % 1_000_000 == 0 && n > 0 {
-                progress(g.positions.len());
+                progress(g.positions.len(), g.bytes());
             }
-            let pos = g.positions[n as usize].clone();
+            let pos = g.positions[n].clone();
             g.to_move.push(game.to_move(&pos));
             g.outcome.push(game.outcome(&pos));
             moves.clear();
             game.legal_moves(&pos, &mut moves);
-            let child_depth = g.depth[n as usize] + 1;
+            let child_depth = g.depth[n] + 1;
             for &mv in &moves {
                 let child = game.play(&pos, mv);
-                let id = match g.index.get(&child) {
-                    Some(&id) => id,
+                let hash = g.hasher.hash_one(&child);
+                let found = g
+                    .index
+                    .find(hash, |&j| g.positions[j as usize] == child)
+                    .copied();
+                let id = match found {
+                    Some(id) => id,
                     None => {
                         let id = g.positions.len() as NodeId;
-                        g.index.insert(child.clone(), id);
+                        let (positions, hasher) = (&g.positions, &g.hasher);
+                        g.index
+                            .insert_unique(hash, id, |&j| hasher.hash_one(&positions[j as usize]));
                         g.positions.push(child);
                         g.depth.push(child_depth);
-                        queue.push_back(id);
                         id
                     }
                 };
@@ -74,12 +88,25 @@ impl<G: Game> GameGraph<G> {
                 g.edge_child.push(id);
             }
             g.edge_start.push(g.edge_move.len() as u32);
+            n += 1;
         }
         g
     }
 
     pub fn len(&self) -> usize {
         self.positions.len()
+    }
+    /// The memory the graph holds, in bytes (what its tables have room for).
+    pub fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.positions.capacity() * size_of::<G::Position>()
+            + self.index.capacity() * (size_of::<NodeId>() + 1)
+            + self.to_move.capacity() * size_of::<Side>()
+            + self.depth.capacity() * size_of::<u16>()
+            + self.outcome.capacity() * size_of::<Option<Outcome<G::Reason>>>()
+            + self.edge_start.capacity() * size_of::<u32>()
+            + self.edge_move.capacity() * size_of::<G::Move>()
+            + self.edge_child.capacity() * size_of::<NodeId>()
     }
     pub fn is_empty(&self) -> bool {
         self.positions.is_empty()
@@ -88,7 +115,10 @@ impl<G: Game> GameGraph<G> {
         &self.positions[n as usize]
     }
     pub fn node(&self, pos: &G::Position) -> Option<NodeId> {
-        self.index.get(pos).copied()
+        let hash = self.hasher.hash_one(pos);
+        self.index
+            .find(hash, |&j| self.positions[j as usize] == *pos)
+            .copied()
     }
     pub fn to_move(&self, n: NodeId) -> Side {
         self.to_move[n as usize]
