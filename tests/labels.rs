@@ -202,27 +202,35 @@ fn count_agrees_with_boxes_and_estimates_what_cannot_be_enumerated() {
             assert!((side_m.powi(3) * 1000.0 - litres).abs() < 1e-6 * litres.max(1.0));
         }
     }
-    // A board whose bound is large but whose reachable positions are few is counted exactly, as
-    // `boxes` lists it (3x7: a bound of about 10^8, 67,546 boxes without symmetry).
-    let v = json(&["count", "hexapawn", "--size", "3x7", "--json"]);
-    for row in v["counts"].as_array().unwrap() {
-        assert!(
-            row["method"].as_str().unwrap().starts_with("exact"),
-            "{row}"
-        );
-        let b = json(&[
-            "boxes",
-            "hexapawn",
-            "--size",
-            "3x7",
-            "--side",
-            row["side"].as_str().unwrap(),
-            "--symmetry",
-            row["symmetry"].as_str().unwrap(),
-            "--count",
-            "--json",
-        ]);
-        assert_eq!(row["boxes"].as_f64().unwrap(), b["boxes"].as_f64().unwrap());
+    // Every board `boxes` enumerates is counted exactly, as `boxes` lists it; among them boards
+    // whose bound is large but whose reachable positions are few (3x7: a bound of about 10^8,
+    // 67,546 boxes without symmetry).
+    for size in ["3x4", "4x3", "4x4", "3x5", "5x3", "4x5", "3x7"] {
+        let v = json(&["count", "hexapawn", "--size", size, "--json"]);
+        for row in v["counts"].as_array().unwrap() {
+            assert!(
+                row["method"].as_str().unwrap().starts_with("exact"),
+                "{row}"
+            );
+            let b = json(&[
+                "boxes",
+                "hexapawn",
+                "--size",
+                size,
+                "--side",
+                row["side"].as_str().unwrap(),
+                "--symmetry",
+                row["symmetry"].as_str().unwrap(),
+                "--count",
+                "--json",
+            ]);
+            assert_eq!(
+                row["boxes"].as_f64().unwrap(),
+                b["boxes"].as_f64().unwrap(),
+                "{size} {row}"
+            );
+            assert_eq!(row["arrows"], b["arrows"], "{size}");
+        }
     }
     // A chessboard is far beyond enumeration: an upper bound, named as such.
     let v = json(&["count", "hexapawn", "--size", "8x8", "--json"]);
