@@ -917,3 +917,52 @@ fn a_second_machine_as_the_rival() {
     // Back to the same rival machine, which kept what it learned.
     assert_eq!(s.rival_machine().unwrap().games_played, 220);
 }
+
+/// A learner that perfect play beats (Black on octopawn) is told so on the screen; HER on 3x3,
+/// which wins, is not.
+#[test]
+fn the_screen_says_when_a_learner_can_only_lose() {
+    let octo = Hexapawn::new("4x4".parse().unwrap());
+    let boxes = Arc::new(BoxSet::build(&octo, Side::Second, SymmetryMode::Full));
+    let m = Machine::new(boxes, StageBeads::uniform(1), Reinforcement::GARDNER, 1);
+    let mut s = Session::new(
+        Arc::new(Enumerated::new(octo.clone())),
+        m,
+        Opponent::Perfect,
+        TieBreak::Random,
+    )
+    .unwrap();
+    assert!(s.can_only_lose());
+    s.recorded_game();
+    let titles = Titles::of(&octo, s.machine());
+    let app = WatchApp::new(
+        octo,
+        titles,
+        Snapshot::of(&s),
+        Speed::Slow,
+        PathBuf::from("x.yaml"),
+        Opponent::Perfect,
+    );
+    let mut t = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    t.draw(|f| render::watch(f, &app)).unwrap();
+    let text = screen_text(&t);
+    assert!(text.contains("can only lose"), "{text}");
+    let mut small = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    small.draw(|f| render::watch(f, &app)).unwrap();
+    assert!(screen_text(&small).contains("can only lose"));
+    assert!(
+        cut_at_a_border(&small).is_empty(),
+        "{}",
+        screen_text(&small)
+    );
+    // Against the random player it can win; and HER on 3x3 wins under perfect play.
+    s.set_rival(Opponent::Random);
+    assert!(!s.can_only_lose());
+    assert!(!session(1, Opponent::Perfect).can_only_lose());
+    let text = screen_text(&draw_watch(
+        &watch_app(&session(1, Opponent::Perfect)),
+        120,
+        40,
+    ));
+    assert!(!text.contains("can only lose"));
+}

@@ -336,6 +336,8 @@ pub struct Snapshot<G: BoardView> {
     pub colours: crate::palette::BeadColours,
     /// The rival machine's boxes, when a second machine is the opponent.
     pub rival_machine: Option<RivalSnap<G>>,
+    /// The opponent is the perfect player, and perfect play wins this game for it.
+    pub can_only_lose: bool,
 }
 
 /// The rival machine's part of a snapshot (learner against learner).
@@ -443,6 +445,7 @@ impl<G: BoardView> Snapshot<G> {
             reinforcement: m.reinforcement.to_string(),
             limit_reached: s.limit_reached(),
             colours: s.colours,
+            can_only_lose: s.can_only_lose(),
             rival_machine: s
                 .rival_machine()
                 .filter(|_| s.playing_rival() == Opponent::Matchbox)

@@ -748,6 +748,26 @@ pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
         kv("speed", format!("{} games/s", rate(app.games_per_sec))),
         kv("screen", format!("{:.0} frames/s", app.fps)),
     ];
+    if s.can_only_lose {
+        // Perfect play wins this board for the other side: no machine can do better than lose.
+        lines.insert(
+            3,
+            Line::from(vec![
+                Span::styled(format!(" {:<10} ", "outlook"), DIM),
+                Span::styled(
+                    first_fit(
+                        &[
+                            "can only lose: perfect play wins for the other side".into(),
+                            "can only lose (perfect play)".into(),
+                            "can only lose".into(),
+                        ],
+                        (area.width as usize).saturating_sub(2 + 12 + 1),
+                    ),
+                    BOLD.fg(Color::Red),
+                ),
+            ]),
+        );
+    }
     if let Some(r) = &s.rival_machine {
         // The rival machine's own count, beside the learner's.
         let name = app.titles.rival.as_deref().unwrap_or("rival");

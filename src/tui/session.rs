@@ -12,7 +12,7 @@ use crate::learn::engine::{Enumerated, GameState, Table, Trainer};
 use crate::learn::lazy::{self, MatchboxPlayer, Scratch};
 use crate::learn::{GameDefaults, GameResult, Machine, MachineGame, MachineMove};
 use crate::players::{MctsPlayer, Opponent, PerfectPlayer, Player, RandomPlayer, Turn};
-use crate::solve::{GraphValues, SharedValues, Solution, SolveError, TieBreak};
+use crate::solve::{GraphValues, SharedValues, Solution, SolveError, TieBreak, Value, Values};
 use crate::store::{self, StoreError};
 
 /// One game, move by move.
@@ -191,6 +191,9 @@ pub struct Session<G: GameDefaults> {
     /// A second machine playing the other side (`--opponent matchbox`): it learns from every game
     /// it plays, as the learner does.
     duel: Option<MatchboxPlayer<G>>,
+    /// Who wins the game under perfect play (`Some(None)`: a draw), once the perfect player has
+    /// solved it.
+    perfect_winner: Option<Option<Side>>,
     /// The rival machine's boxes most recently opened, latest first.
     pub rival_recent: VecDeque<usize>,
     /// Beads left and boxes emptied when last counted ([`Session::count_totals`]), for machines
@@ -262,6 +265,7 @@ impl<G: GameDefaults> Session<G> {
             totals: (0, 0),
             stand_in: None,
             duel: None,
+            perfect_winner: None,
             rival_recent: VecDeque::new(),
             seq: 0,
         };
@@ -300,6 +304,20 @@ impl<G: GameDefaults> Session<G> {
             // A person may play any move (and so may the random player).
             _ => SessionPlayer::Random,
         };
+        if rival == Opponent::Perfect && self.perfect_winner.is_none() {
+            let start = self.game_rules.start();
+            let value = match (&mut self.graph_values, &mut self.shared) {
+                (Some(v), _) => v.value(&self.game_rules, &start).ok(),
+                (None, Some(v)) => v.value(&self.game_rules, &start).ok(),
+                _ => None,
+            };
+            let mover = self.game_rules.to_move(&start);
+            self.perfect_winner = value.map(|v| match v {
+                Value::Win(_) => Some(mover),
+                Value::Loss(_) => Some(mover.other()),
+                Value::Draw => None,
+            });
+        }
         self.table = match (&self.enumerated, &mut self.player, complete) {
             (Some(en), SessionPlayer::Graph(p), true) => Some(
                 Table::against_player(en, &self.machine.boxes, p)
@@ -336,6 +354,12 @@ impl<G: GameDefaults> Session<G> {
         } else if self.prepare(Opponent::Matchbox).is_ok() {
             self.rival = Opponent::Matchbox;
         }
+    }
+    /// Whether the machine can only lose: its opponent is the perfect player, and perfect play
+    /// wins the game for the other side.
+    pub fn can_only_lose(&self) -> bool {
+        self.rival == Opponent::Perfect
+            && self.perfect_winner == Some(Some(self.machine.boxes.side().other()))
     }
     /// The rival machine, if the session has one.
     pub fn rival_machine(&self) -> Option<&Machine<G>> {
