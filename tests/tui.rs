@@ -950,11 +950,8 @@ fn the_screen_says_when_a_learner_can_only_lose() {
     let mut small = Terminal::new(TestBackend::new(80, 24)).unwrap();
     small.draw(|f| render::watch(f, &app)).unwrap();
     assert!(screen_text(&small).contains("can only lose"));
-    assert!(
-        cut_at_a_border(&small).is_empty(),
-        "{}",
-        screen_text(&small)
-    );
+    let cut = cut_at_a_border(&small);
+    assert!(cut.is_empty(), "{cut:?}\n{}", screen_text(&small));
     // Against the random player it can win; and HER on 3x3 wins under perfect play.
     s.set_rival(Opponent::Random);
     assert!(!s.can_only_lose());

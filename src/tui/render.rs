@@ -835,13 +835,22 @@ pub fn curve_panel(f: &mut Frame, area: Rect, curve: &Curve, games: u64) {
         );
     f.render_widget(chart, chart_area);
     f.render_widget(
-        Paragraph::new(Line::from(vec![
-            Span::styled(format!(" lost, last {} games: ", Curve::WINDOW), DIM),
-            Span::styled(
-                format!("{:.0}%", curve.rolling_loss_rate() * 100.0),
-                BOLD.fg(Color::Red),
-            ),
-        ])),
+        Paragraph::new({
+            let pct = format!("{:.0}%", curve.rolling_loss_rate() * 100.0);
+            let room = (label_area.width as usize).saturating_sub(pct.chars().count() + 1);
+            let words = first_fit(
+                &[
+                    format!(" lost, last {} games: ", Curve::WINDOW),
+                    format!(" lost of last {}: ", Curve::WINDOW),
+                    " lost: ".to_string(),
+                ],
+                room,
+            );
+            Line::from(vec![
+                Span::styled(words, DIM),
+                Span::styled(pct, BOLD.fg(Color::Red)),
+            ])
+        }),
         label_area,
     );
     let w = spark_area.width as usize;
