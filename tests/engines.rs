@@ -562,3 +562,56 @@ fn lazy_and_table_experiments_report_the_same_losses() {
     assert_eq!(table, lazy);
     let _ = GameResult::Win;
 }
+
+/// The perfect player with its options remembered (packed in a word for Havannah's small boards,
+/// by position for Hexapawn) plays exactly the games the bare player plays from the same seeds.
+#[test]
+fn remembering_the_perfect_players_options_changes_no_move() {
+    use matchbox::games::havannah::{Base, Havannah};
+    use matchbox::learn::{Forced, GameDefaults, lazy};
+    use matchbox::players::Remembering;
+    fn check<G: GameDefaults + Clone>(game: &G, side: Side, games: usize) {
+        let (values, _) = matchbox::learn::perfect_values(game).unwrap();
+        let machine = || {
+            let set = BoxSet::lazy(side, game.default_symmetry(side), Forced::Skip);
+            let preset = game.default_preset();
+            Machine::new(Arc::new(set), preset.beads(), preset.reinforcement(), 9)
+        };
+        let (mut a, mut b) = (machine(), machine());
+        let mut bare = PerfectPlayer::new(values.clone(), TieBreak::Random);
+        let mut memo = Remembering::new(PerfectPlayer::new(values, TieBreak::Random), 1 << 18);
+        let ra = lazy::train(game, &mut a, &mut bare, games);
+        let rb = lazy::train(game, &mut b, &mut memo, games);
+        assert_eq!(ra, rb, "{} {}", game.name(), game.variant());
+        assert_eq!(beads_by_position(game, &a), beads_by_position(game, &b));
+        assert!(memo.remembered() > 0);
+    }
+    check(&Havannah::new(Base::new(2).unwrap()), Side::First, 300);
+    check(&Hexapawn::new(Size::new(3, 4).unwrap()), Side::First, 200);
+}
+
+/// Havannah's word-packed positions: distinct positions never share a word (checked over random
+/// games on bases 2 and 3), and bigger boards do not pack.
+#[test]
+fn havannah_packs_small_positions_in_one_word() {
+    use matchbox::games::havannah::{Base, Havannah};
+    use rand::SeedableRng;
+    for base in [2, 3] {
+        let game = Havannah::new(Base::new(base).unwrap());
+        let mut seen = std::collections::HashMap::new();
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(base as u64);
+        for _ in 0..2000 {
+            let mut pos = game.start();
+            while game.outcome(&pos).is_none() {
+                let key = game.pack(&pos).expect("a small board packs");
+                assert_eq!(seen.entry(key).or_insert(pos), &pos);
+                let moves = game.moves(&pos);
+                let k = rand::RngExt::random_range(&mut rng, 0..moves.len());
+                pos = game.play(&pos, moves[k]);
+            }
+        }
+        assert!(seen.len() > 100);
+    }
+    let big = Havannah::new(Base::new(4).unwrap());
+    assert_eq!(big.pack(&big.start()), None);
+}

@@ -119,6 +119,13 @@ pub trait Game: Send + Sync {
     /// A text diagram of the position, one string per line, with coordinates.
     fn diagram(&self, pos: &Self::Position) -> Vec<String>;
 
+    /// The position packed in one 64-bit word (distinct positions, distinct words), where the
+    /// game can (small boards), for compact tables of positions; `None` where it cannot.
+    fn pack(&self, pos: &Self::Position) -> Option<u64> {
+        let _ = pos;
+        None
+    }
+
     /// The cell a move goes to, numbered from 0, for beads coloured by cell (Michie's scheme:
     /// one colour per square); `None` for a move that is not to one cell.
     fn move_cell(&self, mv: Self::Move) -> Option<usize> {

@@ -156,6 +156,10 @@ impl<G: Game> Player<G> for ScriptedPlayer<G::Move> {
 pub struct Remembering<G: Game, P> {
     player: P,
     options: std::collections::HashMap<G::Position, Box<[G::Move]>>,
+    /// Positions the game packs in a word ([`Game::pack`]): each one's options a slice of `arena`
+    /// (start, length), about 25 bytes a position in all.
+    packed: hashbrown::HashMap<u64, (u32, u16)>,
+    arena: Vec<G::Move>,
     limit: usize,
 }
 
@@ -164,25 +168,61 @@ impl<G: Game, P: Clone> Clone for Remembering<G, P> {
         Remembering {
             player: self.player.clone(),
             options: self.options.clone(),
+            packed: self.packed.clone(),
+            arena: self.arena.clone(),
             limit: self.limit,
         }
     }
 }
 
 impl<G: Game, P> Remembering<G, P> {
-    /// Positions remembered by default: about 40 MB at most for Havannah's positions.
+    /// Positions remembered by default: about 40 MB at most for Havannah's positions (and, for
+    /// positions packed in a word, sixteen times as many in about 100 MB).
     pub const LIMIT: usize = 1 << 18;
+    /// How many more packed positions are remembered than unpacked ones.
+    const PACKED_FACTOR: usize = 16;
 
     pub fn new(player: P, limit: usize) -> Self {
         Remembering {
             player,
             options: std::collections::HashMap::new(),
+            packed: hashbrown::HashMap::new(),
+            arena: Vec::new(),
             limit,
         }
     }
     /// Positions remembered so far.
     pub fn remembered(&self) -> usize {
-        self.options.len()
+        self.options.len() + self.packed.len()
+    }
+
+    /// The options remembered for `pos` (packed as `key`, when the game packs it).
+    fn recall(&self, pos: &G::Position, key: Option<u64>) -> Option<&[G::Move]> {
+        match key {
+            Some(k) => self
+                .packed
+                .get(&k)
+                .map(|&(at, n)| &self.arena[at as usize..at as usize + n as usize]),
+            None => self.options.get(pos).map(|o| &o[..]),
+        }
+    }
+
+    fn remember(&mut self, pos: &G::Position, key: Option<u64>, options: &[G::Move]) {
+        match key {
+            Some(k) if self.packed.len() < self.limit.saturating_mul(Self::PACKED_FACTOR) => {
+                if let (Ok(at), Ok(n)) = (
+                    u32::try_from(self.arena.len()),
+                    u16::try_from(options.len()),
+                ) {
+                    self.arena.extend_from_slice(options);
+                    self.packed.insert(k, (at, n));
+                }
+            }
+            None if self.options.len() < self.limit => {
+                self.options.insert(pos.clone(), options.into());
+            }
+            _ => {}
+        }
     }
     pub fn inner(&self) -> &P {
         &self.player
@@ -191,22 +231,21 @@ impl<G: Game, P> Remembering<G, P> {
 
 impl<G: Game, P: Player<G>> Player<G> for Remembering<G, P> {
     fn choose(&mut self, game: &G, pos: &G::Position, turn: Turn<'_, G>) -> Option<G::Move> {
-        if let Some(options) = self.options.get(pos) {
+        let key = game.pack(pos);
+        if let Some(options) = self.recall(pos, key) {
             return Some(draw_from(options, turn.rng));
         }
         match self.player.uniform_options(game, pos) {
             Some(options) if !options.is_empty() => {
                 let mv = draw_from(&options, turn.rng);
-                if self.options.len() < self.limit {
-                    self.options.insert(pos.clone(), options.into_boxed_slice());
-                }
+                self.remember(pos, key, &options);
                 Some(mv)
             }
             _ => self.player.choose(game, pos, turn),
         }
     }
     fn uniform_options(&mut self, game: &G, pos: &G::Position) -> Option<Vec<G::Move>> {
-        match self.options.get(pos) {
+        match self.recall(pos, game.pack(pos)) {
             Some(options) => Some(options.to_vec()),
             None => self.player.uniform_options(game, pos),
         }

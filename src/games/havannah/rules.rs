@@ -977,6 +977,18 @@ impl Game for Havannah {
         Ok(pos)
     }
 
+    fn pack(&self, pos: &Position) -> Option<u64> {
+        // Up to base 3 the grid (row stride 2n, 2n − 1 rows) fits in 30 bits: each side's stones
+        // in 30 bits of the word, the side to move above them.
+        let bits = self.stride * (2 * self.base().get() as usize - 1);
+        if bits > 30 {
+            return None;
+        }
+        let mask = (1u64 << bits) - 1;
+        let [white, black] = pos.stones.map(|b| b.0[0] & mask);
+        Some(white | black << 30 | (pos.to_move as u64) << 60)
+    }
+
     fn move_cell(&self, mv: Move) -> Option<usize> {
         // Cells numbered in board order, so a base-2 board uses seven colours.
         (!mv.is_swap())
