@@ -963,3 +963,24 @@ fn the_screen_says_when_a_learner_can_only_lose() {
     ));
     assert!(!text.contains("can only lose"));
 }
+
+/// A browsed box with no beads says the machine resigns there, rather than "0 of 0".
+#[test]
+fn an_empty_box_in_the_browser_says_the_machine_resigns() {
+    let mut s = session(1, Opponent::Perfect);
+    // Play until some box other than the one opened last is empty.
+    let empty = loop {
+        s.recorded_game();
+        let live = s.opened.map(|o| o.box_index);
+        if let Some(b) = (0..24).find(|&b| s.machine().box_total(b) == 0 && Some(b) != live) {
+            break b;
+        }
+    };
+    let mut app = watch_app(&s);
+    app.browser.shown = Some(empty);
+    app.snapshot = Snapshot::browsing(&s, Some(empty));
+    let text = screen_text(&draw_watch(&app, 100, 30));
+    assert!(text.contains("no beads: the machine"), "{text}");
+    assert!(text.contains("resigns here"), "{text}");
+    assert!(!text.contains("0 of 0"));
+}

@@ -411,8 +411,15 @@ pub fn box_panel<G: BoardView>(
     };
     if browsed.is_some() && live.is_none() {
         lines.push(Line::raw(""));
-        let room = height.saturating_sub(lines.len());
-        lines.extend(chance_lines(room));
+        if total == 0 {
+            // No chances to give: an empty box makes the machine resign.
+            for chunk in wrap("no beads: the machine resigns here", width) {
+                lines.push(Line::styled(format!(" {chunk}"), BOLD.fg(Color::Red)));
+            }
+        } else {
+            let room = height.saturating_sub(lines.len());
+            lines.extend(chance_lines(room));
+        }
     } else {
         if let Some(r) = snap.reinforced.as_ref().filter(|_| live.is_some()) {
             lines.push(Line::raw(""));
