@@ -15,6 +15,11 @@ pub fn group(n: u64) -> String {
 
 /// A value typed by a user or read from a file, made safe to quote in a one-line message: control
 /// characters escaped (no terminal escape sequence gets through), and cut to 60 characters.
+/// `n` and a noun, grouped, singular for one: "1 game", "2,000 games".
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", group(n), if n == 1 { one } else { many })
+}
+
 pub fn quote(s: &str) -> String {
     quote_at_most(s, 60)
 }

@@ -1408,8 +1408,8 @@ fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
     let session = tui::watch(session, titles, speed, save, a.theme.into())?;
     // The terminal is back: say what ran, so the run can be repeated.
     println!(
-        "{} games watched; seed {seed} (`--seed {seed}` plays the same games again)",
-        crate::text::group(session.machine().games_played)
+        "{} watched; seed {seed} (`--seed {seed}` plays the same games again)",
+        crate::text::count(session.machine().games_played, "game", "games")
     );
     Ok(())
 }
@@ -1491,8 +1491,9 @@ fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
     let unsaved = app.unsaved_games();
     if unsaved > 0 {
         eprintln!(
-            "the machine's {} games were not saved (play with --save FILE to keep them)",
-            crate::text::group(unsaved)
+            "the machine's {} {} not saved (play with --save FILE to keep them)",
+            crate::text::count(unsaved, "game", "games"),
+            if unsaved == 1 { "was" } else { "were" }
         );
     }
     if let Some(path) = &app.save_path {

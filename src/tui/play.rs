@@ -151,8 +151,13 @@ impl<G: BoardView> PlayApp<G> {
             Action::Quit | Action::Back => {
                 self.confirm_quit = true;
                 self.message = Some(format!(
-                    "quit without saving? The machine's {} games here are lost (--save FILE keeps them). q again quits, any other key plays on",
-                    self.unsaved_games()
+                    "quit without saving? The machine's {} here {} lost (--save FILE keeps them). q again quits, any other key plays on",
+                    crate::text::count(self.unsaved_games(), "game", "games"),
+                    if self.unsaved_games() == 1 {
+                        "is"
+                    } else {
+                        "are"
+                    }
                 ));
             }
             Action::ToggleHelp => self.show_help = true,

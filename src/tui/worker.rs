@@ -35,13 +35,8 @@ pub fn handle<G: BoardView>(cmd: &Command, s: &mut Session<G>, c: &mut Control) 
         Command::Save(path) => {
             return Some(match s.save(path) {
                 Ok(()) => format!(
-                    "saved {} {} to {}",
-                    crate::text::group(s.machine().games_played),
-                    if s.machine().games_played == 1 {
-                        "game"
-                    } else {
-                        "games"
-                    },
+                    "saved {} to {}",
+                    crate::text::count(s.machine().games_played, "game", "games"),
                     path.display()
                 ),
                 Err(e) => format!("not saved: {e}"),
