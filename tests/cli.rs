@@ -759,3 +759,33 @@ fn full_arimaa_has_no_learner_and_mini_arimaa_learns() {
     ]);
     assert_eq!(v["results"], again["results"]);
 }
+
+/// `play --as` against a saved machine that plays the same side says so, naming --as.
+#[test]
+fn play_as_the_side_a_saved_machine_plays_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("her.yaml");
+    stdout(&[
+        "train",
+        "hexapawn",
+        "--games",
+        "5",
+        "--save",
+        file.to_str().unwrap(),
+    ]);
+    let out = run(&[
+        "play",
+        "hexapawn",
+        "--boxes",
+        file.to_str().unwrap(),
+        "--as",
+        "black",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the machine plays black, so you cannot: play it with --as white"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

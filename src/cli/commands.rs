@@ -1425,21 +1425,12 @@ fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
         .as_deref()
         .map(|s| parse_side(&game, s))
         .transpose()?;
-    if let (Some(human), Some(path)) = (asked, &a.machine.boxes) {
-        let m = store::from_yaml(&game, path, &store::read(path)?)?;
-        if m.boxes.side() == human {
-            bail!(
-                "{}: the machine plays {}, so you cannot: play it with --as {} (or without --as)",
-                path.display(),
-                game.side_name(human),
-                game.side_name(human.other())
-            );
-        }
-    }
+    // A file's machine keeps its side (checked against --as once it is read); a new one plays
+    // the side you do not.
     let set = SetOptions {
         side: match (asked, &a.machine.boxes) {
-            (Some(h), _) => Some(game.side_name(h.other()).to_string()),
-            (None, Some(_)) => None,
+            (_, Some(_)) => None,
+            (Some(h), None) => Some(game.side_name(h.other()).to_string()),
             (None, None) => Some(game.side_name(crate::game::Side::Second).to_string()),
         },
         symmetry: a.symmetry,
@@ -1450,6 +1441,16 @@ fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
     let stage = std::sync::Mutex::new("building the machine's boxes".to_string());
     let (mut titles, session) = tui::preparing(&what, a.theme.into(), &stage, || {
         let machine = build_machine(&game, &opts)?;
+        if let (Some(human), Some(path)) = (asked, &a.machine.boxes)
+            && machine.boxes.side() == human
+        {
+            bail!(
+                "{}: the machine plays {}, so you cannot: play it with --as {} (or without --as)",
+                path.display(),
+                game.side_name(human),
+                game.side_name(human.other())
+            );
+        }
         let titles = Titles::of(&game, &machine);
         if let Ok(mut s) = stage.lock() {
             *s = "enumerating the game".to_string();

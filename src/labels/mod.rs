@@ -248,12 +248,8 @@ impl<'a> LabelBeads<'a> {
     }
 }
 
-/// Beads of each colour the whole machine needs: (colour name, letter, count), for every colour used.
-pub fn bead_list<G: Game>(
-    game: &G,
-    set: &BoxSet<G>,
-    beads: &LabelBeads,
-) -> Vec<(&'static str, String, u64)> {
+/// Beads of each colour the whole machine needs: (colour number, count), for every colour used.
+pub fn bead_counts<G: Game>(game: &G, set: &BoxSet<G>, beads: &LabelBeads) -> Vec<(usize, u64)> {
     let mut counts: Vec<Option<u64>> = Vec::new();
     for (b, mbox) in set.boxes().iter().enumerate() {
         for (k, (&mv, n)) in mbox.arrows.iter().zip(beads.of(b)).enumerate() {
@@ -267,7 +263,19 @@ pub fn bead_list<G: Game>(
     counts
         .iter()
         .enumerate()
-        .filter_map(|(i, n)| n.map(|n| (bead(i).0, bead(i).2, n)))
+        .filter_map(|(i, n)| n.map(|n| (i, n)))
+        .collect()
+}
+
+/// The bead shopping list: (colour name, letter, count), for every colour used.
+pub fn bead_list<G: Game>(
+    game: &G,
+    set: &BoxSet<G>,
+    beads: &LabelBeads,
+) -> Vec<(&'static str, String, u64)> {
+    bead_counts(game, set, beads)
+        .into_iter()
+        .map(|(i, n)| (bead(i).0, bead(i).2, n))
         .collect()
 }
 
@@ -401,8 +409,8 @@ pub fn sheets<G: LabelView>(
                 (size * 100.0).round() / 100.0,
                 esc(title)
             );
-            let list = bead_list(game, set, beads);
-            let total: u64 = list.iter().map(|b| b.2).sum();
+            let list = bead_counts(game, set, beads);
+            let total: u64 = list.iter().map(|b| b.1).sum();
             let _ = write!(
                 s,
                 r#"<text x="{MARGIN}" y="{:.2}" font-family="DejaVu Sans, sans-serif" font-size="3.5">{} boxes, {} arrows. Beads to buy ({total} in all):</text>"#,
@@ -410,11 +418,8 @@ pub fn sheets<G: LabelView>(
                 set.len(),
                 set.arrow_count()
             );
-            for (i, (name, code, n)) in list.iter().enumerate() {
-                let hex = palette::BEADS
-                    .iter()
-                    .find(|c| c.name == *name)
-                    .map_or_else(String::new, |c| c.hex());
+            for (i, &(colour, n)) in list.iter().enumerate() {
+                let (name, hex, code) = bead(colour);
                 let (cx, cy) = (
                     MARGIN + (i % 4) as f64 * 46.0,
                     MARGIN + 21.0 + (i / 4) as f64 * 6.0,
