@@ -431,9 +431,17 @@ mod havannah {
 
     #[test]
     fn positions_round_trip_and_symmetries_act_on_them() {
-        let g = board(4);
+        // Bases 3 and 4 take the one-word path (symmetries a byte at a time), base 5 the
+        // six-word one; both agree with trying every image.
+        for base in [3, 4, 5] {
+            symmetries_act_on(&board(base), 200);
+        }
+    }
+
+    fn symmetries_act_on(g: &Havannah, games: usize) {
         let mut rng = rng_from_seed(7);
-        for _ in 0..200 {
+        let mut legal_order = Vec::new();
+        for _ in 0..games {
             let mut pos = g.start();
             let plies = uniform_below(&mut rng, 20);
             for _ in 0..plies {
@@ -453,11 +461,25 @@ mod havannah {
                 "{text}"
             );
             let (canon, s) = g.canonical(&pos);
+            assert_eq!((canon, s), matchbox::game::least_image(g, &pos));
+            // Legal moves come in increasing order (remembered options rely on it).
+            g.legal_moves(&pos, &mut legal_order);
+            assert!(legal_order.is_sorted());
+            legal_order.clear();
             assert_eq!(g.canonical(&canon).0, canon);
             assert_eq!(g.transform_position(s, &pos), canon);
             for k in 0..12u8 {
                 let sym = Sym(k);
                 let image = g.transform_position(sym, &pos);
+                for side in [Side::First, Side::Second] {
+                    for &c in g.cells() {
+                        let moved = g.transform_move(sym, c);
+                        assert_eq!(
+                            pos.stones(side).has(c.index()),
+                            image.stones(side).has(moved.index())
+                        );
+                    }
+                }
                 assert_eq!(g.canonical(&image).0, canon);
                 assert_eq!(g.transform_position(g.inverse(sym), &image), pos);
                 let mut moved: Vec<Cell> = g

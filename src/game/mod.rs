@@ -15,6 +15,20 @@ use thiserror::Error;
 
 use crate::rng::{Rng, uniform_below};
 
+/// The least image of `pos` under `game`'s symmetries and the symmetry that gives it (the lowest
+/// index among equals): [`Game::canonical`] by trying every symmetry.
+pub fn least_image<G: Game + ?Sized>(game: &G, pos: &G::Position) -> (G::Position, Sym) {
+    let mut best = (pos.clone(), Sym::IDENTITY);
+    for i in 1..game.symmetry_count() {
+        let sym = Sym(i as u8);
+        let image = game.transform_position(sym, pos);
+        if image < best.0 {
+            best = (image, sym);
+        }
+    }
+    best
+}
+
 /// The two players. Every game names them its own way (White/Black, X/O), but `first` and
 /// `second` are accepted everywhere.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -126,6 +140,23 @@ pub trait Game: Send + Sync {
         None
     }
 
+    /// The canonical image of `pos` ([`Game::canonical`]) packed in a word, with the symmetry
+    /// that maps `pos` onto it; `None` where the game does not pack. A game that packs lists its
+    /// legal moves in increasing order, so options remembered under a symmetric image can be
+    /// put back in legal-move order.
+    fn pack_canonical(&self, pos: &Self::Position) -> Option<(u64, Sym)> {
+        self.pack(pos)?;
+        let (image, sym) = self.canonical(pos);
+        Some((self.pack(&image)?, sym))
+    }
+
+    /// The position still in play that [`Game::pack`] packed into `key`; `None` for a word that
+    /// packs no position, or a game that does not pack.
+    fn unpack(&self, key: u64) -> Option<Self::Position> {
+        let _ = key;
+        None
+    }
+
     /// The cell a move goes to, numbered from 0, for beads coloured by cell (Michie's scheme:
     /// one colour per square); `None` for a move that is not to one cell.
     fn move_cell(&self, mv: Self::Move) -> Option<usize> {
@@ -146,15 +177,7 @@ pub trait Game: Send + Sync {
     /// When several symmetries give the canonical image, the one with the lowest index is returned,
     /// so a position that is already canonical comes back with the identity.
     fn canonical(&self, pos: &Self::Position) -> (Self::Position, Sym) {
-        let mut best = (pos.clone(), Sym::IDENTITY);
-        for i in 1..self.symmetry_count() {
-            let sym = Sym(i as u8);
-            let image = self.transform_position(sym, pos);
-            if image < best.0 {
-                best = (image, sym);
-            }
-        }
-        best
+        least_image(self, pos)
     }
 
     /// The symmetries that leave `pos` unchanged (always contains the identity).

@@ -13,7 +13,7 @@ use std::str::FromStr;
 pub use mcts::MctsPlayer;
 pub use perfect::PerfectPlayer;
 
-use crate::game::Game;
+use crate::game::{Game, Sym};
 use crate::rng::{Rng, uniform_below};
 
 /// The kinds of opponent a learner can have.
@@ -153,13 +153,20 @@ impl<G: Game> Player<G> for ScriptedPlayer<G::Move> {
 /// again, and asking a solver for every child of every position costs far more than one lookup.
 /// It makes the same moves from the same random numbers as the player it wraps. At most `limit`
 /// positions are remembered (memory stays bounded); past that, the player is asked again.
+///
+/// Where the game packs its positions in a word ([`Game::pack_canonical`]), a position is
+/// remembered once for all its symmetric images: its options in the canonical frame, turned back
+/// onto the real board and put in increasing order (the legal-move order of such games) when
+/// recalled.
 pub struct Remembering<G: Game, P> {
     player: P,
     options: std::collections::HashMap<G::Position, Box<[G::Move]>>,
-    /// Positions the game packs in a word ([`Game::pack`]): each one's options a slice of `arena`
-    /// (start, length), about 25 bytes a position in all.
+    /// Positions the game packs in a word: each one's options (canonical frame) a slice of
+    /// `arena` (start, length), about 25 bytes a position in all.
     packed: hashbrown::HashMap<u64, (u32, u16)>,
     arena: Vec<G::Move>,
+    /// The options of the position being played, on its board.
+    real: Vec<G::Move>,
     limit: usize,
 }
 
@@ -170,6 +177,7 @@ impl<G: Game, P: Clone> Clone for Remembering<G, P> {
             options: self.options.clone(),
             packed: self.packed.clone(),
             arena: self.arena.clone(),
+            real: Vec::new(),
             limit: self.limit,
         }
     }
@@ -188,6 +196,7 @@ impl<G: Game, P> Remembering<G, P> {
             options: std::collections::HashMap::new(),
             packed: hashbrown::HashMap::new(),
             arena: Vec::new(),
+            real: Vec::new(),
             limit,
         }
     }
@@ -196,25 +205,49 @@ impl<G: Game, P> Remembering<G, P> {
         self.options.len() + self.packed.len()
     }
 
-    /// The options remembered for `pos` (packed as `key`, when the game packs it).
-    fn recall(&self, pos: &G::Position, key: Option<u64>) -> Option<&[G::Move]> {
+    /// The options remembered for `pos` (packed canonically as `key`, when the game packs it),
+    /// on `pos`'s board, in `self.real`; whether there were any.
+    fn recall(&mut self, game: &G, pos: &G::Position, key: Option<(u64, Sym)>) -> bool {
+        self.real.clear();
         match key {
-            Some(k) => self
-                .packed
-                .get(&k)
-                .map(|&(at, n)| &self.arena[at as usize..at as usize + n as usize]),
-            None => self.options.get(pos).map(|o| &o[..]),
+            Some((k, sym)) => {
+                let Some(&(at, n)) = self.packed.get(&k) else {
+                    return false;
+                };
+                let back = game.inverse(sym);
+                let stored = &self.arena[at as usize..at as usize + n as usize];
+                self.real
+                    .extend(stored.iter().map(|&m| game.transform_move(back, m)));
+                self.real.sort_unstable();
+                true
+            }
+            None => match self.options.get(pos) {
+                Some(o) => {
+                    self.real.extend_from_slice(o);
+                    true
+                }
+                None => false,
+            },
         }
     }
 
-    fn remember(&mut self, pos: &G::Position, key: Option<u64>, options: &[G::Move]) {
+    fn remember(
+        &mut self,
+        game: &G,
+        pos: &G::Position,
+        key: Option<(u64, Sym)>,
+        options: &[G::Move],
+    ) {
         match key {
-            Some(k) if self.packed.len() < self.limit.saturating_mul(Self::PACKED_FACTOR) => {
+            Some((k, sym))
+                if self.packed.len() < self.limit.saturating_mul(Self::PACKED_FACTOR) =>
+            {
                 if let (Ok(at), Ok(n)) = (
                     u32::try_from(self.arena.len()),
                     u16::try_from(options.len()),
                 ) {
-                    self.arena.extend_from_slice(options);
+                    self.arena
+                        .extend(options.iter().map(|&m| game.transform_move(sym, m)));
                     self.packed.insert(k, (at, n));
                 }
             }
@@ -231,23 +264,23 @@ impl<G: Game, P> Remembering<G, P> {
 
 impl<G: Game, P: Player<G>> Player<G> for Remembering<G, P> {
     fn choose(&mut self, game: &G, pos: &G::Position, turn: Turn<'_, G>) -> Option<G::Move> {
-        let key = game.pack(pos);
-        if let Some(options) = self.recall(pos, key) {
-            return Some(draw_from(options, turn.rng));
+        let key = game.pack_canonical(pos);
+        if self.recall(game, pos, key) {
+            return Some(draw_from(&self.real, turn.rng));
         }
         match self.player.uniform_options(game, pos) {
             Some(options) if !options.is_empty() => {
                 let mv = draw_from(&options, turn.rng);
-                self.remember(pos, key, &options);
+                self.remember(game, pos, key, &options);
                 Some(mv)
             }
             _ => self.player.choose(game, pos, turn),
         }
     }
     fn uniform_options(&mut self, game: &G, pos: &G::Position) -> Option<Vec<G::Move>> {
-        match self.recall(pos, game.pack(pos)) {
-            Some(options) => Some(options.to_vec()),
-            None => self.player.uniform_options(game, pos),
+        if self.recall(game, pos, game.pack_canonical(pos)) {
+            return Some(self.real.clone());
         }
+        self.player.uniform_options(game, pos)
     }
 }

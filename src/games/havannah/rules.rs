@@ -121,6 +121,169 @@ impl Bits {
     }
 }
 
+/// The set operations the win test needs, on the six-word [`Bits`] of any board and on a single
+/// word for boards whose grid fits in 64 bits (bases 2 to 4), where they cost one instruction each.
+pub(super) trait CellSet: Copy {
+    fn single(i: usize) -> Self;
+    fn or(self, o: Self) -> Self;
+    fn and(self, o: Self) -> Self;
+    fn and_not(self, o: Self) -> Self;
+    fn up(self, s: u32) -> Self;
+    fn down(self, s: u32) -> Self;
+    fn same(self, o: Self) -> bool;
+    fn intersects(self, o: Self) -> bool;
+    fn count(self) -> u32;
+    fn has(self, i: usize) -> bool;
+}
+
+impl CellSet for Bits {
+    #[inline]
+    fn single(i: usize) -> Self {
+        Bits::single(i)
+    }
+    #[inline]
+    fn or(self, o: Self) -> Self {
+        Bits::or(self, o)
+    }
+    #[inline]
+    fn and(self, o: Self) -> Self {
+        Bits::and(self, o)
+    }
+    #[inline]
+    fn and_not(self, o: Self) -> Self {
+        Bits::and_not(self, o)
+    }
+    #[inline]
+    fn up(self, s: u32) -> Self {
+        Bits::up(self, s)
+    }
+    #[inline]
+    fn down(self, s: u32) -> Self {
+        Bits::down(self, s)
+    }
+    #[inline]
+    fn same(self, o: Self) -> bool {
+        Bits::same(self, o)
+    }
+    #[inline]
+    fn intersects(self, o: Self) -> bool {
+        Bits::intersects(self, o)
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        Bits::count(&self)
+    }
+    #[inline]
+    fn has(self, i: usize) -> bool {
+        Bits::has(&self, i)
+    }
+}
+
+impl CellSet for u64 {
+    #[inline]
+    fn single(i: usize) -> Self {
+        1 << i
+    }
+    #[inline]
+    fn or(self, o: Self) -> Self {
+        self | o
+    }
+    #[inline]
+    fn and(self, o: Self) -> Self {
+        self & o
+    }
+    #[inline]
+    fn and_not(self, o: Self) -> Self {
+        self & !o
+    }
+    #[inline]
+    fn up(self, s: u32) -> Self {
+        self << s
+    }
+    #[inline]
+    fn down(self, s: u32) -> Self {
+        self >> s
+    }
+    #[inline]
+    fn same(self, o: Self) -> bool {
+        self == o
+    }
+    #[inline]
+    fn intersects(self, o: Self) -> bool {
+        self & o != 0
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline]
+    fn has(self, i: usize) -> bool {
+        self >> i & 1 == 1
+    }
+}
+
+/// The board's shape as cell sets of one kind: its cells, its edge cells (fewer than six
+/// neighbours), its corners and its sides.
+#[derive(Clone, Debug)]
+pub(super) struct Shape<B> {
+    board: B,
+    edge: B,
+    corners: [B; 6],
+    sides: [B; 6],
+}
+
+impl Shape<Bits> {
+    /// The same shape in one word, if the grid fits in 64 bits.
+    fn word(&self) -> Option<Shape<u64>> {
+        let fits = |b: &Bits| b.0[1..].iter().all(|&w| w == 0);
+        fits(&self.board).then(|| Shape {
+            board: self.board.0[0],
+            edge: self.edge.0[0],
+            corners: self.corners.map(|b| b.0[0]),
+            sides: self.sides.map(|b| b.0[0]),
+        })
+    }
+}
+
+/// The images of one-word boards under each symmetry, a byte at a time: entry
+/// `[sym][k][v]` is the image of the byte value `v` at byte `k` of the word.
+#[derive(Clone, Debug)]
+struct WordImages {
+    bytes: usize,
+    table: Vec<[u64; 256]>,
+}
+
+impl WordImages {
+    fn new(images: &[Vec<u16>], grid: usize) -> WordImages {
+        let bytes = grid.div_ceil(8);
+        let mut table = vec![[0u64; 256]; images.len() * bytes];
+        for (s, image) in images.iter().enumerate() {
+            for k in 0..bytes {
+                for (v, out) in table[s * bytes + k].iter_mut().enumerate() {
+                    for bit in 0..8 {
+                        let i = 8 * k + bit;
+                        if v >> bit & 1 == 1 && i < grid && image[i] != NONE {
+                            *out |= 1 << image[i];
+                        }
+                    }
+                }
+            }
+        }
+        WordImages { bytes, table }
+    }
+
+    /// The image of the cells `w` under symmetry `s`.
+    #[inline]
+    fn image(&self, s: usize, w: u64) -> u64 {
+        let rows = &self.table[s * self.bytes..(s + 1) * self.bytes];
+        let mut out = 0;
+        for (k, row) in rows.iter().enumerate() {
+            out |= row[(w >> (8 * k)) as usize & 0xff];
+        }
+        out
+    }
+}
+
 /// A board size: base n from 2 to 10 (3n(n−1)+1 cells).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Base(u8);
@@ -377,11 +540,11 @@ pub struct Havannah {
     handicap: u8,
     /// Row stride of the grid: 2n (one guard column).
     stride: usize,
-    board: Bits,
-    /// Board cells with fewer than six neighbours on the board.
-    edge: Bits,
-    corners: [Bits; 6],
-    sides: [Bits; 6],
+    shape: Shape<Bits>,
+    /// The shape in one word, on boards whose grid fits in 64 bits (bases 2 to 4).
+    small: Option<Shape<u64>>,
+    /// On those boards, the symmetries a byte at a time.
+    word_images: Option<WordImages>,
     /// The board's cells in reading order (row a first, then by column).
     cells: Vec<Cell>,
     /// The six neighbours of each grid cell, in turning order (NONE off the board).
@@ -486,15 +649,22 @@ impl Havannah {
             };
             *inverse = images.iter().position(undoes).unwrap_or(0) as u8;
         }
+        let shape = Shape {
+            board,
+            edge,
+            corners,
+            sides,
+        };
+        let small = shape.word();
+        let word_images = small.as_ref().map(|_| WordImages::new(&images, grid));
         Havannah {
             base,
             swap: variant.swap,
             handicap: variant.handicap,
             stride,
-            board,
-            edge,
-            corners,
-            sides,
+            shape,
+            small,
+            word_images,
             cells,
             neighbours,
             images,
@@ -554,23 +724,23 @@ impl Havannah {
         &self.neighbours
     }
     pub(super) fn board_bits(&self) -> Bits {
-        self.board
+        self.shape.board
     }
 
     /// The corner cells, and the cells of each side (corners excluded).
     pub fn corners(&self) -> [Bits; 6] {
-        self.corners
+        self.shape.corners
     }
     pub fn sides(&self) -> [Bits; 6] {
-        self.sides
+        self.shape.sides
     }
     pub fn edge(&self) -> Bits {
-        self.edge
+        self.shape.edge
     }
 
     /// The cells next to any cell of `b`, on the board.
     #[inline]
-    fn spread(&self, b: Bits) -> Bits {
+    fn spread<B: CellSet>(&self, shape: &Shape<B>, b: B) -> B {
         let s = self.stride as u32;
         b.up(1)
             .or(b.down(1))
@@ -578,14 +748,19 @@ impl Havannah {
             .or(b.down(s))
             .or(b.up(s + 1))
             .or(b.down(s + 1))
-            .and(self.board)
+            .and(shape.board)
     }
 
     /// The cells of `within` connected to `from` (which must be in `within`).
     pub(super) fn fill(&self, from: Bits, within: Bits) -> Bits {
+        self.fill_in(&self.shape, from, within)
+    }
+
+    #[inline]
+    fn fill_in<B: CellSet>(&self, shape: &Shape<B>, from: B, within: B) -> B {
         let mut g = from;
         loop {
-            let next = g.or(self.spread(g)).and(within);
+            let next = g.or(self.spread(shape, g)).and(within);
             if next.same(g) {
                 return g;
             }
@@ -596,12 +771,17 @@ impl Havannah {
     /// Whether the region of `start` through `open` (the cells not in the ringing group, and
     /// `start` itself) is closed off from the edge of the board.
     pub(super) fn enclosed(&self, start: usize, open: Bits) -> bool {
-        let mut g = Bits::single(start);
+        self.enclosed_in(&self.shape, start, open)
+    }
+
+    #[inline]
+    fn enclosed_in<B: CellSet>(&self, shape: &Shape<B>, start: usize, open: B) -> bool {
+        let mut g = B::single(start);
         loop {
-            if g.intersects(self.edge) {
+            if g.intersects(shape.edge) {
                 return false;
             }
-            let next = g.or(self.spread(g).and(open));
+            let next = g.or(self.spread(shape, g).and(open));
             if next.same(g) {
                 return true;
             }
@@ -613,47 +793,56 @@ impl Havannah {
     /// test: for drawing a finished game, not for playing).
     pub(super) fn has_structure(&self, group: Bits) -> bool {
         let corners = self
+            .shape
             .corners
             .iter()
             .filter(|&&c| c.intersects(group))
             .count();
-        let sides = self.sides.iter().filter(|&&c| c.intersects(group)).count();
-        let open = self.board.and_not(group);
+        let sides = self
+            .shape
+            .sides
+            .iter()
+            .filter(|&&c| c.intersects(group))
+            .count();
+        let open = self.shape.board.and_not(group);
         corners >= 2 || sides >= 3 || self.cells.iter().any(|c| self.enclosed(c.index(), open))
     }
 
     /// The structures completed by a stone at `at`, given the mover's stones with it.
     pub fn completed(&self, own: Bits, at: Cell) -> Structures {
+        match &self.small {
+            Some(shape) => self.completed_in(shape, own.0[0], at),
+            None => self.completed_in(&self.shape, own, at),
+        }
+    }
+
+    #[inline]
+    fn completed_in<B: CellSet>(&self, shape: &Shape<B>, own: B, at: Cell) -> Structures {
         // What the mover's stones could complete at all, before following the group: a bridge
         // needs two corners, a fork three sides, a ring six stones and two of them beside `at`.
+        let touching = |group: B, of: &[B; 6]| of.iter().filter(|&&c| c.intersects(group)).count();
         let own_neighbours = self.neighbours(at).filter(|c| own.has(c.index())).count();
         let maybe_ring = own_neighbours >= 2 && own.count() >= 6;
-        let maybe_bridge = self.corners.iter().filter(|&&c| c.intersects(own)).count() >= 2;
-        let maybe_fork = self.sides.iter().filter(|&&s| s.intersects(own)).count() >= 3;
+        let maybe_bridge = touching(own, &shape.corners) >= 2;
+        let maybe_fork = touching(own, &shape.sides) >= 3;
         if !(maybe_ring || maybe_bridge || maybe_fork) {
             return Structures::default();
         }
-        let group = self.fill(Bits::single(at.index()), own);
+        let group = self.fill_in(shape, B::single(at.index()), own);
         let mut found = Structures::default();
-        let corners = self
-            .corners
-            .iter()
-            .filter(|&&c| c.intersects(group))
-            .count();
-        if corners >= 2 {
+        if touching(group, &shape.corners) >= 2 {
             found.0 |= Structures::BRIDGE.0;
         }
-        let sides = self.sides.iter().filter(|&&s| s.intersects(group)).count();
-        if sides >= 3 {
+        if touching(group, &shape.sides) >= 3 {
             found.0 |= Structures::FORK.0;
         }
         // A ring through the new stone needs two of its neighbours in the group.
         if maybe_ring {
-            let open = self.board.and_not(group);
+            let open = shape.board.and_not(group);
             let candidates = std::iter::once(at).chain(self.neighbours(at));
             if candidates
                 .into_iter()
-                .any(|x| self.enclosed(x.index(), open))
+                .any(|x| self.enclosed_in(shape, x.index(), open))
             {
                 found.0 |= Structures::RING.0;
             }
@@ -779,6 +968,17 @@ impl Game for Havannah {
         if sym == Sym::IDENTITY {
             return *pos;
         }
+        if let Some(words) = &self.word_images {
+            let map = |b: Bits| {
+                let mut out = Bits::default();
+                out.0[0] = words.image(sym.index(), b.0[0]);
+                out
+            };
+            return Position {
+                stones: pos.stones.map(map),
+                ..*pos
+            };
+        }
         let image = &self.images[sym.index()];
         let map = |b: Bits| {
             let mut out = Bits::default();
@@ -791,6 +991,26 @@ impl Game for Havannah {
             stones: [map(pos.stones[0]), map(pos.stones[1])],
             ..*pos
         }
+    }
+    /// On boards of one word, the least image found a byte at a time: positions are ordered by
+    /// White's stones, then Black's, so the least image has the least (White, Black) words.
+    fn canonical(&self, pos: &Position) -> (Position, Sym) {
+        let Some(words) = &self.word_images else {
+            return crate::game::least_image(self, pos);
+        };
+        let [w, b] = pos.stones.map(|s| s.0[0]);
+        let key = |s: usize| u128::from(words.image(s, w)) << 64 | u128::from(words.image(s, b));
+        let mut best = (u128::from(w) << 64 | u128::from(b), 0);
+        for s in 1..12 {
+            let k = key(s);
+            if k < best.0 {
+                best = (k, s);
+            }
+        }
+        let mut out = *pos;
+        out.stones[0].0[0] = (best.0 >> 64) as u64;
+        out.stones[1].0[0] = best.0 as u64;
+        (out, Sym(best.1 as u8))
     }
     fn transform_move(&self, sym: Sym, mv: Move) -> Move {
         if mv.is_swap() {
@@ -987,6 +1207,28 @@ impl Game for Havannah {
         let mask = (1u64 << bits) - 1;
         let [white, black] = pos.stones.map(|b| b.0[0] & mask);
         Some(white | black << 30 | (pos.to_move as u64) << 60)
+    }
+
+    fn unpack(&self, key: u64) -> Option<Position> {
+        let bits = self.stride * (2 * self.base().get() as usize - 1);
+        let mask = (1u64 << bits.min(63)) - 1;
+        let [white, black] = [key & mask, key >> 30 & mask];
+        if bits > 30
+            || white & !self.shape.board.0[0] != 0
+            || black & !self.shape.board.0[0] != 0
+            || white & black != 0
+        {
+            return None;
+        }
+        let to_move = if key >> 60 & 1 == 1 {
+            Side::Second
+        } else {
+            Side::First
+        };
+        let mut stones = [Bits::default(); 2];
+        stones[0].0[0] = white;
+        stones[1].0[0] = black;
+        Some(Position::in_play(stones, to_move))
     }
 
     fn move_cell(&self, mv: Move) -> Option<usize> {

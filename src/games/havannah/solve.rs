@@ -4,97 +4,37 @@
 //! are kept in a transposition table keyed by the least of their 12 images, packed into one
 //! 64-bit word (bases 2 and 3: two bits per cell and the side to move), kept across calls.
 
-use std::collections::HashMap;
+use hashbrown::HashMap;
 
 use super::{Bits, Cell, Havannah, Position};
-use crate::game::{Game, Side, Sym};
+use crate::game::Game;
 use crate::solve::{SolveError, Value, Values};
 
-/// Havannah positions of bases 2 and 3 packed into one 64-bit word, least of their 12 images:
-/// White's cells (in board order) in the low 31 bits, Black's in the 31 above, bit 63 set when
-/// Black is to move (with the swap rule or a handicap, the stones alone do not say).
+/// Havannah positions of bases 2 and 3 packed into one 64-bit word ([`Game::pack`]), least of
+/// their 12 images: one word a position in the solver's table and in the box count.
 #[derive(Clone)]
 pub struct Packer {
-    /// For each symmetry, the image of each cell, as indexes into the board's cell order.
-    images: Vec<Vec<u8>>,
-    /// The cell order index of each grid cell.
-    order: Vec<u8>,
-    /// The grid index of each cell, in board order.
-    cells: Vec<u16>,
+    game: Havannah,
 }
 
 impl Packer {
-    /// A packer for `game`'s board; `None` above 31 cells (base 4 and beyond).
+    /// A packer for `game`'s board; `None` above base 3 (the grid does not fit).
     pub fn new(game: &Havannah) -> Option<Packer> {
-        if game.cells().len() > 31 {
-            return None;
-        }
-        let mut order = vec![u8::MAX; game.neighbour_table().len()];
-        for (k, c) in game.cells().iter().enumerate() {
-            order[c.index()] = k as u8;
-        }
-        let images = (0..12)
-            .map(|s| {
-                game.cells()
-                    .iter()
-                    .map(|&c| order[game.transform_move(Sym(s), c).index()])
-                    .collect()
-            })
-            .collect();
-        let cells = game.cells().iter().map(|c| c.index() as u16).collect();
-        Some(Packer {
-            images,
-            order,
-            cells,
-        })
+        game.pack(&game.start())?;
+        Some(Packer { game: game.clone() })
     }
 
     /// The least packed image of a position.
+    #[inline]
     pub fn key(&self, pos: &Position) -> u64 {
-        // The stones as cell-order indexes, without allocating.
-        let mut cells = [[0u8; 32]; 2];
-        let mut counts = [0usize; 2];
-        for (k, side) in [Side::First, Side::Second].into_iter().enumerate() {
-            for i in pos.stones(side).iter() {
-                cells[k][counts[k]] = self.order[i];
-                counts[k] += 1;
-            }
-        }
-        self.images
-            .iter()
-            .map(|image| {
-                let pack = |k: usize| {
-                    cells[k][..counts[k]]
-                        .iter()
-                        .fold(0u64, |acc, &c| acc | 1 << image[c as usize])
-                };
-                pack(1) << 31 | pack(0)
-            })
-            .min()
-            .unwrap_or(0)
-            | u64::from(pos.to_move_side() == Side::Second) << 63
+        self.game
+            .pack(&self.game.canonical(pos).0)
+            .unwrap_or_default()
     }
 
     /// The position a key stands for (not over: keys are made for positions still in play).
     pub fn position(&self, key: u64) -> Position {
-        let unpack = |bits: u64| {
-            let mut b = Bits::default();
-            for (k, &cell) in self.cells.iter().enumerate() {
-                if bits >> k & 1 == 1 {
-                    b.set(cell as usize);
-                }
-            }
-            b
-        };
-        let to_move = if key >> 63 == 1 {
-            Side::Second
-        } else {
-            Side::First
-        };
-        Position::in_play(
-            [unpack(key & 0x7fff_ffff), unpack(key >> 31 & 0x7fff_ffff)],
-            to_move,
-        )
+        self.game.unpack(key).unwrap_or_else(|| self.game.start())
     }
 }
 
