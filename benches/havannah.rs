@@ -100,6 +100,7 @@ fn training(c: &mut Criterion) {
     let mut perfect = Remembering::new(PerfectPlayer::new(values, TieBreak::Random), 1 << 18);
     let lazy_set = || {
         BoxSet::lazy(
+            &game,
             Side::First,
             game.default_symmetry(Side::First),
             Forced::Skip,
@@ -117,6 +118,7 @@ fn training(c: &mut Criterion) {
     group.bench_function("base 4 vs random, fresh boxes", |b| {
         b.iter(|| {
             let set = BoxSet::lazy(
+                &game,
                 Side::First,
                 game.default_symmetry(Side::First),
                 Forced::Skip,

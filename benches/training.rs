@@ -146,6 +146,7 @@ fn bench_lazy(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             let set = Arc::new(BoxSet::lazy(
+                &game,
                 Side::Second,
                 SymmetryMode::Gardner,
                 Forced::Include,

@@ -105,11 +105,8 @@ fn gardner_merges_mirror_moves_only_in_the_symmetric_position_after_b2() {
     // Every box stays in the a-pawn frame, but mirror-image diagrams later on are separate boxes:
     // that is where Gardner's 24 exceeds the 19 of full symmetry.
     let full = BoxSet::build(&game, Side::Second, SymmetryMode::Full);
-    let canon: std::collections::HashSet<_> = set
-        .boxes()
-        .iter()
-        .map(|b| game.canonical(&b.position).0)
-        .collect();
+    let canon: std::collections::HashSet<_> =
+        set.iter().map(|b| game.canonical(&b.position).0).collect();
     assert_eq!(
         canon.len(),
         full.len(),
@@ -130,7 +127,7 @@ fn every_box_is_a_live_position_with_the_learner_to_move() {
             ] {
                 let set = BoxSet::build(&game, side, mode);
                 assert!(!set.is_empty());
-                for b in set.boxes() {
+                for b in set.iter() {
                     assert_eq!(game.to_move(&b.position), side);
                     assert!(game.outcome(&b.position).is_none());
                     assert!(!b.arrows.is_empty());

@@ -57,7 +57,7 @@ fn engines_agree<G: Game + Clone>(
         );
         let table_results = Trainer::new(&en, &table).train(&mut a, games);
 
-        let lazy_set = Arc::new(BoxSet::lazy(side, mode, forced));
+        let lazy_set = Arc::new(BoxSet::lazy(&en.game, side, mode, forced));
         let mut b = Machine::new(lazy_set, preset.beads(), preset.reinforcement(), seed);
         let mut opponent: Box<dyn Player<G>> = if perfect {
             let solution = Arc::new(Solution::solve(&en.graph).unwrap());
@@ -160,7 +160,12 @@ fn table_and_lazy_engines_agree_on_noughts_and_crosses() {
 fn a_saved_lazy_machine_reloads_and_continues_as_an_uninterrupted_run() {
     let game = TicTacToe;
     let fresh = || {
-        let set = Arc::new(BoxSet::lazy(Side::First, SymmetryMode::Full, Forced::Skip));
+        let set = Arc::new(BoxSet::lazy(
+            &game,
+            Side::First,
+            SymmetryMode::Full,
+            Forced::Skip,
+        ));
         Machine::new(
             set,
             Preset::Michie.beads(),
@@ -189,7 +194,12 @@ fn a_saved_lazy_machine_reloads_and_continues_as_an_uninterrupted_run() {
 #[test]
 fn a_lazy_file_is_checked_box_by_box() {
     let game = TicTacToe;
-    let set = Arc::new(BoxSet::lazy(Side::First, SymmetryMode::Full, Forced::Skip));
+    let set = Arc::new(BoxSet::lazy(
+        &game,
+        Side::First,
+        SymmetryMode::Full,
+        Forced::Skip,
+    ));
     let mut m = Machine::new(
         set,
         Preset::Michie.beads(),
@@ -573,7 +583,7 @@ fn remembering_the_perfect_players_options_changes_no_move() {
     fn check<G: GameDefaults + Clone>(game: &G, side: Side, games: usize) {
         let (values, _) = matchbox::learn::perfect_values(game).unwrap();
         let machine = || {
-            let set = BoxSet::lazy(side, game.default_symmetry(side), Forced::Skip);
+            let set = BoxSet::lazy(game, side, game.default_symmetry(side), Forced::Skip);
             let preset = game.default_preset();
             Machine::new(Arc::new(set), preset.beads(), preset.reinforcement(), 9)
         };
@@ -592,13 +602,13 @@ fn remembering_the_perfect_players_options_changes_no_move() {
     check(&Hexapawn::new(Size::new(3, 4).unwrap()), Side::First, 200);
 }
 
-/// Havannah's word-packed positions: distinct positions never share a word (checked over random
-/// games on bases 2 and 3), and bigger boards do not pack.
+/// Havannah's word-packed positions: distinct positions never share a word and unpack to
+/// themselves (checked over random games on bases 2 to 4), and bigger boards do not pack.
 #[test]
 fn havannah_packs_small_positions_in_one_word() {
     use matchbox::games::havannah::{Base, Havannah};
     use rand::SeedableRng;
-    for base in [2, 3] {
+    for base in [2, 3, 4] {
         let game = Havannah::new(Base::new(base).unwrap());
         let mut seen = std::collections::HashMap::new();
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(base as u64);
@@ -615,6 +625,12 @@ fn havannah_packs_small_positions_in_one_word() {
         }
         assert!(seen.len() > 100);
     }
-    let big = Havannah::new(Base::new(4).unwrap());
+    // Base 4 counts its 37 cells in base three; base 5 does not fit.
+    let big = Havannah::new(Base::new(5).unwrap());
     assert_eq!(big.pack(&big.start()), None);
+    // A word with stray bits stands for no position.
+    let small = Havannah::new(Base::new(3).unwrap());
+    assert_eq!(small.unpack(1 << 5), None);
+    let four = Havannah::new(Base::new(4).unwrap());
+    assert_eq!(four.unpack(u64::MAX), None);
 }

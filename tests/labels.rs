@@ -31,7 +31,6 @@ fn check<G: labels::LabelView>(
     assert_eq!(boxes, set.len(), "one label per box");
     assert_eq!(arrows, set.arrow_count(), "one arrow per box arrow");
     let needed: u64 = set
-        .boxes()
         .iter()
         .map(|b| beads.for_stage(b.stage as usize).get() as u64 * b.arrows.len() as u64)
         .sum();
@@ -417,7 +416,7 @@ fn beads_coloured_by_cell_follow_the_square() {
     let fill = labels::LabelBeads::initial(&set, &beads, BeadColours::ByCell);
     use matchbox::game::Game;
     let mut colour_of_cell = std::collections::HashMap::new();
-    for mbox in set.boxes() {
+    for mbox in set.iter() {
         for (k, &mv) in mbox.arrows.iter().enumerate() {
             let c = fill.colour(&TicTacToe, k, mv);
             let cell = TicTacToe.move_cell(mv).unwrap();

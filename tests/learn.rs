@@ -369,7 +369,7 @@ fn tally_keeps_the_same_totals_as_a_scan_of_every_box() {
     let game = Havannah::new(Base::new(3).unwrap());
     for (set, preset) in [
         (
-            BoxSet::lazy(Side::First, SymmetryMode::Full, Forced::Skip),
+            BoxSet::lazy(&game, Side::First, SymmetryMode::Full, Forced::Skip),
             Preset::Michie,
         ),
         (

@@ -49,7 +49,6 @@ fn menace_box_counts_match_michie() {
     let v = json(&["boxes", "tictactoe", "--count", "--json"]);
     let set = BoxSet::build_with(&TicTacToe, Side::First, SymmetryMode::Full, Forced::Skip);
     let beads: u64 = set
-        .boxes()
         .iter()
         .map(|b| [4, 3, 2, 1][b.stage as usize] * b.arrows.len() as u64)
         .sum();
@@ -63,7 +62,7 @@ fn positions_already_won_are_not_boxes_and_symmetric_moves_share_an_arrow() {
     let set = BoxSet::build_with(&g, Side::First, SymmetryMode::Full, Forced::Skip);
     // The empty board has three distinct moves: corner, edge, centre.
     assert_eq!(set.get(0).arrows.len(), 3);
-    for b in set.boxes() {
+    for b in set.iter() {
         assert!(g.outcome(&b.position).is_none());
         assert!(g.moves(&b.position).len() > 1, "no box for a forced move");
         assert_eq!(g.canonical(&b.position).0, b.position);

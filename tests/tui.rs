@@ -418,6 +418,7 @@ fn a_lazy_machine_on_the_screen_plays_as_the_table_machine_does() {
     let game = Hexapawn::new(Size::GARDNER);
     let lazy_machine = |seed| {
         let set = Arc::new(BoxSet::lazy(
+            &game,
             Side::Second,
             SymmetryMode::Gardner,
             matchbox::learn::Forced::Include,
@@ -456,6 +457,7 @@ fn a_person_can_play_a_tree_search_instead_of_the_machine() {
     use matchbox::players::MctsPlayer;
     let game = Havannah::new(Base::new(4).unwrap());
     let set = Arc::new(BoxSet::lazy(
+        &game,
         Side::Second,
         SymmetryMode::Full,
         matchbox::learn::Forced::Skip,

@@ -206,7 +206,6 @@ fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
         }
         if !a.count {
             v["box_list"] = set
-                .boxes()
                 .iter()
                 .enumerate()
                 .map(|(i, b)| {
@@ -263,7 +262,6 @@ fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
         return Ok(());
     }
     let cards: Vec<Vec<String>> = set
-        .boxes()
         .iter()
         .enumerate()
         .map(|(i, b)| {
@@ -1154,11 +1152,10 @@ fn count<G: FullGame>(game: G, a: &CountArgs) -> Result<()> {
             _ => {
                 for &mode in game.symmetry_modes() {
                     let set = BoxSet::build_with(&game, side, mode, game.default_forced());
-                    let beads_total: u64 = set
-                        .boxes()
-                        .iter()
+                    let beads_total: u64 = (0..set.len())
                         .map(|b| {
-                            beads.for_stage(b.stage as usize).get() as u64 * b.arrows.len() as u64
+                            beads.for_stage(set.stage(b) as usize).get() as u64
+                                * set.arrows(b).len() as u64
                         })
                         .sum();
                     rows.push((

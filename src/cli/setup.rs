@@ -256,17 +256,15 @@ pub(crate) fn build_machine<G: GameDefaults>(
         None => {
             let (side, mode, forced) = set_choice(game, &opts.set)?;
             let boxes = if lazy_engine(game, opts.engine)? {
-                BoxSet::lazy(side, mode, forced)
+                BoxSet::lazy(game, side, mode, forced)
             } else {
                 BoxSet::build_with(game, side, mode, forced)
             };
             if let Some(beads) = &opts.beads
                 && !boxes.is_lazy()
             {
-                let moves = boxes
-                    .boxes()
-                    .iter()
-                    .map(|b| b.stage as usize + 1)
+                let moves = (0..boxes.len())
+                    .map(|b| boxes.stage(b) as usize + 1)
                     .max()
                     .unwrap_or(0);
                 if beads.counts().len() > moves {
@@ -320,7 +318,7 @@ pub(crate) fn rival_machine<G: GameDefaults>(
             let preset = game.default_preset();
             let mode = game.default_symmetry(side);
             let boxes = if learner.boxes.is_lazy() {
-                BoxSet::lazy(side, mode, game.default_forced())
+                BoxSet::lazy(game, side, mode, game.default_forced())
             } else {
                 BoxSet::build_with(game, side, mode, game.default_forced())
             };

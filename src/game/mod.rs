@@ -17,7 +17,7 @@ use crate::rng::{Rng, uniform_below};
 
 /// The least image of `pos` under `game`'s symmetries and the symmetry that gives it (the lowest
 /// index among equals): [`Game::canonical`] by trying every symmetry.
-pub fn least_image<G: Game + ?Sized>(game: &G, pos: &G::Position) -> (G::Position, Sym) {
+pub fn least_image<G: Game>(game: &G, pos: &G::Position) -> (G::Position, Sym) {
     let mut best = (pos.clone(), Sym::IDENTITY);
     for i in 1..game.symmetry_count() {
         let sym = Sym(i as u8);
@@ -95,7 +95,7 @@ pub enum GameError {
 /// Positions carry the side to move. The symmetry group acts on positions and on moves; the
 /// identity is `Sym(0)`. For the group to be usable by the learner, transforming a position and a
 /// legal move by the same symmetry must give a legal move of the transformed position.
-pub trait Game: Send + Sync {
+pub trait Game: Send + Sync + Clone + 'static {
     type Position: Clone + Eq + Ord + Hash + Debug + Send + Sync;
     type Move: Copy + Eq + Ord + Hash + Debug + Send + Sync;
     /// Why a game ended (the game's own reasons: reached the far rank, three in a row, …).

@@ -251,7 +251,7 @@ impl<'a> LabelBeads<'a> {
 /// Beads of each colour the whole machine needs: (colour number, count), for every colour used.
 pub fn bead_counts<G: Game>(game: &G, set: &BoxSet<G>, beads: &LabelBeads) -> Vec<(usize, u64)> {
     let mut counts: Vec<Option<u64>> = Vec::new();
-    for (b, mbox) in set.boxes().iter().enumerate() {
+    for (b, mbox) in set.iter().enumerate() {
         for (k, (&mv, n)) in mbox.arrows.iter().zip(beads.of(b)).enumerate() {
             let c = beads.colour(game, k, mv);
             if counts.len() <= c {

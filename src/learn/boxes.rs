@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::hash::BuildHasher;
+use std::sync::Arc;
 
 use hashbrown::{DefaultHashBuilder, HashTable};
 
@@ -32,21 +33,6 @@ impl<G: Game> Clone for MatchBox<G> {
     }
 }
 
-impl<G: Game> Clone for BoxSet<G> {
-    fn clone(&self) -> Self {
-        BoxSet {
-            side: self.side,
-            mode: self.mode,
-            forced: self.forced,
-            lazy: self.lazy,
-            boxes: self.boxes.clone(),
-            index: self.index.clone(),
-            hasher: self.hasher.clone(),
-            arrow_start: self.arrow_start.clone(),
-        }
-    }
-}
-
 impl<G: Game> MatchBox<G> {
     /// Gardner's "move n": plies counted from 1, White's first move is move 1.
     pub fn move_number(&self) -> u16 {
@@ -56,18 +42,166 @@ impl<G: Game> MatchBox<G> {
 
 /// Every matchbox of a learner playing one side with one symmetry mode. Boxes are numbered from 0
 /// here (1 in everything a person reads) in order of move number, then of discovery.
-#[derive(Debug)]
+///
+/// Stored compactly, as a lazy machine on a big board holds millions: each box's position once
+/// (one 64-bit word where the game packs its positions, [`Game::pack`]), its move number and
+/// stage, and its arrows in one flat list; one hash table finds a box by its position.
+#[derive(Clone)]
 pub struct BoxSet<G: Game> {
     side: Side,
     mode: SymmetryMode,
     forced: Forced,
     /// Boxes are made on first visit ([`BoxSet::lazy`]) rather than enumerated up front.
     lazy: bool,
-    boxes: Vec<MatchBox<G>>,
-    /// The box of each position, by box number: each position is stored once, in its box.
-    index: HashTable<u32>,
-    hasher: DefaultHashBuilder,
-    arrow_start: Vec<usize>,
+    /// Each box's ply and stage (see [`MatchBox`]).
+    meta: Vec<[u16; 2]>,
+    positions: Positions<G>,
+    /// Every box's arrows, box after box; box `b`'s from `arrow_start[b]`.
+    arrows: Vec<G::Move>,
+    arrow_start: Vec<u32>,
+}
+
+/// The boxes' positions and the table that finds a box by its position.
+#[derive(Clone)]
+enum Positions<G: Game> {
+    /// Packed in a word each: the table holds each word with its box number.
+    Packed {
+        game: Arc<G>,
+        keys: Vec<u64>,
+        index: HashTable<(u64, u32)>,
+        hasher: DefaultHashBuilder,
+    },
+    /// Whole positions, for games that do not pack theirs: the table holds box numbers.
+    Whole {
+        positions: Vec<G::Position>,
+        index: HashTable<u32>,
+        hasher: DefaultHashBuilder,
+    },
+}
+
+impl<G: Game> Positions<G> {
+    fn new(game: &G) -> Positions<G> {
+        let hasher = DefaultHashBuilder::default();
+        match game.pack(&game.start()) {
+            Some(_) => Positions::Packed {
+                game: Arc::new(game.clone()),
+                keys: Vec::new(),
+                index: HashTable::new(),
+                hasher,
+            },
+            None => Positions::Whole {
+                positions: Vec::new(),
+                index: HashTable::new(),
+                hasher,
+            },
+        }
+    }
+
+    fn empty_like(&self) -> Positions<G> {
+        match self {
+            Positions::Packed { game, .. } => Positions::Packed {
+                game: Arc::clone(game),
+                keys: Vec::new(),
+                index: HashTable::new(),
+                hasher: DefaultHashBuilder::default(),
+            },
+            Positions::Whole { .. } => Positions::Whole {
+                positions: Vec::new(),
+                index: HashTable::new(),
+                hasher: DefaultHashBuilder::default(),
+            },
+        }
+    }
+
+    /// The word of a position of a packed set (a game packs all its positions or none).
+    fn key(game: &G, pos: &G::Position) -> u64 {
+        game.pack(pos).unwrap_or(u64::MAX)
+    }
+
+    fn push(&mut self, pos: &G::Position) {
+        match self {
+            Positions::Packed {
+                game,
+                keys,
+                index,
+                hasher,
+            } => {
+                let key = Self::key(game, pos);
+                let i = keys.len() as u32;
+                index.insert_unique(hasher.hash_one(key), (key, i), |&(k, _)| hasher.hash_one(k));
+                keys.push(key);
+            }
+            Positions::Whole {
+                positions,
+                index,
+                hasher,
+            } => {
+                let i = positions.len() as u32;
+                index.insert_unique(hasher.hash_one(pos), i, |&j| {
+                    hasher.hash_one(&positions[j as usize])
+                });
+                positions.push(pos.clone());
+            }
+        }
+    }
+
+    #[inline]
+    fn find(&self, pos: &G::Position) -> Option<usize> {
+        match self {
+            Positions::Packed {
+                game,
+                index,
+                hasher,
+                ..
+            } => {
+                let key = Self::key(game, pos);
+                index
+                    .find(hasher.hash_one(key), |&(k, _)| k == key)
+                    .map(|&(_, j)| j as usize)
+            }
+            Positions::Whole {
+                positions,
+                index,
+                hasher,
+            } => index
+                .find(hasher.hash_one(pos), |&j| positions[j as usize] == *pos)
+                .map(|&j| j as usize),
+        }
+    }
+
+    fn get(&self, i: usize) -> G::Position {
+        match self {
+            Positions::Packed { game, keys, .. } => {
+                game.unpack(keys[i]).expect("a packed box position unpacks")
+            }
+            Positions::Whole { positions, .. } => positions[i].clone(),
+        }
+    }
+
+    /// Bytes a box's position takes, with its entry in the table (and its control byte).
+    fn bytes_per_box(&self) -> usize {
+        match self {
+            Positions::Packed { .. } => {
+                std::mem::size_of::<u64>() + std::mem::size_of::<(u64, u32)>() + 1
+            }
+            Positions::Whole { .. } => {
+                std::mem::size_of::<G::Position>() + std::mem::size_of::<u32>() + 1
+            }
+        }
+    }
+}
+
+impl<G: Game> std::fmt::Debug for BoxSet<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BoxSet")
+            .field("side", &self.side)
+            .field("mode", &self.mode)
+            .field("forced", &self.forced)
+            .field("lazy", &self.lazy)
+            .field("boxes", &self.len())
+            .field("arrows", &self.arrow_count())
+            .finish()
+    }
 }
 
 impl<G: Game> BoxSet<G> {
@@ -116,25 +250,40 @@ impl<G: Game> BoxSet<G> {
             }
         }
         found.sort_by_key(|b| b.ply);
-        Self::from_boxes(side, mode, forced, found)
+        Self::from_boxes(game, side, mode, forced, found)
     }
 
     /// An empty set whose boxes are made the first time the learner meets a position
     /// ([`BoxSet::add`]); for games too big to enumerate.
-    pub fn lazy(side: Side, mode: SymmetryMode, forced: Forced) -> BoxSet<G> {
-        Self::lazy_from(side, mode, forced, Vec::new())
+    pub fn lazy(game: &G, side: Side, mode: SymmetryMode, forced: Forced) -> BoxSet<G> {
+        Self::lazy_from(game, side, mode, forced, Vec::new())
     }
 
     /// A lazy set from boxes already made (a saved lazy machine).
     pub fn lazy_from(
+        game: &G,
         side: Side,
         mode: SymmetryMode,
         forced: Forced,
         boxes: Vec<MatchBox<G>>,
     ) -> BoxSet<G> {
-        let mut set = Self::from_boxes(side, mode, forced, boxes);
+        let mut set = Self::from_boxes(game, side, mode, forced, boxes);
         set.lazy = true;
         set
+    }
+
+    /// A lazy set with the same settings and no boxes (a lazy machine that forgets).
+    pub fn emptied(&self) -> BoxSet<G> {
+        BoxSet {
+            side: self.side,
+            mode: self.mode,
+            forced: self.forced,
+            lazy: true,
+            meta: Vec::new(),
+            positions: self.positions.empty_like(),
+            arrows: Vec::new(),
+            arrow_start: vec![0],
+        }
     }
 
     /// Whether boxes are made on first visit.
@@ -142,30 +291,33 @@ impl<G: Game> BoxSet<G> {
         self.lazy
     }
 
-    /// Adds a box (its position must not have one); returns its index.
+    /// Whether a box of `arrows` arrows can be added: box numbers and bead indexes (a box's
+    /// total and its arrows, box after box) stay within 32 bits.
+    pub fn has_room_for(&self, arrows: usize) -> bool {
+        (self.arrow_count() + self.len() + arrows + 1) < u32::MAX as usize
+    }
+
+    /// Adds a box (its position must not have one, and [`BoxSet::has_room_for`] its arrows);
+    /// returns its index.
     pub fn add(&mut self, b: MatchBox<G>) -> usize {
-        let i = self.boxes.len();
-        let hash = self.hasher.hash_one(&b.position);
-        let boxes = &self.boxes;
-        let hasher = &self.hasher;
-        self.index.insert_unique(hash, i as u32, |&j| {
-            hasher.hash_one(&boxes[j as usize].position)
-        });
-        let start = *self.arrow_start.last().unwrap_or(&0);
-        self.arrow_start.push(start + b.arrows.len());
-        self.boxes.push(b);
+        let i = self.meta.len();
+        self.positions.push(&b.position);
+        self.meta.push([b.ply, b.stage]);
+        self.arrows.extend_from_slice(&b.arrows);
+        self.arrow_start.push(self.arrows.len() as u32);
         i
     }
 
     /// Where box `b`'s beads start in its machine's flat bead array: `[total, arrow 0, arrow 1, …]`.
+    #[inline]
     pub fn bead_index(&self, b: usize) -> usize {
-        self.arrow_start[b] + b
+        self.arrow_start[b] as usize + b
     }
 
     /// The box whose beads start at `bead` (a [`BoxSet::bead_index`]).
     pub fn box_at_bead(&self, bead: usize) -> usize {
         // bead_index(b) = arrow_start[b] + b grows with b.
-        let (mut lo, mut hi) = (0, self.boxes.len());
+        let (mut lo, mut hi) = (0, self.len());
         while lo + 1 < hi {
             let mid = (lo + hi) / 2;
             if self.bead_index(mid) <= bead {
@@ -177,47 +329,36 @@ impl<G: Game> BoxSet<G> {
         lo
     }
 
-    /// Memory the set takes, in bytes: each box (its position, stored once), its entry in the
-    /// index (a box number and a control byte) and in the arrow offsets, and its arrows; not the
-    /// tables' spare capacity or the allocator's slack.
+    /// Memory the set takes, in bytes: each box's position and its entry in the table, its move
+    /// number and stage, where its arrows start, and its arrows; not the tables' spare capacity.
     pub fn bytes(&self) -> usize {
-        let per_box = std::mem::size_of::<MatchBox<G>>()
-            + std::mem::size_of::<u32>()
-            + 1
-            + std::mem::size_of::<usize>();
-        self.boxes.len() * per_box + self.arrow_count() * std::mem::size_of::<G::Move>()
+        let per_box = self.positions.bytes_per_box()
+            + std::mem::size_of::<[u16; 2]>()
+            + std::mem::size_of::<u32>();
+        self.len() * per_box + self.arrow_count() * std::mem::size_of::<G::Move>()
     }
 
     fn from_boxes(
+        game: &G,
         side: Side,
         mode: SymmetryMode,
         forced: Forced,
         boxes: Vec<MatchBox<G>>,
     ) -> BoxSet<G> {
-        let hasher = DefaultHashBuilder::default();
-        let mut index = HashTable::with_capacity(boxes.len());
-        for (i, b) in boxes.iter().enumerate() {
-            index.insert_unique(hasher.hash_one(&b.position), i as u32, |&j: &u32| {
-                hasher.hash_one(&boxes[j as usize].position)
-            });
-        }
-        let mut arrow_start = Vec::with_capacity(boxes.len() + 1);
-        let mut total = 0;
-        for b in &boxes {
-            arrow_start.push(total);
-            total += b.arrows.len();
-        }
-        arrow_start.push(total);
-        BoxSet {
+        let mut set = BoxSet {
             side,
             mode,
             forced,
             lazy: false,
-            boxes,
-            index,
-            hasher,
-            arrow_start,
+            meta: Vec::with_capacity(boxes.len()),
+            positions: Positions::new(game),
+            arrows: Vec::new(),
+            arrow_start: vec![0],
+        };
+        for b in boxes {
+            set.add(b);
         }
+        set
     }
 
     pub fn side(&self) -> Side {
@@ -229,37 +370,61 @@ impl<G: Game> BoxSet<G> {
     pub fn forced(&self) -> Forced {
         self.forced
     }
-    pub fn boxes(&self) -> &[MatchBox<G>] {
-        &self.boxes
-    }
     pub fn len(&self) -> usize {
-        self.boxes.len()
+        self.meta.len()
     }
     pub fn is_empty(&self) -> bool {
-        self.boxes.is_empty()
+        self.meta.is_empty()
     }
-    pub fn get(&self, i: usize) -> &MatchBox<G> {
-        &self.boxes[i]
+    /// Box `i`, whole.
+    pub fn get(&self, i: usize) -> MatchBox<G> {
+        let [ply, stage] = self.meta[i];
+        MatchBox {
+            ply,
+            stage,
+            position: self.positions.get(i),
+            arrows: self.arrows(i).into(),
+        }
+    }
+    /// Every box, whole, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = MatchBox<G>> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+    /// The position of box `i`.
+    pub fn position(&self, i: usize) -> G::Position {
+        self.positions.get(i)
+    }
+    /// The arrows of box `i`.
+    #[inline]
+    pub fn arrows(&self, i: usize) -> &[G::Move] {
+        &self.arrows[self.arrow_start[i] as usize..self.arrow_start[i + 1] as usize]
+    }
+    /// How many moves the learner has made before box `i` (0 for its first move).
+    #[inline]
+    pub fn stage(&self, i: usize) -> u16 {
+        self.meta[i][1]
+    }
+    /// Gardner's "move n" of box `i`: plies counted from 1.
+    pub fn move_number(&self, i: usize) -> u16 {
+        self.meta[i][0] + 1
     }
     /// The box whose (framed) position is `pos`.
+    #[inline]
     pub fn find(&self, pos: &G::Position) -> Option<usize> {
-        let hash = self.hasher.hash_one(pos);
-        self.index
-            .find(hash, |&j| self.boxes[j as usize].position == *pos)
-            .map(|&j| j as usize)
+        self.positions.find(pos)
     }
     pub fn arrow_count(&self) -> usize {
-        *self.arrow_start.last().unwrap_or(&0)
+        self.arrows.len()
     }
     /// Index of the first arrow of box `i` in a flat list of all arrows.
     pub fn arrow_start(&self, i: usize) -> usize {
-        self.arrow_start[i]
+        self.arrow_start[i] as usize
     }
     /// Number of boxes at each move number.
     pub fn by_move(&self) -> BTreeMap<u16, usize> {
         let mut m = BTreeMap::new();
-        for b in &self.boxes {
-            *m.entry(b.move_number()).or_insert(0) += 1;
+        for i in 0..self.len() {
+            *m.entry(self.move_number(i)).or_insert(0) += 1;
         }
         m
     }

@@ -87,8 +87,7 @@ fn box_move<G: Game>(en: &Enumerated<G>, boxes: &BoxSet<G>, n: NodeId, frame: Sy
         Some(b) => {
             let back = game.inverse(sym);
             let children = boxes
-                .get(b)
-                .arrows
+                .arrows(b)
                 .iter()
                 .map(|&arrow| {
                     graph

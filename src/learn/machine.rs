@@ -112,7 +112,7 @@ impl<G: Game> Machine<G> {
     pub fn reset(&mut self) {
         if self.boxes.is_lazy() && !self.boxes.is_empty() {
             let b = &self.boxes;
-            self.boxes = Arc::new(BoxSet::lazy(b.side(), b.mode(), b.forced()));
+            self.boxes = Arc::new(b.emptied());
         }
         self.refill();
     }
@@ -120,8 +120,9 @@ impl<G: Game> Machine<G> {
     /// Fresh beads in every box, the generator reseeded, no games played.
     fn refill(&mut self) {
         let mut beads = Vec::with_capacity(self.boxes.len() + self.boxes.arrow_count());
-        for b in self.boxes.boxes() {
-            Self::push_fresh(&mut beads, &self.initial, b);
+        for b in 0..self.boxes.len() {
+            let (stage, arrows) = (self.boxes.stage(b), self.boxes.arrows(b).len());
+            Self::push_fresh(&mut beads, &self.initial, stage, arrows);
         }
         self.beads = beads;
         self.reseed(self.seed);
@@ -129,14 +130,14 @@ impl<G: Game> Machine<G> {
     }
 
     /// Appends a fresh box's total and arrows, never more than [`MAX_BOX_BEADS`] in all.
-    fn push_fresh(beads: &mut Vec<u32>, initial: &StageBeads, b: &MatchBox<G>) {
-        let len = b.arrows.len().max(1) as u32;
+    fn push_fresh(beads: &mut Vec<u32>, initial: &StageBeads, stage: u16, arrows: usize) {
+        let len = arrows.max(1) as u32;
         let n = initial
-            .for_stage(b.stage as usize)
+            .for_stage(stage as usize)
             .get()
             .min(MAX_BOX_BEADS / len);
-        beads.push(n * b.arrows.len() as u32);
-        beads.extend(std::iter::repeat_n(n, b.arrows.len()));
+        beads.push(n * arrows as u32);
+        beads.extend(std::iter::repeat_n(n, arrows));
     }
 
     fn base(&self, b: usize) -> usize {
@@ -146,7 +147,7 @@ impl<G: Game> Machine<G> {
     /// The beads of each arrow of box `b`.
     pub fn beads_in(&self, b: usize) -> Vec<Beads> {
         let base = self.base(b);
-        self.beads[base + 1..base + 1 + self.boxes.get(b).arrows.len()]
+        self.beads[base + 1..base + 1 + self.boxes.arrows(b).len()]
             .iter()
             .map(|&n| Beads(n))
             .collect()
@@ -155,7 +156,7 @@ impl<G: Game> Machine<G> {
     /// than [`MAX_BOX_BEADS`].
     pub fn set_beads(&mut self, b: usize, beads: &[Beads]) -> Result<(), LearnError> {
         let base = self.base(b);
-        let arrows = self.boxes.get(b).arrows.len();
+        let arrows = self.boxes.arrows(b).len();
         if beads.len() != arrows {
             return Err(LearnError::ArrowCount {
                 expected: arrows,
@@ -197,7 +198,8 @@ impl<G: Game> Machine<G> {
     }
 
     /// The box for `view` (a position seen in the machine's frame, met after `ply` plies at the
-    /// machine's move `stage`); a lazy machine makes it, with fresh beads, the first time.
+    /// machine's move `stage`); a lazy machine makes it, with fresh beads, the first time (unless
+    /// its beads would pass the 2³² a machine can index: then it has none).
     pub fn box_for(&mut self, game: &G, view: &G::Position, ply: u16, stage: u16) -> Option<usize> {
         if let Some(b) = self.boxes.find(view) {
             return Some(b);
@@ -206,13 +208,16 @@ impl<G: Game> Machine<G> {
             return None;
         }
         let arrows = self.boxes.mode().arrows(game, view);
+        if !self.boxes.has_room_for(arrows.len()) {
+            return None;
+        }
+        Self::push_fresh(&mut self.beads, &self.initial, stage, arrows.len());
         let new = MatchBox {
             ply,
             stage,
             position: view.clone(),
             arrows: arrows.into(),
         };
-        Self::push_fresh(&mut self.beads, &self.initial, &new);
         Some(Arc::make_mut(&mut self.boxes).add(new))
     }
 
@@ -238,7 +243,7 @@ impl<G: Game> Machine<G> {
 
     /// Draws one bead from box `b` (see [`Machine::draw_at`]).
     pub fn draw(&mut self, b: usize) -> Option<usize> {
-        let (base, len) = (self.base(b), self.boxes.get(b).arrows.len());
+        let (base, len) = (self.base(b), self.boxes.arrows(b).len());
         Self::draw_at(&self.beads, &mut self.rng, base, len)
     }
 
@@ -266,15 +271,21 @@ impl<G: Game> Machine<G> {
         }
         let (view, sym) = self.boxes.mode().box_view(game, pos, frame);
         let ply16 = u16::try_from(ply).unwrap_or(u16::MAX);
-        let b = self
-            .box_for(game, &view, ply16, stage)
-            .expect("an enumerated set has a box for every position with a choice");
+        let Some(b) = self.box_for(game, &view, ply16, stage) else {
+            // No box (an enumerated set has one for every position with a choice; a lazy
+            // machine too full for another): a move at random, learned from by no box.
+            let moves = game.moves(pos);
+            return MachineMove::Move {
+                mv: moves[uniform_below(&mut self.rng, moves.len() as u32) as usize],
+                drawn: None,
+            };
+        };
         let base = self.base(b);
-        let len = self.boxes.get(b).arrows.len();
-        match Self::draw_at(&self.beads, &mut self.rng, base, len) {
+        let arrows = self.boxes.arrows(b);
+        match Self::draw_at(&self.beads, &mut self.rng, base, arrows.len()) {
             Some(arrow) => {
                 g.played.push((base as u32, arrow as u32));
-                let real = game.transform_move(game.inverse(sym), self.boxes.get(b).arrows[arrow]);
+                let real = game.transform_move(game.inverse(sym), arrows[arrow]);
                 MachineMove::Move {
                     mv: real,
                     drawn: Some((b, arrow)),
@@ -339,7 +350,7 @@ impl Tally {
     pub fn update<G: Game>(&mut self, m: &Machine<G>, played: &[u32]) {
         for b in self.totals.len()..m.boxes.len() {
             self.totals.push(0);
-            let stage = m.boxes.get(b).stage as usize;
+            let stage = m.boxes.stage(b) as usize;
             if self.beads_by_stage.len() <= stage {
                 self.beads_by_stage.resize(stage + 1, 0);
             }
@@ -356,7 +367,7 @@ impl Tally {
     fn set<G: Game>(&mut self, m: &Machine<G>, b: usize) {
         let old = self.totals[b];
         let new = m.box_total(b);
-        let stage = m.boxes.get(b).stage as usize;
+        let stage = m.boxes.stage(b) as usize;
         self.beads_by_stage[stage] = self.beads_by_stage[stage] + new as u64 - old as u64;
         self.beads_left = self.beads_left + new as u64 - old as u64;
         match (old == 0, new == 0) {
@@ -371,7 +382,7 @@ impl Tally {
 /// Whether every box of a machine's first move is empty (it resigns every game).
 pub fn first_box_empty<G: Game>(m: &Machine<G>) -> bool {
     let mut first = (0..m.boxes.len())
-        .filter(|&b| m.boxes.get(b).stage == 0)
+        .filter(|&b| m.boxes.stage(b) == 0)
         .peekable();
     first.peek().is_some() && first.all(|b| m.box_total(b) == 0)
 }

@@ -239,7 +239,6 @@ pub fn to_yaml<G: Game>(game: &G, m: &Machine<G>, size: Option<String>) -> Strin
         rng_state: (m.rng != rng_from_seed(m.seed)).then(|| m.rng.clone()),
         games_played: m.games_played,
         boxes: boxes
-            .boxes()
             .iter()
             .enumerate()
             .map(|(i, b)| BoxEntry {
@@ -346,7 +345,7 @@ pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G
         let at = |msg: String| box_error(entry, msg);
         let expected_box = match &full_set {
             Some(set) => match set.find(&pos) {
-                Some(b) => set.get(b).clone(),
+                Some(b) => set.get(b),
                 None => {
                     let other = game.parse_position(&entry.position, side.other()).ok();
                     let other_side = other.is_some_and(|p| {
@@ -438,7 +437,6 @@ pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G
         Some(set) => {
             if seen.len() != set.len() {
                 let missing = set
-                    .boxes()
                     .iter()
                     .find(|b| !seen.contains(&b.position))
                     .map(|b| game.format_position(&b.position))
@@ -457,6 +455,7 @@ pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G
             set
         }
         None => BoxSet::lazy_from(
+            game,
             side,
             f.symmetry,
             f.forced_moves,

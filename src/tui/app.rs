@@ -367,7 +367,7 @@ impl<G: Game> RivalSnap<G> {
         let boxes = SnapBoxes {
             side: set.side(),
             len: set.len(),
-            boxes: shown.iter().map(|&b| (b, set.get(b).clone())).collect(),
+            boxes: shown.iter().map(|&b| (b, set.get(b))).collect(),
         };
         let (beads_left, boxes_emptied) = if set.len() <= COUNT_EVERY_FRAME {
             (m.beads_left(), m.boxes_emptied())
@@ -416,7 +416,7 @@ impl<G: BoardView> Snapshot<G> {
         let extra = s.opened.map(|o| o.box_index);
         for b in shown.iter().copied().chain(extra).chain(browse) {
             beads.insert(b, m.beads_in(b).iter().map(|x| x.get()).collect());
-            copied.insert(b, set.get(b).clone());
+            copied.insert(b, set.get(b));
         }
         // Small machines are counted afresh; big ones as last counted (about once a second).
         let (beads_left, boxes_emptied) = if set.len() <= COUNT_EVERY_FRAME {

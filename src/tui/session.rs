@@ -545,12 +545,12 @@ impl<G: GameDefaults> Session<G> {
             };
             if let Some((b, drawn)) = box_index {
                 self.seq += 1;
-                let boxed = &self.machine.boxes.get(b).position;
-                let image = (*boxed != self.pos)
+                let boxed = self.machine.boxes.position(b);
+                let image = (boxed != self.pos)
                     .then(|| {
                         (1..g.symmetry_count())
                             .map(|i| crate::game::Sym(i as u8))
-                            .find(|&s| g.transform_position(s, &self.pos) == *boxed)
+                            .find(|&s| g.transform_position(s, &self.pos) == boxed)
                     })
                     .flatten();
                 self.opened = Some(Opened {

@@ -1197,38 +1197,60 @@ impl Game for Havannah {
         Ok(pos)
     }
 
+    /// Up to base 3 the grid (row stride 2n, 2n − 1 rows) fits in 30 bits: each side's stones in
+    /// 30 bits of the word, the side to move above them. Base 4's 37 cells, each empty, White or
+    /// Black, count in base three below 3³⁷ (under 2⁵⁹), the side to move in the lowest bit.
     fn pack(&self, pos: &Position) -> Option<u64> {
-        // Up to base 3 the grid (row stride 2n, 2n − 1 rows) fits in 30 bits: each side's stones
-        // in 30 bits of the word, the side to move above them.
-        let bits = self.stride * (2 * self.base().get() as usize - 1);
-        if bits > 30 {
-            return None;
+        let [white, black] = pos.stones.map(|b| b.0[0]);
+        let to_move = pos.to_move as u64;
+        match self.base.get() {
+            2 | 3 => Some(white | black << 30 | to_move << 60),
+            4 => {
+                let digits = self.cells.iter().rev().fold(0u64, |acc, c| {
+                    let i = c.index();
+                    acc * 3 + (white >> i & 1) + 2 * (black >> i & 1)
+                });
+                Some(digits << 1 | to_move)
+            }
+            _ => None,
         }
-        let mask = (1u64 << bits) - 1;
-        let [white, black] = pos.stones.map(|b| b.0[0] & mask);
-        Some(white | black << 30 | (pos.to_move as u64) << 60)
     }
 
     fn unpack(&self, key: u64) -> Option<Position> {
-        let bits = self.stride * (2 * self.base().get() as usize - 1);
-        let mask = (1u64 << bits.min(63)) - 1;
-        let [white, black] = [key & mask, key >> 30 & mask];
-        if bits > 30
-            || white & !self.shape.board.0[0] != 0
-            || black & !self.shape.board.0[0] != 0
-            || white & black != 0
-        {
+        let board = self.shape.board.0[0];
+        let (white, black, to_move) = match self.base.get() {
+            2 | 3 => (key & board, key >> 30 & board, key >> 60),
+            4 => {
+                let (mut digits, mut white, mut black) = (key >> 1, 0u64, 0u64);
+                for c in &self.cells {
+                    match digits % 3 {
+                        1 => white |= 1 << c.index(),
+                        2 => black |= 1 << c.index(),
+                        _ => {}
+                    }
+                    digits /= 3;
+                }
+                if digits != 0 {
+                    return None;
+                }
+                (white, black, key & 1)
+            }
+            _ => return None,
+        };
+        if white & black != 0 {
             return None;
         }
-        let to_move = if key >> 60 & 1 == 1 {
+        let mut stones = [Bits::default(); 2];
+        stones[0].0[0] = white;
+        stones[1].0[0] = black;
+        let side = if to_move == 1 {
             Side::Second
         } else {
             Side::First
         };
-        let mut stones = [Bits::default(); 2];
-        stones[0].0[0] = white;
-        stones[1].0[0] = black;
-        Some(Position::in_play(stones, to_move))
+        let pos = Position::in_play(stones, side);
+        // Only a word this board packs (no stray bits) stands for a position.
+        (self.pack(&pos) == Some(key)).then_some(pos)
     }
 
     fn move_cell(&self, mv: Move) -> Option<usize> {

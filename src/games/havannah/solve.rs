@@ -20,7 +20,9 @@ pub struct Packer {
 impl Packer {
     /// A packer for `game`'s board; `None` above base 3 (the grid does not fit).
     pub fn new(game: &Havannah) -> Option<Packer> {
-        game.pack(&game.start())?;
+        if game.base().get() > 3 {
+            return None;
+        }
         Some(Packer { game: game.clone() })
     }
 
