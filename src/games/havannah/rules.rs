@@ -689,6 +689,26 @@ impl Havannah {
             && pos.stones[0].count() == 1
             && pos.stones[1].is_empty()
     }
+    /// The swap move if `pos` allows it (as a slice of none or one).
+    pub(super) fn moves_with_swap(&self, pos: &Position) -> &'static [Cell] {
+        if self.swap_allowed(pos) { &[SWAP] } else { &[] }
+    }
+
+    /// `pos` after a stone at `at` that completes no structure (the caller knows): the game goes
+    /// on unless the board is full.
+    pub(super) fn play_quiet(&self, pos: &Position, at: Cell) -> Position {
+        let side = pos.to_move;
+        let mut stones = pos.stones;
+        stones[side as usize].set(at.index());
+        let full = stones[0].or(stones[1]).count() as usize == self.cells.len();
+        Position {
+            to_move: self.next_to_move(side, &stones),
+            stones,
+            result: if full { 3 } else { 0 },
+            structures: Structures::default(),
+        }
+    }
+
     /// The side to move after `side` placed a stone, the position's stones counted after it.
     fn next_to_move(&self, side: Side, stones: &[Bits; 2]) -> Side {
         if side == Side::First && stones[1].is_empty() && (stones[0].count() as u8) < self.handicap

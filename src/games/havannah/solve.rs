@@ -4,8 +4,6 @@
 //! are kept in a transposition table keyed by the least of their 12 images, packed into one
 //! 64-bit word (bases 2 and 3: two bits per cell and the side to move), kept across calls.
 
-use hashbrown::HashMap;
-
 use super::{Bits, Cell, Havannah, Position};
 use crate::game::Game;
 use crate::solve::{SolveError, Value, Values};
@@ -40,13 +38,86 @@ impl Packer {
     }
 }
 
+/// Win, draw or loss by packed position, one word a slot (the key above two bits holding the value
+/// plus 2; 0 marks an empty slot), found by linear probing from a multiplicative hash: a lookup
+/// usually reads one cache line, where a general hash map reads two (its control bytes and its
+/// entries), and the table is far bigger than any cache.
+#[derive(Clone, Default)]
+struct WordTable {
+    slots: Vec<u64>,
+    len: usize,
+}
+
+impl WordTable {
+    /// The first slot to try for `key` in a table of `2^bits` slots.
+    #[inline]
+    fn home(key: u64, bits: u32) -> usize {
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<i8> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = Self::home(key, self.slots.len().trailing_zeros());
+        loop {
+            let slot = self.slots[i];
+            if slot == 0 {
+                return None;
+            }
+            if slot >> 2 == key {
+                return Some((slot & 3) as i8 - 2);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Records `key`'s value (keys are below 2⁶², values −1, 0 or 1).
+    fn insert(&mut self, key: u64, value: i8) {
+        if (self.len + 1) * 4 > self.slots.len() * 3 {
+            self.grow();
+        }
+        if self.put(key << 2 | (value + 2) as u64) {
+            self.len += 1;
+        }
+    }
+
+    /// Puts a slot word in its place; whether its key is new.
+    fn put(&mut self, word: u64) -> bool {
+        let mask = self.slots.len() - 1;
+        let mut i = Self::home(word >> 2, self.slots.len().trailing_zeros());
+        loop {
+            let slot = self.slots[i];
+            if slot == 0 || slot >> 2 == word >> 2 {
+                self.slots[i] = word;
+                return slot == 0;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(1 << 16);
+        let old = std::mem::replace(&mut self.slots, vec![0; size]);
+        for word in old.into_iter().filter(|&w| w != 0) {
+            self.put(word);
+        }
+    }
+}
+
 /// Exact values of Havannah positions on bases 2 and 3.
 #[derive(Clone)]
 pub struct HavannahSolver {
     /// Shared so that a search can hold it while it updates the table.
     game: std::sync::Arc<Havannah>,
     /// Win (1), draw (0) or loss (−1) for the side to move, by packed canonical position.
-    table: HashMap<u64, i8>,
+    table: WordTable,
     packer: Packer,
     limit: usize,
 }
@@ -57,7 +128,7 @@ impl HavannahSolver {
         let packer = Packer::new(game).ok_or(SolveError::TooBig { limit })?;
         Ok(HavannahSolver {
             game: std::sync::Arc::new(game.clone()),
-            table: HashMap::new(),
+            table: WordTable::default(),
             packer,
             limit,
         })
@@ -68,7 +139,7 @@ impl HavannahSolver {
         self.table.len()
     }
     pub fn is_empty(&self) -> bool {
-        self.table.is_empty()
+        self.table.len() == 0
     }
 
     /// Win (1), draw (0) or loss (−1) for the side to move.
@@ -81,7 +152,7 @@ impl HavannahSolver {
             });
         }
         let key = self.packer.key(pos);
-        if let Some(&v) = self.table.get(&key) {
+        if let Some(v) = self.table.get(key) {
             return Ok(v);
         }
         if self.table.len() >= self.limit {
@@ -89,10 +160,19 @@ impl HavannahSolver {
         }
         let g = std::sync::Arc::clone(&self.game);
         let mover = g.to_move(pos);
-        let moves: Vec<Cell> = g.moves(pos);
-        let empty: Vec<Cell> = moves.iter().copied().filter(|m| !m.is_swap()).collect();
         let own = pos.stones(mover);
         let theirs = pos.stones(mover.other());
+        let taken = own.or(theirs);
+        // The empty cells, on the stack (at most 19 on base 3).
+        let mut empty = [super::SWAP; 32];
+        let mut n = 0;
+        for &c in g.cells() {
+            if !taken.has(c.index()) {
+                empty[n] = c;
+                n += 1;
+            }
+        }
+        let empty = &empty[..n];
         // A win in one.
         if empty
             .iter()
@@ -102,22 +182,29 @@ impl HavannahSolver {
             return Ok(1);
         }
         // The opponent's wins in one: one must be blocked; two cannot be.
-        let threats: Vec<Cell> = empty
-            .iter()
-            .copied()
-            .filter(|&c| !g.completed(with(theirs, c), c).is_empty())
-            .collect();
-        let candidates = match threats.len() {
-            0 => moves,
-            1 => threats,
-            _ => {
-                self.table.insert(key, -1);
-                return Ok(-1);
+        let mut threat = None;
+        for &c in empty {
+            if !g.completed(with(theirs, c), c).is_empty() {
+                if threat.is_some() {
+                    self.table.insert(key, -1);
+                    return Ok(-1);
+                }
+                threat = Some(c);
             }
+        }
+        let (candidates, swap) = match &threat {
+            Some(c) => (std::slice::from_ref(c), &[][..]),
+            None => (empty, g.moves_with_swap(pos)),
         };
         let mut best = -1;
-        for c in candidates {
-            let v = -self.solve(&g.play(pos, c))?;
+        for &c in candidates.iter().chain(swap.iter()) {
+            // No move wins here, so a child is still in play unless it fills the board.
+            let child = if c.is_swap() {
+                g.play(pos, c)
+            } else {
+                g.play_quiet(pos, c)
+            };
+            let v = -self.solve(&child)?;
             best = best.max(v);
             if best == 1 {
                 break;
