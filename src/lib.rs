@@ -1,7 +1,8 @@
 //! matchbox: matchbox learning machines (Michie's MENACE, Gardner's HER) and the games they learn.
 //!
 //! Layers, from the bottom (a module imports only from its own layer or below):
-//! 1. `rng`, `palette`, `text`: the generator, the arrow colours and letters, number formatting;
+//! 1. `rng`, `palette`, `text`, `words`: the generator, the arrow colours and letters, number
+//!    formatting, the map keyed by a packed position;
 //! 2. the core, with no terminal or file I/O: `game` (the [`game::Game`] trait and the game
 //!    graph), `solve` (exact values), `players` (each chooses a move from a position), `learn`
 //!    (boxes, beads, reinforcement; the compiled table engine and the lazy position engine);
@@ -23,3 +24,4 @@ pub mod solve;
 pub mod store;
 pub mod text;
 pub mod tui;
+pub mod words;

@@ -9,6 +9,7 @@ use hashbrown::{DefaultHashBuilder, HashTable};
 
 use super::{Forced, SymmetryMode};
 use crate::game::{Game, Side, Sym};
+use crate::words::WordMap;
 
 /// One matchbox: a position the learner may have to move in, and its arrows (moves), both in the
 /// box's frame (for merged symmetric positions, the canonical image).
@@ -64,12 +65,12 @@ pub struct BoxSet<G: Game> {
 /// The boxes' positions and the table that finds a box by its position.
 #[derive(Clone)]
 enum Positions<G: Game> {
-    /// Packed in a word each: the table holds each word with its box number.
+    /// Packed in a word each: the table holds each word with its box number and where the
+    /// box's beads start (so a draw reads no other table first).
     Packed {
         game: Arc<G>,
         keys: Vec<u64>,
-        index: HashTable<(u64, u32)>,
-        hasher: DefaultHashBuilder,
+        index: WordMap<[u32; 2]>,
     },
     /// Whole positions, for games that do not pack theirs: the table holds box numbers.
     Whole {
@@ -86,8 +87,7 @@ impl<G: Game> Positions<G> {
             Some(_) => Positions::Packed {
                 game: Arc::new(game.clone()),
                 keys: Vec::new(),
-                index: HashTable::new(),
-                hasher,
+                index: WordMap::new(),
             },
             None => Positions::Whole {
                 positions: Vec::new(),
@@ -102,8 +102,7 @@ impl<G: Game> Positions<G> {
             Positions::Packed { game, .. } => Positions::Packed {
                 game: Arc::clone(game),
                 keys: Vec::new(),
-                index: HashTable::new(),
-                hasher: DefaultHashBuilder::default(),
+                index: WordMap::new(),
             },
             Positions::Whole { .. } => Positions::Whole {
                 positions: Vec::new(),
@@ -118,17 +117,12 @@ impl<G: Game> Positions<G> {
         game.pack(pos).unwrap_or(u64::MAX)
     }
 
-    fn push(&mut self, pos: &G::Position) {
+    /// Adds the position of a new box whose beads start at `bead`.
+    fn push(&mut self, pos: &G::Position, bead: usize) {
         match self {
-            Positions::Packed {
-                game,
-                keys,
-                index,
-                hasher,
-            } => {
+            Positions::Packed { game, keys, index } => {
                 let key = Self::key(game, pos);
-                let i = keys.len() as u32;
-                index.insert_unique(hasher.hash_one(key), (key, i), |&(k, _)| hasher.hash_one(k));
+                index.insert(key, [keys.len() as u32, bead as u32]);
                 keys.push(key);
             }
             Positions::Whole {
@@ -146,26 +140,19 @@ impl<G: Game> Positions<G> {
     }
 
     #[inline]
-    fn find(&self, pos: &G::Position) -> Option<usize> {
+    /// The box of `pos`, and where its beads start when the table knows.
+    fn find(&self, pos: &G::Position) -> Option<(usize, Option<usize>)> {
         match self {
-            Positions::Packed {
-                game,
-                index,
-                hasher,
-                ..
-            } => {
-                let key = Self::key(game, pos);
-                index
-                    .find(hasher.hash_one(key), |&(k, _)| k == key)
-                    .map(|&(_, j)| j as usize)
-            }
+            Positions::Packed { game, index, .. } => index
+                .get(Self::key(game, pos))
+                .map(|[b, bead]| (b as usize, Some(bead as usize))),
             Positions::Whole {
                 positions,
                 index,
                 hasher,
             } => index
                 .find(hasher.hash_one(pos), |&j| positions[j as usize] == *pos)
-                .map(|&j| j as usize),
+                .map(|&j| (j as usize, None)),
         }
     }
 
@@ -181,8 +168,9 @@ impl<G: Game> Positions<G> {
     /// Bytes a box's position takes, with its entry in the table (and its control byte).
     fn bytes_per_box(&self) -> usize {
         match self {
+            // The table keeps 4/3 to 8/3 slots a box: 2 on average.
             Positions::Packed { .. } => {
-                std::mem::size_of::<u64>() + std::mem::size_of::<(u64, u32)>() + 1
+                std::mem::size_of::<u64>() + 2 * WordMap::<[u32; 2]>::slot_bytes()
             }
             Positions::Whole { .. } => {
                 std::mem::size_of::<G::Position>() + std::mem::size_of::<u32>() + 1
@@ -301,7 +289,7 @@ impl<G: Game> BoxSet<G> {
     /// returns its index.
     pub fn add(&mut self, b: MatchBox<G>) -> usize {
         let i = self.meta.len();
-        self.positions.push(&b.position);
+        self.positions.push(&b.position, self.arrows.len() + i);
         self.meta.push([b.ply, b.stage]);
         self.arrows.extend_from_slice(&b.arrows);
         self.arrow_start.push(self.arrows.len() as u32);
@@ -411,7 +399,14 @@ impl<G: Game> BoxSet<G> {
     /// The box whose (framed) position is `pos`.
     #[inline]
     pub fn find(&self, pos: &G::Position) -> Option<usize> {
-        self.positions.find(pos)
+        self.positions.find(pos).map(|(b, _)| b)
+    }
+    /// The box whose (framed) position is `pos`, and its [`BoxSet::bead_index`].
+    #[inline]
+    pub fn locate(&self, pos: &G::Position) -> Option<(usize, usize)> {
+        self.positions
+            .find(pos)
+            .map(|(b, bead)| (b, bead.unwrap_or_else(|| self.bead_index(b))))
     }
     pub fn arrow_count(&self) -> usize {
         self.arrows.len()

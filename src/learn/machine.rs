@@ -201,8 +201,20 @@ impl<G: Game> Machine<G> {
     /// machine's move `stage`); a lazy machine makes it, with fresh beads, the first time (unless
     /// its beads would pass the 2³² a machine can index: then it has none).
     pub fn box_for(&mut self, game: &G, view: &G::Position, ply: u16, stage: u16) -> Option<usize> {
-        if let Some(b) = self.boxes.find(view) {
-            return Some(b);
+        self.locate_or_make(game, view, ply, stage).map(|(b, _)| b)
+    }
+
+    /// As [`Machine::box_for`], with where the box's beads start.
+    #[inline]
+    fn locate_or_make(
+        &mut self,
+        game: &G,
+        view: &G::Position,
+        ply: u16,
+        stage: u16,
+    ) -> Option<(usize, usize)> {
+        if let Some(found) = self.boxes.locate(view) {
+            return Some(found);
         }
         if !self.boxes.is_lazy() {
             return None;
@@ -218,7 +230,8 @@ impl<G: Game> Machine<G> {
             position: view.clone(),
             arrows: arrows.into(),
         };
-        Some(Arc::make_mut(&mut self.boxes).add(new))
+        let b = Arc::make_mut(&mut self.boxes).add(new);
+        Some((b, self.base(b)))
     }
 
     /// Draws one bead uniformly from the box whose total is at `base` in `beads`: the arrow's index
@@ -271,7 +284,7 @@ impl<G: Game> Machine<G> {
         }
         let (view, sym) = self.boxes.mode().box_view(game, pos, frame);
         let ply16 = u16::try_from(ply).unwrap_or(u16::MAX);
-        let Some(b) = self.box_for(game, &view, ply16, stage) else {
+        let Some((b, base)) = self.locate_or_make(game, &view, ply16, stage) else {
             // No box (an enumerated set has one for every position with a choice; a lazy
             // machine too full for another): a move at random, learned from by no box.
             let moves = game.moves(pos);
@@ -280,7 +293,6 @@ impl<G: Game> Machine<G> {
                 drawn: None,
             };
         };
-        let base = self.base(b);
         let arrows = self.boxes.arrows(b);
         match Self::draw_at(&self.beads, &mut self.rng, base, arrows.len()) {
             Some(arrow) => {

@@ -163,7 +163,7 @@ pub struct Remembering<G: Game, P> {
     options: std::collections::HashMap<G::Position, Box<[G::Move]>>,
     /// Positions the game packs in a word: each one's options (canonical frame) a slice of
     /// `arena` (start, length), about 25 bytes a position in all.
-    packed: hashbrown::HashMap<u64, (u32, u16)>,
+    packed: crate::words::WordMap<(u32, u16)>,
     arena: Vec<G::Move>,
     /// The options of the position being played, on its board.
     real: Vec<G::Move>,
@@ -194,7 +194,7 @@ impl<G: Game, P> Remembering<G, P> {
         Remembering {
             player,
             options: std::collections::HashMap::new(),
-            packed: hashbrown::HashMap::new(),
+            packed: crate::words::WordMap::new(),
             arena: Vec::new(),
             real: Vec::new(),
             limit,
@@ -211,7 +211,7 @@ impl<G: Game, P> Remembering<G, P> {
         self.real.clear();
         match key {
             Some((k, sym)) => {
-                let Some(&(at, n)) = self.packed.get(&k) else {
+                let Some((at, n)) = self.packed.get(k) else {
                     return false;
                 };
                 let back = game.inverse(sym);

@@ -1019,18 +1019,32 @@ impl Game for Havannah {
             return crate::game::least_image(self, pos);
         };
         let [w, b] = pos.stones.map(|s| s.0[0]);
-        let key = |s: usize| u128::from(words.image(s, w)) << 64 | u128::from(words.image(s, b));
-        let mut best = (u128::from(w) << 64 | u128::from(b), 0);
+        // White's least image first; Black's only for the symmetries that tie on it.
+        let mut best = (w, b, 0);
+        let mut ties = false;
         for s in 1..12 {
-            let k = key(s);
-            if k < best.0 {
-                best = (k, s);
+            let iw = words.image(s, w);
+            if iw < best.0 {
+                best = (iw, words.image(s, b), s);
+                ties = false;
+            } else if iw == best.0 {
+                ties = true;
+            }
+        }
+        if ties {
+            for s in 1..12 {
+                if words.image(s, w) == best.0 {
+                    let ib = words.image(s, b);
+                    if ib < best.1 || (ib == best.1 && s < best.2) {
+                        best = (best.0, ib, s);
+                    }
+                }
             }
         }
         let mut out = *pos;
-        out.stones[0].0[0] = (best.0 >> 64) as u64;
-        out.stones[1].0[0] = best.0 as u64;
-        (out, Sym(best.1 as u8))
+        out.stones[0].0[0] = best.0;
+        out.stones[1].0[0] = best.1;
+        (out, Sym(best.2 as u8))
     }
     fn transform_move(&self, sym: Sym, mv: Move) -> Move {
         if mv.is_swap() {
