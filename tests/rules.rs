@@ -438,6 +438,36 @@ mod havannah {
         }
     }
 
+    /// The forced move found without listing the moves is the one legal move, if there is one.
+    #[test]
+    fn the_only_move_is_the_last_empty_cell() {
+        let mut rng = rng_from_seed(3);
+        let mut forced = 0;
+        for base in [2, 3] {
+            let g = board(base);
+            for _ in 0..300 {
+                let mut pos = g.start();
+                loop {
+                    let moves = g.moves(&pos);
+                    let only = match moves[..] {
+                        [m] => Some(m),
+                        _ => None,
+                    };
+                    assert_eq!(g.only_move(&pos), only);
+                    forced += usize::from(only.is_some());
+                    if moves.is_empty() {
+                        break;
+                    }
+                    pos = g.play(
+                        &pos,
+                        moves[uniform_below(&mut rng, moves.len() as u32) as usize],
+                    );
+                }
+            }
+        }
+        assert!(forced > 0, "no position with one empty cell met");
+    }
+
     fn symmetries_act_on(g: &Havannah, games: usize) {
         let mut rng = rng_from_seed(7);
         let mut legal_order = Vec::new();

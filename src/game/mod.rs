@@ -164,6 +164,14 @@ pub trait Game: Send + Sync + Clone + 'static {
         None
     }
 
+    /// The legal move of a position that has exactly one (a forced move); `None` otherwise.
+    fn only_move(&self, pos: &Self::Position) -> Option<Self::Move> {
+        match self.moves(pos)[..] {
+            [only] => Some(only),
+            _ => None,
+        }
+    }
+
     /// Legal moves as a new vector.
     fn moves(&self, pos: &Self::Position) -> Vec<Self::Move> {
         let mut out = Vec::new();

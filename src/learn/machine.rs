@@ -273,14 +273,10 @@ impl<G: Game> Machine<G> {
     ) -> MachineMove<G::Move> {
         let stage = g.plies;
         g.plies = g.plies.saturating_add(1);
-        if self.boxes.forced() == Forced::Skip {
-            let moves = game.moves(pos);
-            if moves.len() == 1 {
-                return MachineMove::Move {
-                    mv: moves[0],
-                    drawn: None,
-                };
-            }
+        if self.boxes.forced() == Forced::Skip
+            && let Some(mv) = game.only_move(pos)
+        {
+            return MachineMove::Move { mv, drawn: None };
         }
         let (view, sym) = self.boxes.mode().box_view(game, pos, frame);
         let ply16 = u16::try_from(ply).unwrap_or(u16::MAX);

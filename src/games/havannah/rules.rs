@@ -937,6 +937,20 @@ impl Game for Havannah {
             out.push(SWAP);
         }
     }
+    /// Without listing the moves: the one empty cell of a game still in play (the swap rule
+    /// only applies with one stone on the board).
+    fn only_move(&self, pos: &Position) -> Option<Move> {
+        let taken = pos.stones[0].or(pos.stones[1]);
+        if pos.result != 0 || taken.count() as usize + 1 != self.cells.len() {
+            return None;
+        }
+        self.shape
+            .board
+            .and_not(taken)
+            .iter()
+            .next()
+            .map(|i| Cell(i as u16))
+    }
     fn play(&self, pos: &Position, mv: Move) -> Position {
         let side = pos.to_move;
         if mv.is_swap() {
