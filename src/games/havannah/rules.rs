@@ -251,11 +251,14 @@ impl Shape<Bits> {
 struct WordImages {
     bytes: usize,
     table: Vec<[u64; 256]>,
+    /// The same in 32-bit entries where the grid fits (bases 2 and 3): half the cache.
+    narrow: Option<Vec<[u32; 256]>>,
 }
 
 impl WordImages {
     fn new(images: &[Vec<u16>], grid: usize) -> WordImages {
-        let bytes = grid.div_ceil(8);
+        // Four bytes at least, so that the 32-bit path reads a whole word on every small board.
+        let bytes = grid.div_ceil(8).max(4);
         let mut table = vec![[0u64; 256]; images.len() * bytes];
         for (s, image) in images.iter().enumerate() {
             for k in 0..bytes {
@@ -269,12 +272,31 @@ impl WordImages {
                 }
             }
         }
-        WordImages { bytes, table }
+        let narrow = (grid <= 32).then(|| {
+            table
+                .iter()
+                .map(|row| row.map(|image| image as u32))
+                .collect()
+        });
+        WordImages {
+            bytes,
+            table,
+            narrow,
+        }
     }
 
     /// The image of the cells `w` under symmetry `s`.
     #[inline]
     fn image(&self, s: usize, w: u64) -> u64 {
+        if let Some(narrow) = &self.narrow {
+            let rows = &narrow[s * 4..(s + 1) * 4];
+            return u64::from(
+                rows[0][w as usize & 0xff]
+                    | rows[1][(w >> 8) as usize & 0xff]
+                    | rows[2][(w >> 16) as usize & 0xff]
+                    | rows[3][(w >> 24) as usize & 0xff],
+            );
+        }
         let rows = &self.table[s * self.bytes..(s + 1) * self.bytes];
         let mut out = 0;
         for (k, row) in rows.iter().enumerate() {
