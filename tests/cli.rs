@@ -789,3 +789,32 @@ fn play_as_the_side_a_saved_machine_plays_is_refused() {
     );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
+
+/// A lazy Havannah machine's boxes are compact: each base-3 or base-4 position in one word (with
+/// its table slot), so a box takes well under the 104 bytes a whole position would alone.
+#[test]
+fn havannah_boxes_are_compact() {
+    for (size, opponent, most) in [("3", "perfect", 128), ("4", "random", 200)] {
+        let v = json(&[
+            "train",
+            "havannah",
+            "--size",
+            size,
+            "--opponent",
+            opponent,
+            "--games",
+            "300",
+            "--seed",
+            "2",
+            "--json",
+        ]);
+        let boxes = v["boxes"].as_u64().unwrap();
+        let bytes = v["box_bytes"].as_u64().unwrap();
+        assert!(boxes > 100, "{v}");
+        assert!(
+            bytes / boxes <= most,
+            "base {size}: {} bytes a box",
+            bytes / boxes
+        );
+    }
+}

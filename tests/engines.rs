@@ -156,12 +156,21 @@ fn table_and_lazy_engines_agree_on_noughts_and_crosses() {
     );
 }
 
+/// Boxes kept as whole positions (noughts and crosses) and packed in a word (Havannah base 3,
+/// two bits a cell; base 4, its cells counted in base three): the file written, read back and
+/// played on gives the games and the file of a run never stopped.
 #[test]
 fn a_saved_lazy_machine_reloads_and_continues_as_an_uninterrupted_run() {
-    let game = TicTacToe;
+    use matchbox::games::havannah::{Base, Havannah};
+    reload_and_continue(&TicTacToe, 150, 250);
+    reload_and_continue(&Havannah::new(Base::new(3).unwrap()), 60, 90);
+    reload_and_continue(&Havannah::new(Base::new(4).unwrap()), 30, 40);
+}
+
+fn reload_and_continue<G: Game>(game: &G, before: usize, after: usize) {
     let fresh = || {
         let set = Arc::new(BoxSet::lazy(
-            &game,
+            game,
             Side::First,
             SymmetryMode::Full,
             Forced::Skip,
@@ -174,20 +183,20 @@ fn a_saved_lazy_machine_reloads_and_continues_as_an_uninterrupted_run() {
         )
     };
     let mut whole = fresh();
-    let all = lazy::train(&game, &mut whole, &mut RandomPlayer, 400);
+    let all = lazy::train(game, &mut whole, &mut RandomPlayer, before + after);
 
     let mut first = fresh();
-    let mut results = lazy::train(&game, &mut first, &mut RandomPlayer, 150);
-    let text = store::to_yaml(&game, &first, None);
+    let mut results = lazy::train(game, &mut first, &mut RandomPlayer, before);
+    let text = store::to_yaml(game, &first, None);
     assert!(text.contains("engine: lazy"), "{text}");
-    let mut resumed = store::from_yaml(&game, Path::new("lazy.yaml"), &text).unwrap();
+    let mut resumed = store::from_yaml(game, Path::new("lazy.yaml"), &text).unwrap();
     assert!(resumed.boxes.is_lazy());
     assert_eq!(resumed.boxes.len(), first.boxes.len());
-    results.extend(lazy::train(&game, &mut resumed, &mut RandomPlayer, 250));
-    assert_eq!(results, all);
+    results.extend(lazy::train(game, &mut resumed, &mut RandomPlayer, after));
+    assert_eq!(results, all, "{}", game.variant());
     assert_eq!(
-        store::to_yaml(&game, &resumed, None),
-        store::to_yaml(&game, &whole, None)
+        store::to_yaml(game, &resumed, None),
+        store::to_yaml(game, &whole, None)
     );
 }
 

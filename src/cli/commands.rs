@@ -623,7 +623,9 @@ fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
             "results": log.letters.as_deref().unwrap_or(""),
             "last_loss": log.last_loss,
             "beads_left": m.beads_left(),
+            "boxes": m.boxes.len(),
             "boxes_emptied": m.boxes_emptied(),
+            "box_bytes": m.bytes(),
             "games_played": m.games_played,
             "opponent_machine": rival_json,
             "saved": a.save.as_ref().map(|p| p.display().to_string()),
@@ -662,6 +664,18 @@ fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
         crate::text::group(m.boxes.len() as u64),
         crate::text::group(m.beads_left())
     );
+    if !m.boxes.is_empty() {
+        let bytes = m.bytes();
+        let size = if bytes < 1_000_000 {
+            format!("{:.1} kB", bytes as f64 / 1e3)
+        } else {
+            format!("{:.1} MB", bytes as f64 / 1e6)
+        };
+        println!(
+            "memory of the boxes: {size}, {} bytes a box (position, arrows and beads)",
+            bytes / m.boxes.len()
+        );
+    }
     for (what, path) in [("table", &a.output.csv), ("chart", &a.output.plot)] {
         if let Some(p) = path {
             println!("{what} written to {}", p.display());
