@@ -248,11 +248,14 @@ impl Shape<Bits> {
 /// The images of one-word boards under each symmetry, a byte at a time: entry
 /// `[sym][k][v]` is the image of the byte value `v` at byte `k` of the word.
 #[derive(Clone, Debug)]
-struct WordImages {
-    bytes: usize,
-    table: Vec<[u64; 256]>,
-    /// The same in 32-bit entries where the grid fits (bases 2 and 3): half the cache.
-    narrow: Option<Vec<[u32; 256]>>,
+enum WordImages {
+    /// 32-bit entries, four bytes a word, where the grid fits (bases 2 and 3): half the cache.
+    Narrow(Vec<[u32; 256]>),
+    /// 64-bit entries, `bytes` bytes a word (base 4).
+    Wide {
+        bytes: usize,
+        table: Vec<[u64; 256]>,
+    },
 }
 
 impl WordImages {
@@ -272,37 +275,35 @@ impl WordImages {
                 }
             }
         }
-        let narrow = (grid <= 32).then(|| {
-            table
-                .iter()
-                .map(|row| row.map(|image| image as u32))
-                .collect()
-        });
-        WordImages {
-            bytes,
-            table,
-            narrow,
+        if grid <= 32 {
+            WordImages::Narrow(table.iter().map(|row| row.map(|i| i as u32)).collect())
+        } else {
+            WordImages::Wide { bytes, table }
         }
     }
 
     /// The image of the cells `w` under symmetry `s`.
     #[inline]
     fn image(&self, s: usize, w: u64) -> u64 {
-        if let Some(narrow) = &self.narrow {
-            let rows = &narrow[s * 4..(s + 1) * 4];
-            return u64::from(
-                rows[0][w as usize & 0xff]
-                    | rows[1][(w >> 8) as usize & 0xff]
-                    | rows[2][(w >> 16) as usize & 0xff]
-                    | rows[3][(w >> 24) as usize & 0xff],
-            );
+        match self {
+            WordImages::Narrow(table) => {
+                let rows = &table[s * 4..(s + 1) * 4];
+                u64::from(
+                    rows[0][w as usize & 0xff]
+                        | rows[1][(w >> 8) as usize & 0xff]
+                        | rows[2][(w >> 16) as usize & 0xff]
+                        | rows[3][(w >> 24) as usize & 0xff],
+                )
+            }
+            WordImages::Wide { bytes, table } => {
+                let rows = &table[s * bytes..(s + 1) * bytes];
+                let mut out = 0;
+                for (k, row) in rows.iter().enumerate() {
+                    out |= row[(w >> (8 * k)) as usize & 0xff];
+                }
+                out
+            }
         }
-        let rows = &self.table[s * self.bytes..(s + 1) * self.bytes];
-        let mut out = 0;
-        for (k, row) in rows.iter().enumerate() {
-            out |= row[(w >> (8 * k)) as usize & 0xff];
-        }
-        out
     }
 }
 
@@ -716,8 +717,8 @@ impl Havannah {
         if self.swap_allowed(pos) { &[SWAP] } else { &[] }
     }
 
-    /// `pos` after a stone at `at` that completes no structure (the caller knows): the game goes
-    /// on unless the board is full.
+    /// `pos` after a stone at `at`, as if it completed no structure ([`Game::play`] then looks;
+    /// the solver knows): the game goes on unless the board is full.
     pub(super) fn play_quiet(&self, pos: &Position, at: Cell) -> Position {
         let side = pos.to_move;
         let mut stones = pos.stones;
@@ -983,21 +984,13 @@ impl Game for Havannah {
                 structures: Structures::default(),
             };
         }
-        let mut stones = pos.stones;
-        stones[side as usize].set(mv.index());
-        let structures = self.completed(stones[side as usize], mv);
-        let full = stones[0].or(stones[1]).count() as usize == self.cells.len();
-        let result = match (structures.is_empty(), full) {
-            (false, _) => 1 + side as u8,
-            (true, true) => 3,
-            (true, false) => 0,
-        };
-        Position {
-            to_move: self.next_to_move(side, &stones),
-            stones,
-            result,
-            structures,
+        let mut next = self.play_quiet(pos, mv);
+        let structures = self.completed(next.stones[side as usize], mv);
+        if !structures.is_empty() {
+            next.result = 1 + side as u8;
+            next.structures = structures;
         }
+        next
     }
     fn outcome(&self, pos: &Position) -> Option<Outcome<Reason>> {
         match pos.result {

@@ -7,6 +7,7 @@
 use super::{Bits, Cell, Havannah, Position};
 use crate::game::Game;
 use crate::solve::{SolveError, Value, Values};
+use crate::words::Outcomes;
 
 /// Havannah positions of bases 2 and 3 packed into one 64-bit word ([`Game::pack`]), least of
 /// their 12 images: one word a position in the solver's table and in the box count.
@@ -38,86 +39,13 @@ impl Packer {
     }
 }
 
-/// Win, draw or loss by packed position, one word a slot (the key above two bits holding the value
-/// plus 2; 0 marks an empty slot), found by linear probing from a multiplicative hash: a lookup
-/// usually reads one cache line, where a general hash map reads two (its control bytes and its
-/// entries), and the table is far bigger than any cache.
-#[derive(Clone, Default)]
-struct WordTable {
-    slots: Vec<u64>,
-    len: usize,
-}
-
-impl WordTable {
-    /// The first slot to try for `key` in a table of `2^bits` slots.
-    #[inline]
-    fn home(key: u64, bits: u32) -> usize {
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    #[inline]
-    fn get(&self, key: u64) -> Option<i8> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = Self::home(key, self.slots.len().trailing_zeros());
-        loop {
-            let slot = self.slots[i];
-            if slot == 0 {
-                return None;
-            }
-            if slot >> 2 == key {
-                return Some((slot & 3) as i8 - 2);
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /// Records `key`'s value (keys are below 2⁶², values −1, 0 or 1).
-    fn insert(&mut self, key: u64, value: i8) {
-        if (self.len + 1) * 4 > self.slots.len() * 3 {
-            self.grow();
-        }
-        if self.put(key << 2 | (value + 2) as u64) {
-            self.len += 1;
-        }
-    }
-
-    /// Puts a slot word in its place; whether its key is new.
-    fn put(&mut self, word: u64) -> bool {
-        let mask = self.slots.len() - 1;
-        let mut i = Self::home(word >> 2, self.slots.len().trailing_zeros());
-        loop {
-            let slot = self.slots[i];
-            if slot == 0 || slot >> 2 == word >> 2 {
-                self.slots[i] = word;
-                return slot == 0;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    fn grow(&mut self) {
-        let size = (self.slots.len() * 2).max(1 << 16);
-        let old = std::mem::replace(&mut self.slots, vec![0; size]);
-        for word in old.into_iter().filter(|&w| w != 0) {
-            self.put(word);
-        }
-    }
-}
-
 /// Exact values of Havannah positions on bases 2 and 3.
 #[derive(Clone)]
 pub struct HavannahSolver {
     /// Shared so that a search can hold it while it updates the table.
     game: std::sync::Arc<Havannah>,
     /// Win (1), draw (0) or loss (−1) for the side to move, by packed canonical position.
-    table: WordTable,
+    table: Outcomes,
     packer: Packer,
     limit: usize,
 }
@@ -128,7 +56,7 @@ impl HavannahSolver {
         let packer = Packer::new(game).ok_or(SolveError::TooBig { limit })?;
         Ok(HavannahSolver {
             game: std::sync::Arc::new(game.clone()),
-            table: WordTable::default(),
+            table: Outcomes::default(),
             packer,
             limit,
         })
@@ -139,7 +67,7 @@ impl HavannahSolver {
         self.table.len()
     }
     pub fn is_empty(&self) -> bool {
-        self.table.len() == 0
+        self.table.is_empty()
     }
 
     /// Win (1), draw (0) or loss (−1) for the side to move.
