@@ -352,6 +352,23 @@ fn saves_never_replace_devices_follow_links_and_refuse_one_file_twice() {
     std::fs::write(&stale, "torn").unwrap();
     store::save_atomic(&target, &text).unwrap();
     assert!(!stale.exists());
+    // The check before the work writes nothing that stays, and what a check killed midway left
+    // (its probe carries the save's temporary name) is cleaned by the next check or save.
+    let temps = || {
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".tmp")
+            })
+            .count()
+    };
+    std::fs::write(&stale, "").unwrap();
+    store::check_writable(&target).unwrap();
+    assert_eq!(temps(), 0);
 }
 
 /// Random mutations of a valid file: never a panic; either a machine that trains, or one line

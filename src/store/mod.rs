@@ -584,11 +584,15 @@ pub fn check_writable(path: &Path) -> Result<(), StoreError> {
         ));
     }
     // Try: a read-only directory or a file system that takes no files fails here, not after the
-    // work is done.
-    let probe = dir.join(format!(".matchbox-probe.{}.tmp", std::process::id()));
+    // work is done. The probe has the name of this process's save of the target, so a probe left
+    // by a killed process is cleaned by the next save like any other temporary file.
+    clean_stale_temps(&target);
+    let probe =
+        temp_name(&target, std::process::id()).ok_or_else(|| invalid(path, "not a file name"))?;
     match fs::OpenOptions::new()
         .write(true)
-        .create_new(true)
+        .create(true)
+        .truncate(true)
         .open(&probe)
     {
         Ok(_) => {
