@@ -281,7 +281,7 @@ fn errors_are_one_clear_line() {
         );
     }
     for cmd in ["train", "experiment"] {
-        let out = run(&[cmd, "hexapawn", "--size", "8x8"]);
+        let out = run(&[cmd, "hexapawn", "--size", "8x8", "--opponent", "perfect"]);
         assert_eq!(out.status.code(), Some(1), "{cmd}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
@@ -435,6 +435,14 @@ fn hostile_command_lines_get_one_line() {
         (
             &["train", "hexapawn", "--boxes", "/dev/zero"][..],
             "not a regular file",
+        ),
+        (
+            &["train", "havannah", "--opponent", "mcts:0"][..],
+            "mcts:SIMS takes 1 to 10000000 simulations",
+        ),
+        (
+            &["train", "havannah", "--opponent", "mctsx"][..],
+            "use perfect, random, mcts[:SIMS], matchbox or matchbox:FILE",
         ),
     ] {
         let out = run(args);
@@ -685,6 +693,27 @@ fn the_default_learner_plays_the_side_that_wins() {
             );
         }
     }
+}
+
+/// The opponent is the perfect player where the game can be solved, the tree search beyond.
+#[test]
+fn the_default_opponent_is_perfect_where_it_can_be() {
+    for (game, size, opponent) in [
+        ("hexapawn", "3x3", "perfect"),
+        ("havannah", "3", "perfect"),
+        ("havannah", "4", "mcts:1000"),
+        ("hexapawn", "6x6", "mcts:1000"),
+    ] {
+        let v = json(&[
+            "train", game, "--size", size, "--games", "1", "--seed", "1", "--json",
+        ]);
+        assert_eq!(v["settings"]["opponent"], opponent, "{game} {size}");
+    }
+    // Asked for, the perfect player is refused where it cannot play, with one line.
+    let out = run(&["train", "havannah", "--size", "4", "--opponent", "perfect"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.lines().count() == 1, "{err}");
+    assert!(err.contains("use --opponent mcts or random"), "{err}");
 }
 
 #[test]

@@ -20,8 +20,7 @@ use crate::chart::{
     self,
     data::{ChartKind, GameRow, Rows},
 };
-use crate::game::graph::GameGraph;
-use crate::game::{Game, Side};
+use crate::game::Side;
 use crate::labels::{self, LabelView};
 use crate::learn::engine::{Enumerated, ExperimentResult};
 use crate::learn::{
@@ -407,7 +406,7 @@ fn solve<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
         return solve_from_position(game, a);
     }
     super::setup::check_enumerable(&game)?;
-    let graph = build_graph(&game);
+    let graph = super::setup::build_graph(&game);
     // A graph with cycles (mini-Arimaa) is solved by retrograde analysis.
     let solution = Solution::solve_any(&graph);
     let side_name = |s| game.side_name(s);
@@ -820,7 +819,7 @@ fn variants(base: &LearnArgs, compare: Option<&str>) -> Result<Vec<(String, Lear
             "beads" => {
                 a.machine.beads = Some(v.parse().map_err(|e: LearnError| bad(e.to_string()))?)
             }
-            "opponent" => a.opponent = v.parse().map_err(bad)?,
+            "opponent" => a.opponent = Some(v.parse().map_err(bad)?),
             other => bail!(
                 "--compare: cannot compare `{other}` (use symmetry, reinforcement, preset, beads or opponent)"
             ),
@@ -1291,37 +1290,6 @@ fn plot(a: &PlotArgs) -> Result<()> {
     Ok(())
 }
 
-/// The whole graph of a game, with progress on stderr (when it is a terminal) for big ones: the
-/// positions found so far and the memory they take.
-fn build_graph<G: Game>(game: &G) -> GameGraph<G> {
-    let terminal = std::io::stderr().is_terminal();
-    let big = game
-        .position_bound(Side::First)
-        .is_some_and(|(b, _)| b > 2e9);
-    if big {
-        eprintln!(
-            "{} {}: enumerating every reachable position; on big boards this takes minutes and gigabytes (about 60 bytes a position: hexapawn 5x6 has 80,857,107 positions and needs about 5 GB)",
-            game.name(),
-            game.variant()
-        );
-    }
-    let started = std::time::Instant::now();
-    let graph = GameGraph::build_with_progress(game, &mut |n, bytes| {
-        if terminal && big {
-            eprint!(
-                "\r  {} positions so far, {:.1} GB, {} s   ",
-                crate::text::group(n as u64),
-                bytes as f64 / 1e9,
-                started.elapsed().as_secs()
-            );
-        }
-    });
-    if terminal && big {
-        eprintln!();
-    }
-    graph
-}
-
 /// A session for the screens: with the whole graph where the game can be enumerated (whole games
 /// at flat out then run on the compiled table), from positions otherwise.
 fn screen_session<G: FullGame>(
@@ -1358,7 +1326,8 @@ fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
         store::check_writable(path)?;
     }
     let opts = MachineOptions::new(SetOptions::from(&a.learn.set), &a.learn.machine);
-    let kind = a.learn.opponent.kind;
+    let opponent = super::setup::opponent_or_default(&game, a.learn.opponent.as_ref());
+    let kind = opponent.kind;
     // Big boards take seconds to build and solve: the screen says so, and q stays live.
     let what = format!("{} {}", game.name(), game.variant());
     let stage = std::sync::Mutex::new("building the machine's boxes".to_string());
@@ -1371,7 +1340,7 @@ fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
             Opponent::Matchbox => Some(super::setup::rival_machine(
                 &game,
                 &machine,
-                a.learn.opponent.file.as_deref(),
+                opponent.file.as_deref(),
             )?),
             _ => None,
         };

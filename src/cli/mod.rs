@@ -249,9 +249,10 @@ pub struct LearnArgs {
     pub set: BoxSetArgs,
     /// Who the learner plays against: perfect, random, mcts[:SIMS] (tree search, 1000 simulations
     /// a move unless given), or matchbox[:FILE] (a second machine that learns too: fresh with the
-    /// game's defaults for the other side, or the one in FILE)
-    #[arg(long, default_value = "perfect")]
-    pub opponent: OpponentSpec,
+    /// game's defaults for the other side, or the one in FILE) [default: perfect; mcts on boards
+    /// too big to solve]
+    #[arg(long)]
+    pub opponent: Option<OpponentSpec>,
     /// How the perfect player chooses among equally good moves: random or fastest
     #[arg(long, default_value_t = TieBreak::Random)]
     pub tie_break: TieBreak,
@@ -278,7 +279,7 @@ impl std::str::FromStr for OpponentSpec {
     fn from_str(s: &str) -> Result<Self, String> {
         let bad = || {
             format!(
-                "`{}`: use perfect, random, matchbox or matchbox:FILE",
+                "`{}`: use perfect, random, mcts[:SIMS], matchbox or matchbox:FILE",
                 crate::text::quote(s)
             )
         };
@@ -292,7 +293,10 @@ impl std::str::FromStr for OpponentSpec {
             });
         }
         match s.parse() {
-            Ok(Opponent::Human) | Err(_) => Err(bad()),
+            Ok(Opponent::Human) => Err(bad()),
+            // The player's own words say what is wrong with `mcts:0` (how many simulations).
+            Err(why) if s.trim().to_ascii_lowercase().starts_with("mcts:") => Err(why),
+            Err(_) => Err(bad()),
             Ok(kind) => Ok(OpponentSpec { kind, file: None }),
         }
     }

@@ -72,6 +72,108 @@ pub(crate) fn enumerable<G: Game>(game: &G) -> bool {
     crate::game::enumerable(game)
 }
 
+/// Whether building a game's whole graph takes minutes and gigabytes (hexapawn 5x6 and up): the
+/// commands then say so first and show their progress on stderr.
+fn big_graph<G: Game>(game: &G) -> bool {
+    game.position_bound(Side::First)
+        .is_some_and(|(b, _)| b > 2e9)
+}
+
+/// The notice before a big game is prepared.
+fn announce_big<G: Game>(game: &G) {
+    eprintln!(
+        "{} {}: enumerating every reachable position; on big boards this takes minutes and gigabytes (about 60 bytes a position: hexapawn 5x6 has 80,857,107 positions and needs about 5 GB)",
+        game.name(),
+        game.variant()
+    );
+}
+
+/// The whole graph of a game, with progress on stderr (when it is a terminal) for big ones: the
+/// positions found so far and the memory they take.
+pub(crate) fn build_graph<G: Game>(game: &G) -> crate::game::graph::GameGraph<G> {
+    if big_graph(game) {
+        announce_big(game);
+    }
+    graph_with_progress(game)
+}
+
+fn graph_with_progress<G: Game>(game: &G) -> crate::game::graph::GameGraph<G> {
+    use std::io::IsTerminal;
+    let shown = std::io::stderr().is_terminal() && big_graph(game);
+    let started = std::time::Instant::now();
+    let graph = crate::game::graph::GameGraph::build_with_progress(game, &mut |n, bytes| {
+        if shown {
+            eprint!(
+                "\r  {} positions so far, {:.1} GB, {} s   ",
+                crate::text::group(n as u64),
+                bytes as f64 / 1e9,
+                started.elapsed().as_secs()
+            );
+        }
+    });
+    if shown {
+        eprintln!();
+    }
+    graph
+}
+
+/// The steps of preparing a big game for training, one line each on stderr with the seconds it
+/// took; silent for small games (they take well under a second).
+struct Stages {
+    shown: bool,
+    current: Option<(&'static str, std::time::Instant)>,
+}
+
+impl Stages {
+    fn new<G: Game>(game: &G, table: bool) -> Stages {
+        let shown = table && big_graph(game);
+        if shown {
+            eprintln!(
+                "{} {} is big: preparing its table takes minutes and gigabytes (hexapawn 5x6: about 2½ minutes and 8 GB; `--engine lazy` starts at once, slower per game)",
+                game.name(),
+                game.variant()
+            );
+        }
+        Stages {
+            shown,
+            current: None,
+        }
+    }
+    /// Ends the step under way (if any) and starts `what`.
+    fn next(&mut self, what: &'static str) {
+        self.end();
+        if self.shown {
+            eprintln!("  {what} …");
+            self.current = Some((what, std::time::Instant::now()));
+        }
+    }
+    fn end(&mut self) {
+        if let Some((what, started)) = self.current.take() {
+            eprintln!("  {what}: {:.0} s", started.elapsed().as_secs_f64());
+        }
+    }
+}
+
+/// The opponent asked for, or the default: the perfect player where the game can be solved
+/// (enumerated, or with a solver of its own), the tree search on boards too big for it.
+pub(crate) fn opponent_or_default<G: GameDefaults>(
+    game: &G,
+    asked: Option<&OpponentSpec>,
+) -> OpponentSpec {
+    if let Some(o) = asked {
+        return o.clone();
+    }
+    let solvable = enumerable(game) || game.own_solver().is_some();
+    OpponentSpec {
+        kind: if solvable {
+            Opponent::Perfect
+        } else {
+            Opponent::Mcts(crate::players::mcts::DEFAULT_SIMULATIONS)
+        },
+        file: None,
+    }
+}
+
 /// Refuses games too big to enumerate, with a pointer to `count`.
 pub(crate) fn check_enumerable<G: GameDefaults>(game: &G) -> Result<()> {
     if !enumerable(game) {
@@ -373,7 +475,8 @@ pub(crate) struct Setup<G: GameDefaults> {
 impl<G: GameDefaults> Setup<G> {
     pub fn new(game: G, args: &LearnArgs) -> Result<Setup<G>> {
         let opts = MachineOptions::new(SetOptions::from(&args.set), &args.machine);
-        Self::with(game, &opts, &args.opponent, args.tie_break)
+        let opponent = opponent_or_default(&game, args.opponent.as_ref());
+        Self::with(game, &opts, &opponent, args.tie_break)
     }
 
     pub fn with(
@@ -382,9 +485,17 @@ impl<G: GameDefaults> Setup<G> {
         opponent: &OpponentSpec,
         tie_break: TieBreak,
     ) -> Result<Setup<G>> {
-        let machine = build_machine(&game, opts)?;
         // A searching opponent chooses from positions: it cannot be compiled into a table.
         let searching = matches!(opponent.kind, Opponent::Mcts(_));
+        let mut stages = Stages::new(
+            &game,
+            opts.engine != Engine::Lazy
+                && !searching
+                && game.ply_limit().is_none()
+                && enumerable(&game),
+        );
+        stages.next("building the learner's boxes");
+        let machine = build_machine(&game, opts)?;
         if searching && opts.engine == Engine::Table {
             bail!(
                 "--opponent {} searches from positions and cannot be compiled into a table; use --engine lazy or auto",
@@ -438,20 +549,30 @@ impl<G: GameDefaults> Setup<G> {
             };
             Run::Lazy { opponent: player }
         } else {
-            let en = Enumerated::new(game.clone());
+            stages.next("enumerating every reachable position");
+            let en = Enumerated::from_graph(game.clone(), Arc::new(graph_with_progress(&game)));
             let table = match (&rival, opponent.kind) {
-                (Some(r), _) => Table::against_machine(&en, &machine.boxes, &r.boxes),
+                (Some(r), _) => {
+                    stages.next("compiling the table");
+                    Table::against_machine(&en, &machine.boxes, &r.boxes)
+                }
                 (None, Opponent::Perfect) => {
+                    stages.next("solving the game for the perfect player");
                     let solution = Arc::new(Solution::solve(&en.graph)?);
                     start_value = Some(solution.value(0));
                     let values = GraphValues::new(Arc::clone(&en.graph), solution);
                     let mut perfect = PerfectPlayer::new(values, tie_break);
+                    stages.next("compiling the table");
                     Table::against_player(&en, &machine.boxes, &mut perfect)?
                 }
-                (None, _) => Table::against_player(&en, &machine.boxes, &mut RandomPlayer)?,
+                (None, _) => {
+                    stages.next("compiling the table");
+                    Table::against_player(&en, &machine.boxes, &mut RandomPlayer)?
+                }
             };
             Run::Table { en, table }
         };
+        stages.end();
         Ok(Setup {
             game,
             machine,

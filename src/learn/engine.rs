@@ -26,6 +26,10 @@ impl<G: Game> Enumerated<G> {
         let graph = Arc::new(GameGraph::build(&game));
         Enumerated { game, graph }
     }
+    /// The game with a graph already built (by [`GameGraph::build_with_progress`], say).
+    pub fn from_graph(game: G, graph: Arc<GameGraph<G>>) -> Enumerated<G> {
+        Enumerated { game, graph }
+    }
 }
 
 const OPPONENT: u32 = 0;

@@ -47,9 +47,11 @@ impl FromStr for Opponent {
     type Err = String;
     fn from_str(s: &str) -> Result<Opponent, String> {
         let t = s.trim().to_ascii_lowercase();
-        if let Some(rest) = t.strip_prefix("mcts") {
+        if let Some(rest) = t.strip_prefix("mcts")
+            && (rest.is_empty() || rest.starts_with(':'))
+        {
             let sims = match rest.strip_prefix(':') {
-                None if rest.is_empty() => mcts::DEFAULT_SIMULATIONS,
+                None => mcts::DEFAULT_SIMULATIONS,
                 Some(n) => n
                     .parse::<u32>()
                     .ok()
@@ -61,7 +63,6 @@ impl FromStr for Opponent {
                             mcts::MAX_SIMULATIONS
                         )
                     })?,
-                None => return Err(format!("`{}` is not an opponent", crate::text::quote(s))),
             };
             return Ok(Opponent::Mcts(sims));
         }

@@ -946,7 +946,12 @@ fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
     let mut opponent = match (s.rival, &app.titles.rival) {
         (Opponent::Human, _) => "you".into(),
         (Opponent::Matchbox, Some(name)) => format!("{name}, another machine"),
+        (Opponent::Mcts(_), _) => "the tree search".into(),
         (k, _) => format!("the {k} player"),
+    };
+    let searching = match s.rival {
+        Opponent::Mcts(n) => format!(" · MCTS, {} simulations a move", group(n as u64)),
+        _ => String::new(),
     };
     if app.opponent != s.rival && s.rival != Opponent::Human {
         // `o` applies from the next game: say so until it does.
@@ -965,6 +970,7 @@ fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
                 " {} learns {} against {opponent}",
                 app.titles.machine, app.titles.game
             ),
+            searching,
             format!(" · {}", app.titles.symmetry),
             format!(" · {} reinforcement", s.reinforcement),
             format!(" · seed {}", s.seed),
@@ -1044,6 +1050,11 @@ fn fit(parts: &[String], width: usize) -> String {
     let mut out = String::new();
     for p in parts {
         if out.chars().count() + p.chars().count() > width {
+            if out.is_empty() {
+                // Not even the first part fits: as much of it as does, cut with an ellipsis.
+                out = p.chars().take(width.saturating_sub(1)).collect();
+                out.push('…');
+            }
             break;
         }
         out.push_str(p);
@@ -1193,4 +1204,18 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fit;
+
+    #[test]
+    fn a_title_keeps_the_parts_that_fit_and_cuts_only_a_first_part_too_long() {
+        let parts = ["abc".to_string(), " · de".to_string(), " · fgh".to_string()];
+        assert_eq!(fit(&parts, 100), "abc · de · fgh");
+        assert_eq!(fit(&parts, 9), "abc · de");
+        assert_eq!(fit(&parts, 3), "abc");
+        assert_eq!(fit(&parts, 2), "a…");
+    }
 }
