@@ -986,3 +986,103 @@ fn an_empty_box_in_the_browser_says_the_machine_resigns() {
     assert!(text.contains("resigns here"), "{text}");
     assert!(!text.contains("0 of 0"));
 }
+
+/// Big hexagons at a class's 80×24: `play havannah --size 5` against the tree search keeps the
+/// typed line and the cursor's move in view (the list of 61 moves scrolls, marked), shows no
+/// matchboxes for a player that has none; `watch havannah --size 4` fits with its board's panel
+/// cut to the board and the game's state.
+#[test]
+fn big_hexagons_fit_80x24() {
+    use matchbox::game::Game;
+    use matchbox::games::havannah::{Base, Havannah};
+    use matchbox::players::MctsPlayer;
+    let lazy = |game: &Havannah, side| {
+        let set = Arc::new(BoxSet::lazy(
+            game,
+            side,
+            SymmetryMode::Full,
+            matchbox::learn::Forced::Skip,
+        ));
+        Machine::new(set, StageBeads::uniform(1), Reinforcement::GARDNER, 3)
+    };
+    let game = Havannah::new(Base::new(5).unwrap());
+    let mut s = Session::from_positions(
+        game.clone(),
+        lazy(&game, Side::Second),
+        Opponent::Human,
+        TieBreak::Random,
+    )
+    .unwrap();
+    s.set_stand_in(Box::new(MctsPlayer::new(50)));
+    let mut titles = Titles::of(&game, s.machine());
+    titles.machine = "mcts:50 (black)".into();
+    let mut app = PlayApp::new(s, titles, Side::First, None);
+    app.update(Action::Enter);
+    let draw = |app: &PlayApp<Havannah>| {
+        let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+        t.draw(|f| render::play(f, app)).unwrap();
+        t
+    };
+    for downs in [0, 30, 60] {
+        for _ in 0..downs {
+            app.update(Action::Down);
+        }
+        let t = draw(&app);
+        let text = screen_text(&t);
+        assert!(!text.contains("enlarge"), "{text}");
+        assert!(text.contains("type: ▏"), "{text}");
+        let cursor = app.options()[app.cursor];
+        let shown = format!("▶ {}", game.format_move(cursor));
+        assert!(text.contains(&shown), "{shown} not in view\n{text}");
+        assert_eq!(text.contains("↑ "), app.cursor > 10, "{text}");
+        assert!(!text.contains("its beads"), "{text}");
+        assert!(text.contains("Opponent ─"), "{text}");
+        assert!(cut_at_a_border(&t).is_empty(), "{text}");
+    }
+
+    let game = Havannah::new(Base::new(4).unwrap());
+    let mut s = Session::from_positions(
+        game.clone(),
+        lazy(&game, Side::First),
+        Opponent::Mcts(20),
+        TieBreak::Random,
+    )
+    .unwrap();
+    for _ in 0..3 {
+        s.recorded_game();
+    }
+    s.ply();
+    let titles = Titles::of(&game, s.machine());
+    let mut app = WatchApp::new(
+        game,
+        titles,
+        Snapshot::of(&s),
+        Speed::Slow,
+        PathBuf::from("hav.yaml"),
+        Opponent::Mcts(20),
+    );
+    app.fps = 30.0;
+    let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    t.draw(|f| render::watch(f, &app)).unwrap();
+    let text = screen_text(&t);
+    assert!(!text.contains("enlarge"), "{text}");
+    assert!(text.contains("Game 4") && text.contains("move 2"), "{text}");
+    assert!(text.contains("Box "), "{text}");
+    assert!(cut_at_a_border(&t).is_empty(), "{text}");
+    // A box of 30-odd arrows draws its first bars and "…", not bars into the border.
+    assert!(text.contains('…') && !text.contains("▁│"), "{text}");
+    // The sizes bigger boards ask for: as tall as the board and the panel under it need, as wide
+    // as the board beside the machine and the score.
+    use matchbox::tui::render::{ScreenKind, min_size};
+    let base = |n| Havannah::new(Base::new(n).unwrap());
+    assert_eq!(min_size(&base(4), ScreenKind::Watch), (80, 24));
+    assert_eq!(min_size(&base(5), ScreenKind::Play), (80, 24));
+    assert_eq!(min_size(&base(5), ScreenKind::Watch), (80, 26));
+    assert_eq!(min_size(&base(6), ScreenKind::Play), (82, 24));
+    assert_eq!(min_size(&base(10), ScreenKind::Watch), (98, 46));
+    assert_eq!(min_size(&base(10), ScreenKind::Play), (98, 32));
+    // Taller, the board's panel lists the moves too.
+    let mut t = Terminal::new(TestBackend::new(80, 30)).unwrap();
+    t.draw(|f| render::watch(f, &app)).unwrap();
+    assert!(screen_text(&t).contains("Game 4"));
+}

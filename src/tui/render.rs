@@ -20,11 +20,37 @@ use crate::palette::BeadColours;
 use crate::players::Opponent;
 pub use crate::text::group;
 
-/// The smallest terminal the screens fit in (taller for big boards).
-pub fn min_size<G: BoardView>(game: &G) -> (u16, u16) {
-    let (_, h) = game.board_size();
-    (80, 24.max(2 * h + 14))
+/// Which screen is drawn: under the board, `watch` shows the open box (a diagram as tall as the
+/// board), `play` the score (eight rows).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScreenKind {
+    Watch,
+    Play,
 }
+
+/// Rows of the panel under the board: at the least, and with room for all it shows.
+fn under_board_rows(kind: ScreenKind, board_rows: u16) -> (u16, u16) {
+    match kind {
+        ScreenKind::Watch => (board_rows + 3, board_rows + 7),
+        ScreenKind::Play => (8, 8),
+    }
+}
+
+/// The smallest terminal a screen fits in (taller for big boards). The board's panel is the
+/// board, its moves and the game's state; on a short terminal it keeps only the board and the
+/// state, and the panel under it what fits.
+pub fn min_size<G: BoardView>(game: &G, kind: ScreenKind) -> (u16, u16) {
+    let (w, h) = game.board_size();
+    let (under, _) = under_board_rows(kind, h);
+    // The board's column holds the board, indented, between borders; beside it the machine (24
+    // columns) and the score (28).
+    (80.max(w + 3 + MIDDLE + RIGHT), 24.max(2 + h + 3 + under))
+}
+
+/// Widths of the middle column (the machine, or the moves to choose from) and the least of the
+/// right one (the score, or the box).
+const MIDDLE: u16 = 24;
+const RIGHT: u16 = 28;
 
 const DIM: Style = Style::new().fg(Color::DarkGray);
 const BOLD: Style = Style::new().add_modifier(Modifier::BOLD);
@@ -171,7 +197,11 @@ pub fn board_panel<G: BoardView>(
         marks.push((mv, colour));
     }
     let mut lines = game.board_lines(rec.position(), &marks);
-    lines.push(Line::raw(""));
+    // On a short terminal the panel holds the board and the state only.
+    let full = area.height as usize >= lines.len() + 5;
+    if full {
+        lines.push(Line::raw(""));
+    }
     let texts: Vec<String> = rec
         .moves
         .iter()
@@ -185,7 +215,9 @@ pub fn board_panel<G: BoardView>(
             None => break,
         }
     }
-    lines.push(Line::raw(format!(" {shown}")));
+    if full {
+        lines.push(Line::raw(format!(" {shown}")));
+    }
     let status = match rec.result {
         Some(r) => {
             let how = if rec.resigned { " (resigned)" } else { "" };
@@ -613,11 +645,17 @@ pub fn machine_panel<G: BoardView>(
                     BOLD.fg(Color::Red),
                 ));
             } else {
-                for (i, &n) in beads.iter().enumerate() {
+                // A box with more arrows than the column holds: the first ones, then "…".
+                let cut = beads.len() > arrows;
+                let drawn = if cut { arrows - 1 } else { beads.len() };
+                for (i, &n) in beads.iter().enumerate().take(drawn) {
                     spans.push(Span::styled(
                         bar(n).to_string(),
                         Style::new().fg(v.colour(game, b, i)),
                     ));
+                }
+                if cut {
+                    spans.push(Span::styled("…", DIM));
                 }
                 spans.push(Span::raw(" ".repeat(arrows.saturating_sub(beads.len()))));
             }
@@ -890,8 +928,8 @@ struct Screen {
     keys: Rect,
 }
 
-fn screen<G: BoardView>(f: &mut Frame, game: &G) -> Option<Screen> {
-    let need = min_size(game);
+fn screen<G: BoardView>(f: &mut Frame, game: &G, kind: ScreenKind) -> Option<Screen> {
+    let need = min_size(game, kind);
     let area = f.area();
     if area.width < need.0 || area.height < need.1 {
         too_small(f, need);
@@ -905,14 +943,26 @@ fn screen<G: BoardView>(f: &mut Frame, game: &G) -> Option<Screen> {
     .areas(area);
     let (bw, bh) = game.board_size();
     // The board and box column widens with the terminal (a box's chances need the room).
+    let left = (bw + 20)
+        .max(28)
+        .max(area.width * 3 / 10)
+        .min(area.width - MIDDLE - RIGHT);
     let [a, middle, right] = Layout::horizontal([
-        Constraint::Length((bw + 20).max(28).max(area.width * 3 / 10)),
-        Constraint::Length(24),
-        Constraint::Min(28),
+        Constraint::Length(left),
+        Constraint::Length(MIDDLE),
+        Constraint::Min(RIGHT),
     ])
     .areas(body);
+    // The board's panel in full (its moves too) where the panel under it still has room for
+    // all it shows; else only the board and the game's state.
+    let (_, under_full) = under_board_rows(kind, bh);
+    let board_rows = if a.height >= bh + 5 + under_full {
+        bh + 5
+    } else {
+        bh + 3
+    };
     let [board, under_board] =
-        Layout::vertical([Constraint::Length(bh + 5), Constraint::Min(0)]).areas(a);
+        Layout::vertical([Constraint::Length(board_rows), Constraint::Min(0)]).areas(a);
     Some(Screen {
         title,
         board,
@@ -937,7 +987,7 @@ fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
         middle: b,
         right: c,
         keys,
-    }) = screen(f, &app.game)
+    }) = screen(f, &app.game, ScreenKind::Watch)
     else {
         return;
     };
@@ -1077,7 +1127,7 @@ fn draw_play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
         middle: b,
         right: c,
         keys,
-    }) = screen(f, game)
+    }) = screen(f, game, ScreenKind::Play)
     else {
         return;
     };
@@ -1115,7 +1165,27 @@ fn draw_play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
     } else if options.is_empty() {
         lines.push(Line::styled(" (not your turn)", DIM));
     }
-    for (i, &m) in options.iter().enumerate() {
+    // Under the list: the line being typed and the last message, always in view.
+    let mut below = vec![
+        Line::raw(""),
+        Line::from(vec![
+            Span::styled(" type: ", DIM),
+            Span::styled(format!("{}▏", app.input), BOLD),
+        ]),
+    ];
+    if let Some(m) = &app.message {
+        below.push(Line::raw(""));
+        for chunk in wrap(m, b.width.saturating_sub(3) as usize) {
+            below.push(Line::styled(format!(" {chunk}"), BOLD.fg(Color::Yellow)));
+        }
+    }
+    // The moves offered, as many as fit around the cursor (a big board has more than rows).
+    let room = (b.height.saturating_sub(2) as usize).saturating_sub(lines.len() + below.len());
+    let (start, end) = list_window(options.len(), app.cursor, room);
+    if start > 0 {
+        lines.push(Line::styled(format!("   ↑ {} more", start), DIM));
+    }
+    for (i, &m) in options.iter().enumerate().take(end).skip(start) {
         let here = i == app.cursor && app.input.is_empty();
         lines.push(Line::styled(
             format!(" {} {}", if here { "▶" } else { " " }, game.format_move(m)),
@@ -1126,32 +1196,47 @@ fn draw_play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
             },
         ));
     }
-    lines.push(Line::raw(""));
-    lines.push(Line::from(vec![
-        Span::styled(" type: ", DIM),
-        Span::styled(format!("{}▏", app.input), BOLD),
-    ]));
-    if let Some(m) = &app.message {
-        lines.push(Line::raw(""));
-        for chunk in wrap(m, b.width.saturating_sub(3) as usize) {
-            lines.push(Line::styled(format!(" {chunk}"), BOLD.fg(Color::Yellow)));
-        }
+    if end < options.len() {
+        lines.push(Line::styled(
+            format!("   ↓ {} more", options.len() - end),
+            DIM,
+        ));
     }
+    lines.extend(below);
     f.render_widget(Paragraph::new(lines).block(panel(" Your move ".into())), b);
-    box_panel(f, c, game, s, 1.0, false, app.browser.shown);
+    let machine_plays = !app.session.has_stand_in();
+    if machine_plays {
+        box_panel(f, c, game, s, 1.0, false, app.browser.shown);
+    } else {
+        // A player stands in for the machine: no boxes to show.
+        let text = format!(
+            "{}: a player that needs no matchboxes, so there are no boxes or beads to show.",
+            app.titles.machine
+        );
+        let lines: Vec<Line> = std::iter::once(Line::raw(""))
+            .chain(
+                wrap(&text, c.width.saturating_sub(4) as usize)
+                    .into_iter()
+                    .map(|chunk| Line::styled(format!(" {chunk}"), DIM)),
+            )
+            .collect();
+        f.render_widget(Paragraph::new(lines).block(panel(" Opponent ".into())), c);
+    }
     let st = &s.stats;
-    let score = vec![
+    let mut score = vec![
         kv("games", group(st.games)),
         kv("you won", group(st.losses)),
         kv("it won", group(st.wins)),
         kv("drawn", group(st.draws)),
-        kv("its beads", group(s.beads_left)),
-        kv_fit(
+    ];
+    if machine_plays {
+        score.push(kv("its beads", group(s.beads_left)));
+        score.push(kv_fit(
             "emptied",
             &emptied_values(s.boxes_emptied, s.boxes.len()),
             score_area.width,
-        ),
-    ];
+        ));
+    }
     f.render_widget(
         Paragraph::new(score).block(panel(format!(" You v {} ", app.titles.machine))),
         score_area,
@@ -1206,9 +1291,64 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     out
 }
 
+/// Which of `len` list entries to show in `rows` rows so that entry `cursor` is in view: the
+/// range `start..end`, with a row kept for "↑ more" when `start > 0` and one for "↓ more" when
+/// `end < len`.
+fn list_window(len: usize, cursor: usize, rows: usize) -> (usize, usize) {
+    if len <= rows {
+        return (0, len);
+    }
+    let cursor = cursor.min(len.saturating_sub(1));
+    // Room for the entries when both marks are shown; at least the cursor's entry.
+    let shown = rows.saturating_sub(2).max(1);
+    let mut start = cursor.saturating_sub(shown / 2);
+    if start == 1 {
+        // "↑ 1 more" takes the row the first entry would: show it instead.
+        start = 0;
+    }
+    if start == 0 {
+        // No "↑" mark: one row more for entries.
+        let end = (rows.saturating_sub(1)).max(cursor + 1).min(len);
+        return (0, end);
+    }
+    let end = (start + shown).min(len);
+    if end == len {
+        // No "↓" mark: the window ends at the last entry, one row more above.
+        let start = len
+            .saturating_sub(rows.saturating_sub(1).max(1))
+            .min(cursor);
+        return (start, len);
+    }
+    (start, end)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::fit;
+    use super::{fit, list_window};
+
+    #[test]
+    fn a_long_list_keeps_its_cursor_in_view_with_marks_that_fit() {
+        for len in 0..40 {
+            for rows in 3..25 {
+                for cursor in 0..len.max(1) {
+                    let (start, end) = list_window(len, cursor, rows);
+                    let used = (end - start) + usize::from(start > 0) + usize::from(end < len);
+                    assert!(used <= rows, "{len} {rows} {cursor}: {start}..{end}");
+                    if len > 0 {
+                        assert!((start..end).contains(&cursor), "{len} {rows} {cursor}");
+                    }
+                    if len <= rows {
+                        assert_eq!((start, end), (0, len));
+                    }
+                    // No row wasted: the window fills the rows it has.
+                    assert!(
+                        used >= rows.min(len),
+                        "{len} {rows} {cursor}: {start}..{end}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_title_keeps_the_parts_that_fit_and_cuts_only_a_first_part_too_long() {
