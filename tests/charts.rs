@@ -267,6 +267,66 @@ fn plot_remakes_charts_from_csv() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("needs many runs"));
+    // Values no run writes are refused with the line and column, never drawn (an infinite
+    // share once hung the axis for ever).
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let tampered = |file: &str, text: String, chart: &str| {
+        let path = dir.path().join(file);
+        std::fs::write(&path, text).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_matchbox"))
+            .args(["plot", path.to_str().unwrap(), "--chart", chart, "--out"])
+            .arg(dir.path().join("x.png"))
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        err
+    };
+    for (value, why) in [
+        ("inf", "inf is not a share"),
+        ("NaN", "NaN is not a share"),
+        ("1.5", "1.5 is not a share"),
+    ] {
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        let mut fields: Vec<String> = lines[3].split(',').map(String::from).collect();
+        fields[3] = value.into();
+        lines[3] = fields.join(",");
+        let err = tampered("bad.csv", lines.join("\n"), "loss-rate");
+        assert!(
+            err.contains("bad.csv: line 4, column loss_rate: ") && err.contains(why),
+            "{err}"
+        );
+    }
+    let ttext = std::fs::read_to_string(&tcsv).unwrap();
+    let mut lines: Vec<String> = ttext.lines().map(String::from).collect();
+    let mut fields: Vec<String> = lines[1].split(',').map(String::from).collect();
+    fields[6] = "inf/1".into(); // beads_by_move
+    lines[1] = fields.join(",");
+    let err = tampered("bad-train.csv", lines.join("\n"), "beads");
+    assert!(
+        err.contains("column beads_by_move: `inf` is not a bead count"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_chart_of_infinite_values_is_refused() {
+    use matchbox::chart::{ChartSpec, Kind, Series, svg};
+    let spec = |y: f64| ChartSpec {
+        title: "t".into(),
+        subtitle: String::new(),
+        x_label: "x".into(),
+        y_label: "y".into(),
+        y2_label: None,
+        kind: Kind::Lines,
+        series: vec![Series::line("line", vec![(0.0, 0.0), (1.0, y)])],
+    };
+    assert!(svg(&spec(1.0)).is_ok());
+    for y in [f64::INFINITY, f64::NEG_INFINITY, f64::NAN] {
+        let err = svg(&spec(y)).unwrap_err().to_string();
+        assert!(err.contains("not a finite number"), "{err}");
+    }
 }
 
 #[test]

@@ -62,6 +62,12 @@ impl ChartKind {
 pub enum DataError {
     #[error("{0}")]
     Csv(#[from] csv::Error),
+    #[error("line {line}, column {column}: {why}")]
+    BadValue {
+        line: usize,
+        column: &'static str,
+        why: String,
+    },
     #[error("the {chart} chart needs {needs}; this file has {has}")]
     WrongData {
         chart: &'static str,
@@ -237,11 +243,76 @@ pub fn read_csv(mut input: impl Read) -> Result<Rows, DataError> {
     let mut r = csv::Reader::from_reader(text.as_bytes());
     let games = r.headers()?.iter().any(|h| h == "cumulative_score");
     let mut r = csv::Reader::from_reader(text.as_bytes());
-    Ok(if games {
+    let rows = if games {
         Rows::Games(r.deserialize().collect::<Result<_, _>>()?)
     } else {
         Rows::Index(r.deserialize().collect::<Result<_, _>>()?)
-    })
+    };
+    check_values(&rows)?;
+    Ok(rows)
+}
+
+/// Refuses values no run writes: a share outside 0–1, a count below 0, a number that is not
+/// finite (`inf`, `NaN`), a bead count in a `/` list that is not a whole number. Lines count the
+/// header as line 1.
+fn check_values(rows: &Rows) -> Result<(), DataError> {
+    let bad = |i: usize, column: &'static str, why: String| DataError::BadValue {
+        line: i + 2,
+        column,
+        why,
+    };
+    match rows {
+        Rows::Index(rows) => {
+            for (i, r) in rows.iter().enumerate() {
+                let shares = [
+                    ("loss_rate", r.loss_rate),
+                    ("loss_rate_low", r.loss_rate_low),
+                    ("loss_rate_high", r.loss_rate_high),
+                    ("draw_rate", r.draw_rate),
+                    ("win_rate", r.win_rate),
+                ];
+                for (column, v) in shares {
+                    if !(0.0..=1.0).contains(&v) {
+                        return Err(bad(i, column, format!("{v} is not a share from 0 to 1")));
+                    }
+                }
+                let counts = [
+                    ("mean_cumulative_losses", r.mean_cumulative_losses),
+                    ("cumulative_losses_low", r.cumulative_losses_low),
+                    ("cumulative_losses_high", r.cumulative_losses_high),
+                ];
+                for (column, v) in counts {
+                    if !(v.is_finite() && v >= 0.0) {
+                        return Err(bad(i, column, format!("{v} is not a number of losses")));
+                    }
+                }
+            }
+        }
+        Rows::Games(rows) => {
+            for (i, r) in rows.iter().enumerate() {
+                for (column, list) in [
+                    ("beads_by_move", &r.beads_by_move),
+                    ("first_box", &r.first_box),
+                ] {
+                    if let Some(x) = list
+                        .split('/')
+                        .filter(|x| !x.is_empty())
+                        .find(|x| x.parse::<u64>().is_err())
+                    {
+                        return Err(bad(
+                            i,
+                            column,
+                            format!(
+                                "`{}` is not a bead count (whole numbers separated by /)",
+                                crate::text::quote(x)
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The chart of `kind` for some rows.

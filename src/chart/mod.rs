@@ -130,6 +130,21 @@ pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
     if all.is_empty() && right.is_empty() {
         return Err(ChartError::Empty(spec.title.clone()));
     }
+    // An axis cannot run to infinity (its ticks would never end).
+    if let Some(s) = spec.series.iter().find(|s| {
+        s.points
+            .iter()
+            .any(|&(x, y)| !x.is_finite() || !y.is_finite())
+            || s.band
+                .iter()
+                .flatten()
+                .any(|&(x, lo, hi)| !x.is_finite() || !lo.is_finite() || !hi.is_finite())
+    }) {
+        return Err(ChartError::Draw(format!(
+            "{}: a value that is not a finite number",
+            s.name
+        )));
+    }
     let (mut x0, mut x1) = all
         .iter()
         .chain(&right)
