@@ -46,11 +46,32 @@ pub fn quote_at_most(s: &str, max: usize) -> String {
     out
 }
 
+/// A duration for people: 40 s, 3 min, 2.5 h, 4 days.
+pub fn duration_text(secs: f64) -> String {
+    if secs < 90.0 {
+        format!("{secs:.0} s")
+    } else if secs < 3600.0 {
+        format!("{:.0} min", secs / 60.0)
+    } else if secs < 2.0 * 86400.0 {
+        format!("{:.1} h", secs / 3600.0)
+    } else {
+        format!("{:.0} days", secs / 86400.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn quote_escapes_and_cuts() {
         assert_eq!(super::quote("a\nb\x1b[2J"), "a\\nb\\u{1b}[2J");
         assert_eq!(super::quote(&"x".repeat(100)).chars().count(), 61);
+    }
+
+    #[test]
+    fn durations_read_in_the_unit_that_suits_them() {
+        assert_eq!(super::duration_text(40.0), "40 s");
+        assert_eq!(super::duration_text(180.0), "3 min");
+        assert_eq!(super::duration_text(9000.0), "2.5 h");
+        assert_eq!(super::duration_text(4.0 * 86400.0), "4 days");
     }
 }

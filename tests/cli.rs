@@ -437,6 +437,18 @@ fn hostile_command_lines_get_one_line() {
             "not a regular file",
         ),
         (
+            &["count", "arimaa", "--sample", "0"][..],
+            "0 is not in 1..=1000",
+        ),
+        (
+            &["count", "arimaa", "--sample", "100000000"][..],
+            "100000000 is not in 1..=1000",
+        ),
+        (
+            &["boxes", "arimaa", "--size", "4", "--labels", "mini.svg"][..],
+            "17,981 boxes are too many to label",
+        ),
+        (
             &["train", "havannah", "--opponent", "mcts:0"][..],
             "mcts:SIMS takes 1 to 10000000 simulations",
         ),

@@ -244,6 +244,12 @@ pub(super) fn count(a: &CountArgs) -> Result<()> {
     board_of(&a.game)?;
     let rules = Rules::standard();
     let games = a.sample.unwrap_or(10);
+    if games > 10 {
+        eprintln!(
+            "arimaa: sampling {games} random games, about a second each ({})",
+            crate::text::duration_text(games as f64 * 0.85)
+        );
+    }
     let s = sample(&rules, games, 1);
     let mean_turns = s.turns as f64 / s.positions.max(1) as f64;
     let mean_plies = s.plies as f64 / s.games.max(1) as f64;

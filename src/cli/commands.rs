@@ -78,6 +78,9 @@ fn print_json(v: &Value) {
     println!("{v}");
 }
 
+/// The most boxes `boxes --labels` labels: 5,000 labels fill about 280 pages.
+const MAX_LABELS: usize = 5_000;
+
 fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
     // A trained machine from a file: its boxes with the beads they hold now.
     let trained = match &a.boxes {
@@ -144,6 +147,17 @@ fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
         None => format!("beads {initial}"),
     };
     if let Some(path) = &a.labels {
+        // Every page is held, and then the whole PDF: a machine of tens of thousands of boxes
+        // would take minutes and gigabytes for a pile no class builds.
+        if set.len() > MAX_LABELS {
+            bail!(
+                "{} {}: {} boxes are too many to label (labels are made for machines of up to {} boxes; octopawn's 2,943 fill 164 pages); `boxes --count` gives the numbers",
+                game.name(),
+                game.variant(),
+                crate::text::group(set.len() as u64),
+                crate::text::group(MAX_LABELS as u64)
+            );
+        }
         let title = format!(
             "{}{} {} · {} · {} symmetry · {what}{}",
             game.nickname(side, mode)
@@ -772,23 +786,12 @@ fn estimate(started: std::time::Instant, done: usize, total: usize, warned: bool
     if left > 120.0 && !warned {
         eprintln!(
             "about {} to go at {} games a second (Ctrl-C stops without saving)",
-            duration_text(left),
+            crate::text::duration_text(left),
             crate::text::group((done as f64 / elapsed) as u64)
         );
         return Ok(true);
     }
     Ok(false)
-}
-
-/// A duration for people: 3 min, 2.5 h, 4 days.
-fn duration_text(secs: f64) -> String {
-    if secs < 3600.0 {
-        format!("{:.0} min", secs / 60.0)
-    } else if secs < 2.0 * 86400.0 {
-        format!("{:.1} h", secs / 3600.0)
-    } else {
-        format!("{:.0} days", secs / 86400.0)
-    }
 }
 
 /// The variants of `--compare KEY=V1,V2`: each value applied to a copy of the options.
@@ -984,7 +987,7 @@ fn experiment<G: FullGame>(game: G, a: &ExperimentArgs) -> Result<()> {
         if total > 120.0 {
             eprintln!(
                 "about {} to go ({} runs × {} games on {} threads; Ctrl-C stops)",
-                duration_text(total),
+                crate::text::duration_text(total),
                 crate::text::group(a.runs as u64),
                 crate::text::group(games as u64),
                 threads
@@ -1630,7 +1633,7 @@ fn playout<G: FullGame>(game: G, a: &PlayoutArgs) -> Result<()> {
         );
     }
     if total > 120.0 {
-        eprintln!("about {} to go", duration_text(total));
+        eprintln!("about {} to go", crate::text::duration_text(total));
     }
     let rest = (1..pieces)
         .into_par_iter()

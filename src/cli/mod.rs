@@ -112,8 +112,9 @@ pub struct MovesArgs {
 pub struct CountArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Arimaa: random games sampled for the turns per position [default: 10]
-    #[arg(long)]
+    /// Arimaa: random games sampled for the turns per position, 1 to 1,000 (about a second a
+    /// game) [default: 10]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub sample: Option<u64>,
     /// Initial beads per arrow for each of the learner's moves [default: the game's preset]
     #[arg(long)]
