@@ -1018,6 +1018,9 @@ fn big_hexagons_fit_80x24() {
     titles.machine = "mcts:50 (black)".into();
     let mut app = PlayApp::new(s, titles, Side::First, None);
     app.update(Action::Enter);
+    // No boxes to browse: `]` does nothing.
+    app.update(Action::Browse(1));
+    assert_eq!(app.browser.shown, None);
     let draw = |app: &PlayApp<Havannah>| {
         let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
         t.draw(|f| render::play(f, app)).unwrap();
@@ -1037,6 +1040,7 @@ fn big_hexagons_fit_80x24() {
         assert_eq!(text.contains("↑ "), app.cursor > 10, "{text}");
         assert!(!text.contains("its beads"), "{text}");
         assert!(text.contains("Opponent ─"), "{text}");
+        assert!(!text.contains("[ ] boxes"), "{text}");
         assert!(cut_at_a_border(&t).is_empty(), "{text}");
     }
 

@@ -130,6 +130,10 @@ impl<G: BoardView> PlayApp<G> {
             self.show_help = false;
             return;
         }
+        // A player standing in for the machine has no boxes to browse.
+        if self.session.has_stand_in() && matches!(action, Action::Browse(_)) {
+            return;
+        }
         let live = self.snapshot.opened.map(|o| o.box_index);
         let before = self.browser.shown;
         if let Some(message) = self.browser.update(action, self.snapshot.boxes.len(), live) {

@@ -1250,13 +1250,15 @@ fn draw_play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
         .or_else(|| game.moves(&game.start()).first().copied())
         .map(|m| game.format_move(m))
         .unwrap_or_default();
+    // The box browser is offered where the machine plays (a stand-in has no boxes to browse).
+    let boxes = if machine_plays { " · [ ] boxes" } else { "" };
     let bar = match app.browser.key_line() {
         Some(k) => Line::styled(k, BOLD.fg(Color::Cyan)),
         None => Line::styled(
             first_fit(
                 &[
                     format!(
-                        " ↑↓ choose · Enter play · or type a move like {example} · [ ] boxes · ? help · q quit"
+                        " ↑↓ choose · Enter play · or type a move like {example}{boxes} · ? help · q quit"
                     ),
                     format!(
                         " ↑↓ choose · Enter play · or type a move like {example} · ? help · q quit"
