@@ -436,6 +436,11 @@ fn hostile_command_lines_get_one_line() {
             &["train", "hexapawn", "--boxes", "/dev/zero"][..],
             "not a regular file",
         ),
+        (&["count"][..], "not provided: <GAME> (see --help)"),
+        (
+            &["replay", "hexapawn"][..],
+            "not provided: --moves <MOVES> (see --help)",
+        ),
         (
             &["count", "arimaa", "--sample", "0"][..],
             "0 is not in 1..=1000",

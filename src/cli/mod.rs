@@ -492,9 +492,20 @@ pub fn main() -> i32 {
             ) {
                 e.exit();
             }
-            // Clap's message is its first line; the rest is a pointer to --help.
+            // Clap's message is its first paragraph (a missing argument's names are on the lines
+            // under the first), on one line; the rest is usage and a pointer to --help.
             let text = e.render().to_string();
-            eprintln!("{} (see --help)", text.lines().next().unwrap_or("error"));
+            let first: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            let message = if first.is_empty() {
+                "error".to_string()
+            } else {
+                first.join(" ")
+            };
+            eprintln!("{message} (see --help)");
             return 2;
         }
     };
