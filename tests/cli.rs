@@ -437,6 +437,8 @@ fn hostile_command_lines_get_one_line() {
             "not a regular file",
         ),
         (&["count"][..], "not provided: <GAME> (see --help)"),
+        (&["watch", "hexapawn"][..], "watch draws on a terminal"),
+        (&["play", "tictactoe"][..], "play draws on a terminal"),
         (
             &["replay", "hexapawn"][..],
             "not provided: --moves <MOVES> (see --help)",

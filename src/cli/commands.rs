@@ -1388,6 +1388,7 @@ fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
         StartSpeed::FlatOut => Speed::FlatOut,
     };
     let seed = session.machine().seed;
+    tui::check_terminal("watch")?;
     let session = tui::watch(session, titles, speed, save, a.theme.into())?;
     // The terminal is back: say what ran, so the run can be repeated.
     println!(
@@ -1469,6 +1470,7 @@ fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
     if let Some(p) = stand_in {
         session.set_stand_in(p);
     }
+    tui::check_terminal("play")?;
     let mut app = PlayApp::new(session, titles, human, a.save.clone());
     app.theme = a.theme.into();
     tui::play(&mut app)?;

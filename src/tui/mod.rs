@@ -29,6 +29,23 @@ use crate::players::Opponent;
 /// Frames per second the screens are drawn at.
 pub const FPS: u32 = 30;
 
+/// Refuses to start a screen (`what`: "watch", "play") where there is no terminal to draw on and
+/// read keys from: its input or output is a pipe or a file.
+pub fn check_terminal(what: &str) -> Result<()> {
+    if !has_terminal() {
+        anyhow::bail!(
+            "{what} draws on a terminal and reads its keys, and its input or output here is a pipe or a file: run it in a terminal (train, experiment and the other commands print text)"
+        );
+    }
+    Ok(())
+}
+
+/// Whether input and output are a terminal.
+fn has_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
+}
+
 /// Takes over the terminal for `run`, and gives it back afterwards, also on error; ratatui's panic
 /// hook gives it back on a panic. Ctrl-C arrives as a key (the terminal is in raw mode).
 fn with_terminal<T>(run: impl FnOnce(&mut DefaultTerminal) -> Result<T>) -> Result<T> {
@@ -193,7 +210,8 @@ pub fn preparing<T: Send>(
         while !handle.is_finished() && started.elapsed() < Duration::from_millis(400) {
             std::thread::sleep(Duration::from_millis(10));
         }
-        if !handle.is_finished() {
+        // Without a terminal (a command refused once the work is done) there is nothing to draw.
+        if !handle.is_finished() && has_terminal() {
             let stopped = with_terminal(|terminal| {
                 let mut tick = 0usize;
                 while !handle.is_finished() {
