@@ -24,8 +24,7 @@ use crate::game::Side;
 use crate::labels::{self, LabelView};
 use crate::learn::engine::{Enumerated, ExperimentResult};
 use crate::learn::{
-    BoxCounts, BoxSet, Forced, GameDefaults, GameResult, LearnError, Preset, StageBeads,
-    SymmetryMode,
+    BoxCounts, Forced, GameDefaults, GameResult, LearnError, Preset, StageBeads, SymmetryMode,
 };
 use crate::players::Opponent;
 use crate::solve::{Solution, TieBreak};
@@ -1167,7 +1166,8 @@ fn count<G: FullGame>(game: G, a: &CountArgs) -> Result<()> {
             }
             _ => {
                 for &mode in game.symmetry_modes() {
-                    let set = BoxSet::build_with(&game, side, mode, game.default_forced());
+                    let set =
+                        super::setup::enumerate_boxes(&game, side, mode, game.default_forced());
                     let beads_total: u64 = (0..set.len())
                         .map(|b| {
                             beads.for_stage(set.stage(b) as usize).get() as u64

@@ -247,7 +247,36 @@ impl MachineOptions {
 pub(crate) fn box_set_choice<G: GameDefaults>(game: &G, opts: &SetOptions) -> Result<BoxSet<G>> {
     check_enumerable(game)?;
     let (side, mode, forced) = set_choice(game, opts)?;
-    Ok(BoxSet::build_with(game, side, mode, forced))
+    Ok(enumerate_boxes(game, side, mode, forced))
+}
+
+/// Every box of a learner, enumerated; on a big board (a minute or more) with a line on stderr
+/// before and after.
+pub(crate) fn enumerate_boxes<G: GameDefaults>(
+    game: &G,
+    side: Side,
+    mode: SymmetryMode,
+    forced: Forced,
+) -> BoxSet<G> {
+    let big = big_graph(game);
+    let started = std::time::Instant::now();
+    if big {
+        eprintln!(
+            "{} {}: enumerating the {} learner's boxes (symmetry {mode}); on a board this big it takes a minute or more …",
+            game.name(),
+            game.variant(),
+            game.side_name(side)
+        );
+    }
+    let set = BoxSet::build_with(game, side, mode, forced);
+    if big {
+        eprintln!(
+            "  {} boxes in {}",
+            crate::text::group(set.len() as u64),
+            crate::text::duration_text(started.elapsed().as_secs_f64())
+        );
+    }
+    set
 }
 
 pub(crate) fn set_choice<G: GameDefaults>(
