@@ -293,12 +293,10 @@ impl std::str::FromStr for OpponentSpec {
                 file: Some(file.into()),
             });
         }
-        match s.parse() {
-            Ok(Opponent::Human) => Err(bad()),
-            // The player's own words say what is wrong with `mcts:0` (how many simulations).
-            Err(why) if s.trim().to_ascii_lowercase().starts_with("mcts:") => Err(why),
-            Err(_) => Err(bad()),
-            Ok(kind) => Ok(OpponentSpec { kind, file: None }),
+        match s.parse()? {
+            // A person is not an opponent a machine trains against.
+            Opponent::Human => Err(bad()),
+            kind => Ok(OpponentSpec { kind, file: None }),
         }
     }
 }

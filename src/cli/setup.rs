@@ -79,22 +79,21 @@ fn big_graph<G: Game>(game: &G) -> bool {
         .is_some_and(|(b, _)| b > 2e9)
 }
 
-/// The notice before a big game is prepared.
-fn announce_big<G: Game>(game: &G) {
-    eprintln!(
-        "{} {}: enumerating every reachable position; on big boards this takes minutes and gigabytes (about 60 bytes a position: hexapawn 5x6 has 80,857,107 positions and needs about 5 GB)",
-        game.name(),
-        game.variant()
-    );
-}
-
-/// The whole graph of a game, with progress on stderr (when it is a terminal) for big ones: the
-/// positions found so far and the memory they take.
+/// The whole graph of a game, with progress on stderr for big ones: a notice first, then (on a
+/// terminal) the positions found so far and the memory they take.
 pub(crate) fn build_graph<G: Game>(game: &G) -> crate::game::graph::GameGraph<G> {
-    if big_graph(game) {
-        announce_big(game);
-    }
-    graph_with_progress(game)
+    let mut stages = Stages::new(
+        big_graph(game),
+        format!(
+            "{} {}: enumerating every reachable position; on big boards this takes minutes and gigabytes (about 60 bytes a position: hexapawn 5x6 has 80,857,107 positions and needs about 5 GB)",
+            game.name(),
+            game.variant()
+        ),
+    );
+    stages.next("enumerating");
+    let graph = graph_with_progress(game);
+    stages.end();
+    graph
 }
 
 fn graph_with_progress<G: Game>(game: &G) -> crate::game::graph::GameGraph<G> {
@@ -117,22 +116,17 @@ fn graph_with_progress<G: Game>(game: &G) -> crate::game::graph::GameGraph<G> {
     graph
 }
 
-/// The steps of preparing a big game for training, one line each on stderr with the seconds it
-/// took; silent for small games (they take well under a second).
+/// The steps of preparing a big game, on stderr: a headline first, then each step's name as it
+/// starts and its time as it ends; nothing at all for small games (well under a second).
 struct Stages {
     shown: bool,
-    current: Option<(&'static str, std::time::Instant)>,
+    current: Option<(String, std::time::Instant)>,
 }
 
 impl Stages {
-    fn new<G: Game>(game: &G, table: bool) -> Stages {
-        let shown = table && big_graph(game);
+    fn new(shown: bool, headline: String) -> Stages {
         if shown {
-            eprintln!(
-                "{} {} is big: preparing its table takes minutes and gigabytes (hexapawn 5x6: about 2½ minutes and 8 GB; `--engine lazy` starts at once, slower per game)",
-                game.name(),
-                game.variant()
-            );
+            eprintln!("{headline}");
         }
         Stages {
             shown,
@@ -140,16 +134,20 @@ impl Stages {
         }
     }
     /// Ends the step under way (if any) and starts `what`.
-    fn next(&mut self, what: &'static str) {
+    fn next(&mut self, what: impl Into<String>) {
         self.end();
         if self.shown {
+            let what = what.into();
             eprintln!("  {what} …");
             self.current = Some((what, std::time::Instant::now()));
         }
     }
     fn end(&mut self) {
         if let Some((what, started)) = self.current.take() {
-            eprintln!("  {what}: {:.0} s", started.elapsed().as_secs_f64());
+            eprintln!(
+                "  {what}: {}",
+                crate::text::duration_text(started.elapsed().as_secs_f64())
+            );
         }
     }
 }
@@ -258,24 +256,18 @@ pub(crate) fn enumerate_boxes<G: GameDefaults>(
     mode: SymmetryMode,
     forced: Forced,
 ) -> BoxSet<G> {
-    let big = big_graph(game);
-    let started = std::time::Instant::now();
-    if big {
-        eprintln!(
-            "{} {}: enumerating the {} learner's boxes (symmetry {mode}); on a board this big it takes a minute or more …",
+    let mut stages = Stages::new(
+        big_graph(game),
+        format!(
+            "{} {}: the {} learner's boxes, symmetry {mode}; on a board this big it can take minutes",
             game.name(),
             game.variant(),
             game.side_name(side)
-        );
-    }
+        ),
+    );
+    stages.next("enumerating the boxes");
     let set = BoxSet::build_with(game, side, mode, forced);
-    if big {
-        eprintln!(
-            "  {} boxes in {}",
-            crate::text::group(set.len() as u64),
-            crate::text::duration_text(started.elapsed().as_secs_f64())
-        );
-    }
+    stages.end();
     set
 }
 
@@ -516,12 +508,17 @@ impl<G: GameDefaults> Setup<G> {
     ) -> Result<Setup<G>> {
         // A searching opponent chooses from positions: it cannot be compiled into a table.
         let searching = matches!(opponent.kind, Opponent::Mcts(_));
+        let table = opts.engine != Engine::Lazy
+            && !searching
+            && game.ply_limit().is_none()
+            && enumerable(&game);
         let mut stages = Stages::new(
-            &game,
-            opts.engine != Engine::Lazy
-                && !searching
-                && game.ply_limit().is_none()
-                && enumerable(&game),
+            table && big_graph(&game),
+            format!(
+                "{} {} is big: preparing its table takes minutes and gigabytes (hexapawn 5x6: about 2½ minutes and 8 GB; `--engine lazy` starts at once, slower per game)",
+                game.name(),
+                game.variant()
+            ),
         );
         stages.next("building the learner's boxes");
         let machine = build_machine(&game, opts)?;

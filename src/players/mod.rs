@@ -72,7 +72,7 @@ impl FromStr for Opponent {
             "matchbox" => Ok(Opponent::Matchbox),
             "human" => Ok(Opponent::Human),
             _ => Err(format!(
-                "`{}` is not an opponent (use perfect, random, mcts[:SIMS] or matchbox)",
+                "`{}`: use perfect, random, mcts[:SIMS], matchbox or matchbox:FILE",
                 crate::text::quote(s)
             )),
         }
