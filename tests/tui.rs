@@ -744,19 +744,49 @@ fn the_box_browser_shows_every_box_with_its_chances() {
 
 #[test]
 fn a_box_that_is_a_mirror_image_names_the_move_on_the_board() {
-    // HER keeps one box for a position and its mirror image: find a game whose box was opened
-    // for the mirror image of the board.
+    // HER keeps one box for a position and its mirror image: find games whose box was opened
+    // for the mirror image of the board, with a drawn move off the mirror's axis (b3-b2 here is
+    // a3-a2 there) and on it (b3-b2 is b3-b2 on both).
+    use matchbox::game::Game;
+    let game = Hexapawn::new(Size::GARDNER);
     let mut s = session(11, Opponent::Perfect);
-    let found = (0..400).any(|_| {
+    let (mut off_axis, mut on_axis) = (false, false);
+    for _ in 0..2000 {
         s.ply();
-        s.opened
-            .is_some_and(|o| o.image.is_some() && o.arrow.is_some() && s.in_game())
-    });
-    assert!(found);
-    let app = watch_app(&s);
-    let text = screen_text(&draw_watch(&app, 120, 40));
-    assert!(text.contains(" here = "), "{text}");
-    assert!(text.contains("(mirrored)"), "{text}");
+        let Some(o) = s.opened.filter(|o| o.image.is_some() && s.in_game()) else {
+            continue;
+        };
+        let Some(a) = o.arrow else { continue };
+        let here = s.machine().boxes.get(o.box_index).arrows[a];
+        let there = game.transform_move(game.inverse(o.image.unwrap()), here);
+        let text = screen_text(&draw_watch(&watch_app(&s), 120, 40));
+        // The left panel wraps its text: compare its lines joined, borders and padding out.
+        let panel: Vec<String> = text
+            .lines()
+            .filter_map(|l| l.trim_matches('"').strip_prefix('│'))
+            .map(|l| l.split('│').next().unwrap_or("").trim().to_string())
+            .collect();
+        let flat = panel.join(" ");
+        let expected = if here == there {
+            on_axis = true;
+            format!(
+                "▶{} here and on the board (the board mirrored to match)",
+                game.format_move(here)
+            )
+        } else {
+            off_axis = true;
+            format!(
+                "▶{} here = {} on the board (mirrored)",
+                game.format_move(here),
+                game.format_move(there)
+            )
+        };
+        assert!(flat.contains(&expected), "{expected}\n{text}");
+        if on_axis && off_axis {
+            return;
+        }
+    }
+    panic!("no mirrored box seen (off the axis: {off_axis}, on it: {on_axis})");
 }
 
 #[test]
@@ -1089,4 +1119,33 @@ fn big_hexagons_fit_80x24() {
     let mut t = Terminal::new(TestBackend::new(80, 30)).unwrap();
     t.draw(|f| render::watch(f, &app)).unwrap();
     assert!(screen_text(&t).contains("Game 4"));
+}
+
+/// After hundreds of millions of games at flat out the scoreboard's numbers and the curve's last
+/// game are shortened to fit a class's 80×24 screen, not cut at the border.
+#[test]
+fn big_counts_fit_the_score_and_the_curve_at_80x24() {
+    let s = session(3, Opponent::Perfect);
+    let mut app = watch_app(&s);
+    app.snapshot.games_played = 158_098_684;
+    app.snapshot.stats.games = 158_098_684;
+    app.snapshot.stats.wins = 158_098_674;
+    app.snapshot.stats.losses = 10;
+    app.snapshot.stats.streak = Some((GameResult::Win, 158_098_652));
+    app.snapshot.stats.last_loss = Some(32);
+    app.games_per_sec = 31_912_345.0;
+    let t = draw_watch(&app, 80, 24);
+    let text = screen_text(&t);
+    let cut = cut_at_a_border(&t);
+    assert!(cut.is_empty(), "{}\n{text}", cut.join("\n"));
+    for shown in ["158.1M/0/10", "158.1M won", "game 32", "31.9M games/s"] {
+        assert!(text.contains(shown), "{shown}\n{text}");
+    }
+    // The curve's x axis ends at the games played, shortened, not its last digits ("84 games").
+    assert!(text.contains("158.1M "), "{text}");
+    assert!(!text.contains(" 84 games"), "{text}");
+    // Where there is room, the numbers are whole.
+    let wide = screen_text(&draw_watch(&app, 120, 40));
+    assert!(wide.contains("158,098,674/0/10"), "{wide}");
+    assert!(wide.contains("158,098,684 games"), "{wide}");
 }

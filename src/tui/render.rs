@@ -396,11 +396,19 @@ pub fn box_panel<G: BoardView>(
             Some(a) => {
                 let here = mbox.arrows[a];
                 let there = game.transform_move(game.inverse(sym), here);
-                format!(
-                    "▶{} here = {} on the board ({word})",
-                    game.format_move(here),
-                    game.format_move(there)
-                )
+                if there == here {
+                    // A move on the mirror's axis: the same on both.
+                    format!(
+                        "▶{} here and on the board (the board {word} to match)",
+                        game.format_move(here)
+                    )
+                } else {
+                    format!(
+                        "▶{} here = {} on the board ({word})",
+                        game.format_move(here),
+                        game.format_move(there)
+                    )
+                }
             }
             None => format!("(the board {word} to match)"),
         };
@@ -729,6 +737,20 @@ fn kv(k: &str, v: String) -> Line<'static> {
     ])
 }
 
+/// A count where a whole one does not fit: 9,999 as it is, then 12.3k, 158.1M, 4.2G.
+pub fn short_count(n: u64) -> String {
+    let x = n as f64;
+    if n < 10_000 {
+        group(n)
+    } else if x < 999_950.0 {
+        format!("{:.1}k", x / 1e3)
+    } else if x < 999_950_000.0 {
+        format!("{:.1}M", x / 1e6)
+    } else {
+        format!("{:.1}G", x / 1e9)
+    }
+}
+
 /// Games per second for people: 12, 1.2k, 3.4M.
 pub fn rate(r: f64) -> String {
     if r >= 1e6 {
@@ -755,41 +777,70 @@ fn signed_rate(v: f64) -> String {
 pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
     let s = &app.snapshot;
     let st = &s.stats;
+    let width = area.width;
+    // Each value as written in full, then shorter where the panel is narrow (158,098,674 as 158.1M).
     let streak = match st.streak {
-        Some((r, n)) => format!(
-            "{} {}",
-            group(n),
-            match r {
+        Some((r, n)) => {
+            let word = match r {
                 GameResult::Win => "won",
                 GameResult::Draw => "drawn",
                 GameResult::Loss => "lost",
-            }
-        ),
-        None => "–".into(),
+            };
+            vec![
+                format!("{} {word}", group(n)),
+                format!("{} {word}", short_count(n)),
+            ]
+        }
+        None => vec!["–".into()],
     };
     let mut lines = vec![
-        kv("games", group(s.games_played)),
-        kv(
-            "W/D/L",
-            format!(
-                "{}/{}/{}",
-                group(st.wins),
-                group(st.draws),
-                group(st.losses)
-            ),
+        kv_fit(
+            "games",
+            &[group(s.games_played), short_count(s.games_played)],
+            width,
         ),
-        kv("streak", streak),
-        kv(
+        kv_fit(
+            "W/D/L",
+            &[
+                format!(
+                    "{}/{}/{}",
+                    group(st.wins),
+                    group(st.draws),
+                    group(st.losses)
+                ),
+                format!(
+                    "{}/{}/{}",
+                    short_count(st.wins),
+                    short_count(st.draws),
+                    short_count(st.losses)
+                ),
+            ],
+            width,
+        ),
+        kv_fit("streak", &streak, width),
+        kv_fit(
             "last loss",
-            st.last_loss
-                .map_or("none yet".into(), |g| format!("game {}", group(g))),
+            &st.last_loss.map_or(vec!["none yet".into()], |g| {
+                vec![
+                    format!("game {}", group(g)),
+                    format!("game {}", short_count(g)),
+                ]
+            }),
+            width,
         ),
         kv_fit(
             "emptied",
             &emptied_values(s.boxes_emptied, s.boxes.len()),
-            area.width,
+            width,
         ),
-        kv("beads", format!("{} left", group(s.beads_left))),
+        kv_fit(
+            "beads",
+            &[
+                format!("{} left", group(s.beads_left)),
+                format!("{} left", short_count(s.beads_left)),
+            ],
+            width,
+        ),
         kv("speed", format!("{} games/s", rate(app.games_per_sec))),
         kv("screen", format!("{:.0} frames/s", app.fps)),
     ];
@@ -859,23 +910,31 @@ pub fn curve_panel(f: &mut Frame, area: Rect, curve: &Curve, games: u64) {
         .graph_type(GraphType::Line)
         .style(DIM)
         .data(&zero);
+    let (y_lo, y_hi) = (signed_rate(lo), signed_rate(hi));
+    // The chart gives its last x label half the plot's width (the plot starts after the y labels
+    // and the axis): write the games in full where they fit, shorter where not.
+    let y_width = y_lo.chars().count().max(y_hi.chars().count());
+    let plot_width = (chart_area.width as usize).saturating_sub(y_width + 1);
+    let n = x_max as u64;
+    let x_label = first_fit(
+        &[
+            format!("{} games ", group(n)),
+            format!("{} games ", short_count(n)),
+            format!("{} ", short_count(n)),
+        ],
+        plot_width / 2,
+    );
     let chart = Chart::new(vec![axis_line, data])
         .x_axis(
             Axis::default()
                 .bounds([0.0, x_max])
-                .labels([
-                    Span::styled("0", DIM),
-                    Span::styled(format!("{} games ", group(x_max as u64)), DIM),
-                ])
+                .labels([Span::styled("0", DIM), Span::styled(x_label, DIM)])
                 .style(DIM),
         )
         .y_axis(
             Axis::default()
                 .bounds([lo, hi])
-                .labels([
-                    Span::styled(signed_rate(lo), DIM),
-                    Span::styled(signed_rate(hi), DIM),
-                ])
+                .labels([Span::styled(y_lo, DIM), Span::styled(y_hi, DIM)])
                 .style(DIM),
         );
     f.render_widget(chart, chart_area);
