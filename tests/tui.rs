@@ -1149,3 +1149,26 @@ fn big_counts_fit_the_score_and_the_curve_at_80x24() {
     assert!(wide.contains("158,098,674/0/10"), "{wide}");
     assert!(wide.contains("158,098,684 games"), "{wide}");
 }
+
+/// Against a player standing in for the machine (`play … --opponent mcts`) nothing is learned,
+/// so quitting neither asks nor says that games were lost.
+#[test]
+fn quitting_a_game_against_a_stand_in_does_not_ask_to_save() {
+    use matchbox::players::MctsPlayer;
+    let mut s = session(6, Opponent::Human);
+    s.set_stand_in(Box::new(MctsPlayer::new(50)));
+    let game = Hexapawn::new(Size::GARDNER);
+    let titles = Titles::of(&game, s.machine());
+    let mut app = PlayApp::new(s, titles, Side::First, None);
+    app.update(Action::Enter);
+    for _ in 0..20 {
+        if !app.session.in_game() {
+            break;
+        }
+        app.update(Action::Enter);
+    }
+    assert!(!app.session.in_game(), "the game ended");
+    assert_eq!(app.unsaved_games(), 0);
+    app.update(Action::Quit);
+    assert!(app.quit, "{:?}", app.message);
+}

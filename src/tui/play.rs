@@ -117,11 +117,13 @@ impl<G: BoardView> PlayApp<G> {
     }
 
     /// Whether quitting now would lose games the machine learned from (no `--save`).
+    /// Games the machine learned from that quitting now would lose: none with `--save`, and none
+    /// against a player standing in for the machine (it neither draws nor learns).
     pub fn unsaved_games(&self) -> u64 {
-        match self.save_path {
-            Some(_) => 0,
-            None => self.session.machine().games_played - self.games_at_start,
+        if self.save_path.is_some() || self.session.has_stand_in() {
+            return 0;
         }
+        self.session.machine().games_played - self.games_at_start
     }
 
     pub fn update(&mut self, action: Action) {
