@@ -520,7 +520,10 @@ impl<G: GameDefaults> Setup<G> {
                 game.variant()
             ),
         );
-        stages.next("building the learner's boxes");
+        stages.next(match &opts.boxes {
+            Some(path) => format!("reading the learner's boxes from {}", path.display()),
+            None => "building the learner's boxes".into(),
+        });
         let machine = build_machine(&game, opts)?;
         if searching && opts.engine == Engine::Table {
             bail!(
