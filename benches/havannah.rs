@@ -98,7 +98,8 @@ fn training(c: &mut Criterion) {
     // (at 200,000 it still meets about two new positions a game, each a search; a 10-million-game
     // run spends most of its time past this point).
     let game = Havannah::new(Base::new(3).unwrap());
-    let (values, _) = matchbox::learn::perfect_values(&game).unwrap();
+    let (values, _) =
+        matchbox::learn::perfect_values(&game, matchbox::solve::TieBreak::Random).unwrap();
     let mut perfect = Remembering::new(PerfectPlayer::new(values, TieBreak::Random), 1 << 18);
     let lazy_set = || {
         BoxSet::lazy(

@@ -627,6 +627,42 @@ fn havannah_base_3_is_a_first_player_win_from_the_six_corners_only() {
     best.sort();
     // Base 3's corners: a1, a3, c1, c5, e3, e5 (Ewalds 2012: only the corner openings win).
     assert_eq!(best, ["a1", "a3", "c1", "c5", "e3", "e5"]);
+    // With distances (found by a search without pruning, and kept by the pruned one): a corner
+    // wins in 9 plies; the other cells of the edge lose in 12, the inner ones in 10. With the
+    // swap rule Black takes a corner opening and wins in 9 more.
+    let values = |v: &Value| -> Vec<String> {
+        v["first_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                format!(
+                    "{} {}",
+                    m["move"].as_str().unwrap(),
+                    m["value"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    let expected = |corner: &str| -> Vec<String> {
+        let edge = ["a2", "b1", "b4", "d2", "d5", "e4"];
+        [
+            "a1", "a2", "a3", "b1", "b2", "b3", "b4", "c1", "c2", "c3", "c4", "c5", "d2", "d3",
+            "d4", "d5", "e3", "e4", "e5",
+        ]
+        .iter()
+        .map(|m| match m {
+            m if best.contains(m) => format!("{m} {corner}"),
+            m if edge.contains(m) => format!("{m} loss in 12"),
+            m => format!("{m} loss in 10"),
+        })
+        .collect()
+    };
+    assert_eq!(values(&v), expected("win in 9"));
+    assert_eq!(v["plies"], 9);
+    let swap = json(&["solve", "havannah", "--size", "3", "--swap", "--json"]);
+    assert_eq!(values(&swap), expected("loss in 10"));
+    assert_eq!(swap["plies"], 12);
     // Any position can be solved: after a1 and the centre, White still wins.
     let v = json(&[
         "solve",

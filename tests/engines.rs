@@ -590,7 +590,8 @@ fn remembering_the_perfect_players_options_changes_no_move() {
     use matchbox::learn::{Forced, GameDefaults, lazy};
     use matchbox::players::Remembering;
     fn check<G: GameDefaults + Clone>(game: &G, side: Side, games: usize) {
-        let (values, _) = matchbox::learn::perfect_values(game).unwrap();
+        let (values, _) =
+            matchbox::learn::perfect_values(game, matchbox::solve::TieBreak::Random).unwrap();
         let machine = || {
             let set = BoxSet::lazy(game, side, game.default_symmetry(side), Forced::Skip);
             let preset = game.default_preset();

@@ -107,3 +107,84 @@ fn larger_boards_solve() {
         assert_eq!(solution.winner(&graph, 0), Some(winner), "{size}");
     }
 }
+
+/// Havannah's own solver counts distances exactly (`--tie-break fastest`, `solve`'s line): on
+/// base 2, plain and with the swap rule, it agrees with the whole solved graph on every position;
+/// on base 3 it agrees with a plain negamax (no pruning at all) on positions from random games.
+#[test]
+fn havannah_distances_agree_with_the_graph_and_a_plain_search() {
+    use matchbox::games::havannah::solve::HavannahSolver;
+    use matchbox::games::havannah::{Base, Havannah, Position, Variant};
+    use matchbox::rng::{rng_from_seed, uniform_below};
+    for swap in [false, true] {
+        let game = Havannah::with(Variant::new(Base::new(2).unwrap(), swap, 0).unwrap());
+        let graph = GameGraph::build(&game);
+        let solution = Solution::solve(&graph).expect("no cycles");
+        let mut solver = HavannahSolver::with_distances(&game, 1 << 20).unwrap();
+        for n in 0..graph.len() {
+            let pos = graph.position(n as _);
+            assert_eq!(
+                solver.distance(pos).unwrap(),
+                solution.value(n as _),
+                "base 2 (swap {swap}) {}",
+                game.format_position(pos)
+            );
+        }
+    }
+    // The reference: every move, the best value; a table only so that it ends soon.
+    fn plain(
+        g: &Havannah,
+        pos: &Position,
+        seen: &mut std::collections::HashMap<Position, Value>,
+    ) -> Value {
+        if let Some(o) = g.outcome(pos) {
+            return Value::of_finished(o.winner, g.to_move(pos));
+        }
+        if let Some(&v) = seen.get(pos) {
+            return v;
+        }
+        let v = g
+            .moves(pos)
+            .into_iter()
+            .map(|m| {
+                let child = g.play(pos, m);
+                plain(g, &child, seen).seen_from(g.to_move(&child) == g.to_move(pos))
+            })
+            .max_by_key(|v| v.rank())
+            .unwrap();
+        seen.insert(*pos, v);
+        v
+    }
+    let game = Havannah::new(Base::new(3).unwrap());
+    let mut solver = HavannahSolver::with_distances(&game, 1 << 24).unwrap();
+    let mut rng = rng_from_seed(9);
+    let mut seen = std::collections::HashMap::new();
+    for (stones, positions) in [(10, 40), (7, 12)] {
+        let mut checked = 0;
+        while checked < positions {
+            // Random stones, then the position is small enough to search whole.
+            let mut pos = game.start();
+            for _ in 0..stones {
+                let moves = game.moves(&pos);
+                pos = game.play(
+                    &pos,
+                    moves[uniform_below(&mut rng, moves.len() as u32) as usize],
+                );
+                if game.outcome(&pos).is_some() {
+                    break;
+                }
+            }
+            if game.outcome(&pos).is_some() {
+                continue;
+            }
+            let expected = plain(&game, &pos, &mut seen);
+            assert_eq!(
+                solver.distance(&pos).unwrap(),
+                expected,
+                "{}",
+                game.format_position(&pos)
+            );
+            checked += 1;
+        }
+    }
+}

@@ -415,7 +415,9 @@ fn lay_out(cards: &[Vec<String>], per_row: usize) -> String {
 }
 
 fn solve<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
-    if a.position.is_some() || (!super::setup::enumerable(&game) && game.own_solver().is_some()) {
+    if a.position.is_some()
+        || (!super::setup::enumerable(&game) && game.own_solver(TieBreak::Random).is_some())
+    {
         return solve_from_position(game, a);
     }
     super::setup::check_enumerable(&game)?;
@@ -1309,7 +1311,7 @@ fn screen_session<G: FullGame>(
             tie_break,
         )?);
     }
-    if rival == Opponent::Perfect && game.own_solver().is_none() {
+    if rival == Opponent::Perfect && game.own_solver(TieBreak::Random).is_none() {
         bail!(
             "the perfect player cannot solve {} {}: it is too big; use --opponent mcts or random",
             game.name(),
@@ -1450,13 +1452,14 @@ fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
         Opponent::Mcts(sims) => Some(Box::new(crate::players::MctsPlayer::new(sims))),
         Opponent::Random => Some(Box::new(crate::players::RandomPlayer)),
         Opponent::Perfect => {
-            let (values, _) = crate::learn::perfect_values(&game).map_err(|e| {
-                anyhow::anyhow!(
-                    "the perfect player cannot solve {} {}: {e}; play mcts instead",
-                    game.name(),
-                    game.variant()
-                )
-            })?;
+            let (values, _) =
+                crate::learn::perfect_values(&game, TieBreak::Random).map_err(|e| {
+                    anyhow::anyhow!(
+                        "the perfect player cannot solve {} {}: {e}; play mcts instead",
+                        game.name(),
+                        game.variant()
+                    )
+                })?;
             Some(Box::new(crate::players::PerfectPlayer::new(
                 values,
                 TieBreak::Random,
@@ -1722,21 +1725,23 @@ fn solve_from_position<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
             parsed?
         }
     };
-    if game.own_solver().is_none() {
+    if game.own_solver(TieBreak::Random).is_none() {
         super::setup::check_enumerable(&game)?;
     }
     let started = std::time::Instant::now();
-    let (values, _) = crate::learn::perfect_values(&game)?;
-    let mut perfect = crate::players::PerfectPlayer::new(values, TieBreak::Random);
+    // Distances too, for the line of best moves: the quickest win against the slowest loss.
+    let (values, _) = crate::learn::perfect_values(&game, TieBreak::Fastest)?;
+    let mut perfect = crate::players::PerfectPlayer::new(values.clone(), TieBreak::Random);
+    let mut fastest = crate::players::PerfectPlayer::new(values, TieBreak::Fastest);
     let side_name = |s| game.side_name(s);
     let mover = game.to_move(&pos);
     let first_moves = perfect.move_values(&game, &pos)?;
     let best = perfect.best_moves(&game, &pos)?;
-    // A line of best moves: the first best move at each step.
+    // A line of best moves: at each step the first of the quickest wins or slowest losses.
     let mut line = Vec::new();
     let mut cur = pos.clone();
     while game.outcome(&cur).is_none() {
-        let Some(&mv) = perfect.best_moves(&game, &cur)?.first() else {
+        let Some(&mv) = fastest.best_moves(&game, &cur)?.first() else {
             break;
         };
         line.push(game.format_move(mv));
@@ -1756,11 +1761,6 @@ fn solve_from_position<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
         _ => None,
     };
     let secs = started.elapsed().as_secs_f64();
-    let class = |v: crate::solve::Value| match v.class() {
-        1 => "win",
-        0 => "draw",
-        _ => "loss",
-    };
     let winner_name = winner.map(side_name).unwrap_or("draw");
     if a.json {
         print_json(&json!({
@@ -1770,7 +1770,7 @@ fn solve_from_position<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
             "to_move": side_name(mover),
             "winner": winner_name,
             "best_moves": best.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>(),
-            "first_moves": first_moves.iter().map(|&(m, v)| json!({"move": game.format_move(m), "value": class(v)})).collect::<Vec<_>>(),
+            "first_moves": first_moves.iter().map(|&(m, v)| json!({"move": game.format_move(m), "value": v.to_string()})).collect::<Vec<_>>(),
             "plies": line.len(),
             "principal_variation": line,
             "seconds": secs,
@@ -1785,13 +1785,20 @@ fn solve_from_position<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
         game.format_position(&pos)
     );
     match winner {
-        Some(w) => println!("Under perfect play {} wins.", side_name(w)),
+        Some(w) => match value {
+            crate::solve::Value::Win(d) | crate::solve::Value::Loss(d) if d > 0 => println!(
+                "Under perfect play {} wins in {}.",
+                side_name(w),
+                crate::text::count(d as u64, "ply", "plies")
+            ),
+            _ => println!("Under perfect play {} wins.", side_name(w)),
+        },
         None => println!("Under perfect play the game is a draw."),
     }
     println!("Moves for {}:", side_name(mover));
     for &(m, v) in &first_moves {
         let mark = if best.contains(&m) { "  (best)" } else { "" };
-        println!("  {:<6} {}{mark}", game.format_move(m), class(v));
+        println!("  {:<6} {v}{mark}", game.format_move(m));
     }
     println!("A line of best moves: {}", line.join(" "));
     println!("Solved in {secs:.1} s.");

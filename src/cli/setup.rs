@@ -161,7 +161,7 @@ pub(crate) fn opponent_or_default<G: GameDefaults>(
     if let Some(o) = asked {
         return o.clone();
     }
-    let solvable = enumerable(game) || game.own_solver().is_some();
+    let solvable = enumerable(game) || game.own_solver(TieBreak::Random).is_some();
     OpponentSpec {
         kind: if solvable {
             Opponent::Perfect
@@ -554,20 +554,21 @@ impl<G: GameDefaults> Setup<G> {
                 Opponent::Perfect => {
                     // The perfect player needs the game solved: only games small enough, or with
                     // a solver of their own.
-                    if game.own_solver().is_none() && !enumerable(&game) {
+                    if game.own_solver(TieBreak::Random).is_none() && !enumerable(&game) {
                         bail!(
                             "the perfect player cannot solve {} {}: it is too big; use --opponent mcts or random",
                             game.name(),
                             game.variant()
                         );
                     }
-                    let (values, v) = crate::learn::perfect_values(&game).with_context(|| {
-                        format!(
-                            "the perfect player cannot solve {} {}; use --opponent random",
-                            game.name(),
-                            game.variant()
-                        )
-                    })?;
+                    let (values, v) =
+                        crate::learn::perfect_values(&game, tie_break).with_context(|| {
+                            format!(
+                                "the perfect player cannot solve {} {}; use --opponent random",
+                                game.name(),
+                                game.variant()
+                            )
+                        })?;
                     start_value = Some(v);
                     Some(LazyOpponent::Perfect(Remembering::new(
                         PerfectPlayer::new(values, tie_break),

@@ -3,7 +3,7 @@
 
 use super::{Forced, Preset, SymmetryMode};
 use crate::game::{Game, Side};
-use crate::solve::{OnDemand, SharedValues, SolveError, Value, Values};
+use crate::solve::{OnDemand, SharedValues, SolveError, TieBreak, Value, Values};
 
 /// A game with the settings matchbox uses for its learners when the user gives none.
 pub trait GameDefaults: Game + Sized + Clone + 'static {
@@ -22,8 +22,11 @@ pub trait GameDefaults: Game + Sized + Clone + 'static {
     fn nickname(&self, side: Side, mode: SymmetryMode) -> Option<&'static str>;
 
     /// A solver of the game's own for boards too big to enumerate (Havannah's base 3), if it
-    /// has one; `None` leaves the generic solvers.
-    fn own_solver(&self) -> Option<Box<dyn Values<Self> + Sync>> {
+    /// has one; `None` leaves the generic solvers. With [`TieBreak::Fastest`] its values must
+    /// carry distances (the quickest win, the slowest loss); with `Random` win, draw or loss is
+    /// enough.
+    fn own_solver(&self, tie_break: TieBreak) -> Option<Box<dyn Values<Self> + Sync>> {
+        let _ = tie_break;
         None
     }
 
@@ -64,8 +67,11 @@ pub const ON_DEMAND_LIMIT: usize = 20_000_000;
 /// the game's own solver if it has one, else a memoised negamax where the game can be enumerated.
 /// The start is solved first (so a game too big to solve is refused here, not mid-game); its value
 /// comes back too.
-pub fn perfect_values<G: GameDefaults>(game: &G) -> Result<(SharedValues<G>, Value), SolveError> {
-    let solver: Box<dyn Values<G> + Sync> = match game.own_solver() {
+pub fn perfect_values<G: GameDefaults>(
+    game: &G,
+    tie_break: TieBreak,
+) -> Result<(SharedValues<G>, Value), SolveError> {
+    let solver: Box<dyn Values<G> + Sync> = match game.own_solver(tie_break) {
         Some(s) => s,
         None if crate::game::enumerable(game) => Box::new(OnDemand::new(ON_DEMAND_LIMIT)),
         None => {

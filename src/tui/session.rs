@@ -291,7 +291,8 @@ impl<G: GameDefaults> Session<G> {
                 let values = match &self.shared {
                     Some(v) => v.clone(),
                     None => {
-                        let (v, _) = crate::learn::perfect_values(&self.game_rules)?;
+                        let (v, _) =
+                            crate::learn::perfect_values(&self.game_rules, self.tie_break)?;
                         self.shared = Some(v.clone());
                         v
                     }

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use crate::game::Side;
 use crate::game::graph::GameGraph;
 use crate::learn::{Forced, GameDefaults, Preset, SymmetryMode};
-use crate::solve::{GraphValues, Solution, Values};
+use crate::solve::{GraphValues, Solution, TieBreak, Values};
 
 impl GameDefaults for MiniArimaa {
     /// Gold: the first player wins under perfect play (README, "Mini-Arimaa").
@@ -48,7 +48,7 @@ impl GameDefaults for MiniArimaa {
         None
     }
     /// Its positions repeat, so its values come from retrograde analysis of its whole graph.
-    fn own_solver(&self) -> Option<Box<dyn Values<Self> + Sync>> {
+    fn own_solver(&self, _tie_break: TieBreak) -> Option<Box<dyn Values<Self> + Sync>> {
         let graph = Arc::new(GameGraph::build(self));
         let solution = Arc::new(Solution::retrograde(&graph));
         Some(Box::new(GraphValues::new(graph, solution)))

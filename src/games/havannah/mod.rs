@@ -14,7 +14,7 @@ pub use rules::*;
 
 use crate::game::Side;
 use crate::learn::{BoxCounts, Forced, GameDefaults, Preset, SymmetryMode};
-use crate::solve::Values;
+use crate::solve::{TieBreak, Values};
 
 impl GameDefaults for Havannah {
     /// White: the first player wins under perfect play on bases 2 to 4; with the swap rule,
@@ -49,13 +49,16 @@ impl GameDefaults for Havannah {
         None
     }
     /// Bases 2 and 3 (up to 19 cells): the win/draw/loss solver of `solve.rs`.
-    fn own_solver(&self) -> Option<Box<dyn Values<Self> + Sync>> {
+    fn own_solver(&self, tie_break: TieBreak) -> Option<Box<dyn Values<Self> + Sync>> {
         if self.base().get() > 3 {
             return None;
         }
-        solve::HavannahSolver::new(self, 200_000_000)
-            .ok()
-            .map(|s| Box::new(s) as Box<dyn Values<Self> + Sync>)
+        match tie_break {
+            TieBreak::Random => solve::HavannahSolver::new(self, 200_000_000),
+            TieBreak::Fastest => solve::HavannahSolver::with_distances(self, 200_000_000),
+        }
+        .ok()
+        .map(|s| Box::new(s) as Box<dyn Values<Self> + Sync>)
     }
     /// Base 3 (and 2) with full symmetry: counted level by level in `count.rs`.
     fn own_count(

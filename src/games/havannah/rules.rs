@@ -865,6 +865,10 @@ impl Havannah {
         // needs two corners, a fork three sides, a ring six stones and two of them beside `at`.
         let touching = |group: B, of: &[B; 6]| of.iter().filter(|&&c| c.intersects(group)).count();
         let own_neighbours = self.neighbours(at).filter(|c| own.has(c.index())).count();
+        if own_neighbours == 0 {
+            // A lone stone: one corner at most, one side at most, no ring.
+            return Structures::default();
+        }
         let maybe_ring = own_neighbours >= 2 && own.count() >= 6;
         let maybe_bridge = touching(own, &shape.corners) >= 2;
         let maybe_fork = touching(own, &shape.sides) >= 3;

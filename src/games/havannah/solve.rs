@@ -7,7 +7,7 @@
 use super::{Bits, Cell, Havannah, Position};
 use crate::game::Game;
 use crate::solve::{SolveError, Value, Values};
-use crate::words::Outcomes;
+use crate::words::{Outcomes, WordMap};
 
 /// Havannah positions of bases 2 and 3 packed into one 64-bit word ([`Game::pack`]), least of
 /// their 12 images: one word a position in the solver's table and in the box count.
@@ -48,6 +48,9 @@ pub struct HavannahSolver {
     table: Outcomes,
     packer: Packer,
     limit: usize,
+    /// Exact distances, computed only when asked ([`HavannahSolver::with_distances`]): the
+    /// value for the side to move by packed canonical position, encoded by [`encode`].
+    distances: Option<WordMap<i8>>,
 }
 
 impl HavannahSolver {
@@ -59,7 +62,18 @@ impl HavannahSolver {
             table: Outcomes::default(),
             packer,
             limit,
+            distances: None,
         })
+    }
+
+    /// A solver that also counts distances: the quickest win and the slowest loss, in plies,
+    /// for the perfect player's `fastest` tie-break and for `solve`'s line of best moves. It
+    /// searches more than win, draw or loss alone (every reply of a lost position, every winning
+    /// move of a won one).
+    pub fn with_distances(game: &Havannah, limit: usize) -> Result<Self, SolveError> {
+        let mut s = Self::new(game, limit)?;
+        s.distances = Some(WordMap::new());
+        Ok(s)
     }
 
     /// Positions solved so far.
@@ -80,13 +94,189 @@ impl HavannahSolver {
             });
         }
         let key = self.packer.key(pos);
+        self.solve_keyed(pos, key)
+    }
+
+    /// [`HavannahSolver::solve`] of a position in play whose key is known.
+    fn solve_keyed(&mut self, pos: &Position, key: u64) -> Result<i8, SolveError> {
         if let Some(v) = self.table.get(key) {
             return Ok(v);
         }
+        let look = Look::at(&self.game, pos);
+        self.solve_looked(pos, key, &look)
+    }
+
+    /// Solves a position not in the table, whose first look has been taken.
+    fn solve_looked(&mut self, pos: &Position, key: u64, look: &Look) -> Result<i8, SolveError> {
         if self.table.len() >= self.limit {
             return Err(SolveError::TooBig { limit: self.limit });
         }
-        let g = std::sync::Arc::clone(&self.game);
+        let best = match look.kind {
+            Kind::WinInOne => 1,
+            Kind::TwoThreats => -1,
+            Kind::Threat(c) => -self.solve(&self.child(pos, c))?,
+            Kind::Open => {
+                let g = std::sync::Arc::clone(&self.game);
+                let mut best = -1;
+                for &c in look.empty().iter().chain(g.moves_with_swap(pos).iter()) {
+                    best = best.max(-self.solve(&self.child(pos, c))?);
+                    if best == 1 {
+                        break;
+                    }
+                }
+                best
+            }
+        };
+        self.table.insert(key, best);
+        Ok(best)
+    }
+
+    /// A child of a position where no move wins: still in play unless it fills the board.
+    fn child(&self, pos: &Position, c: Cell) -> Position {
+        if c.is_swap() {
+            self.game.play(pos, c)
+        } else {
+            self.game.play_quiet(pos, c)
+        }
+    }
+
+    /// The exact value of `pos` for the side to move: a win in the fewest plies the opponent
+    /// cannot prolong, a loss in the most plies the opponent cannot shorten, or a draw.
+    pub fn distance(&mut self, pos: &Position) -> Result<Value, SolveError> {
+        if let Some(o) = self.game.outcome(pos) {
+            return Ok(Value::of_finished(o.winner, self.game.to_move(pos)));
+        }
+        let key = self.packer.key(pos);
+        self.distance_keyed(pos, key)
+    }
+
+    /// [`HavannahSolver::distance`] of a position in play whose key is known.
+    fn distance_keyed(&mut self, pos: &Position, key: u64) -> Result<Value, SolveError> {
+        Ok(self.bounded(pos, key, None)?.0)
+    }
+
+    /// The value of a position in play, searched until it is known to be at least `enough` (for
+    /// the side to move): then `(a value at least that good, false)`, else `(the value, true)`.
+    /// Only exact values are kept. A won position searches only its winning moves.
+    fn bounded(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        enough: Option<Value>,
+    ) -> Result<(Value, bool), SolveError> {
+        let table = self.distances.get_or_insert_with(WordMap::new);
+        if let Some(v) = table.get(key) {
+            return Ok((decode(v), true));
+        }
+        if table.len() >= self.limit {
+            return Err(SolveError::TooBig { limit: self.limit });
+        }
+        let look = Look::at(&self.game, pos);
+        let (value, exact) = match look.kind {
+            Kind::WinInOne => (Value::Win(1), true),
+            // Whatever the mover does, the opponent wins next.
+            Kind::TwoThreats => (Value::Loss(2), true),
+            // Any other move loses in 2, so the block is at least as good.
+            Kind::Threat(c) => match self.child_bounded(pos, c, false, None)? {
+                Some(v) => v,
+                None => (Value::Draw, true),
+            },
+            Kind::Open => {
+                let class = match self.table.get(key) {
+                    Some(v) => v,
+                    None => self.solve_looked(pos, key, &look)?,
+                };
+                if class == 0 {
+                    return Ok((Value::Draw, true));
+                }
+                // The slowest loss possible: the opponent's winning stone the last on the
+                // board (a loss is always an even number of plies away).
+                let longest = Value::Loss((look.n & !1) as u16);
+                let g = std::sync::Arc::clone(&self.game);
+                let (mut best, mut exact): (Option<Value>, bool) = (None, true);
+                for &c in look.empty().iter().chain(g.moves_with_swap(pos).iter()) {
+                    // A won position needs only its winning moves' distances; a move shown to be
+                    // no better than the best so far is not searched to the end.
+                    if let Some((v, true)) = self.child_bounded(pos, c, class == 1, best)?
+                        && best.is_none_or(|b| v.rank() > b.rank())
+                    {
+                        best = Some(v);
+                    }
+                    let Some(b) = best else { continue };
+                    // No quicker win without a win in one, no slower loss than the board.
+                    if b == Value::Win(3) || b == longest {
+                        break;
+                    }
+                    if enough.is_some_and(|e| b.rank() >= e.rank()) {
+                        exact = false;
+                        break;
+                    }
+                }
+                (best.unwrap_or(Value::Draw), exact)
+            }
+        };
+        if exact && let Some(t) = self.distances.as_mut() {
+            t.insert(key, encode(value));
+        }
+        Ok((value, exact))
+    }
+
+    /// The value of playing `c` in `pos`, for the side to move in `pos`, and whether it is exact:
+    /// searched only until it is known to be no better than `best`. `None`: with `only_wins`, a
+    /// move that does not win, not searched.
+    fn child_bounded(
+        &mut self,
+        pos: &Position,
+        c: Cell,
+        only_wins: bool,
+        best: Option<Value>,
+    ) -> Result<Option<(Value, bool)>, SolveError> {
+        let child = self.child(pos, c);
+        let same = self.game.to_move(&child) == self.game.to_move(pos);
+        if self.game.outcome(&child).is_some() {
+            // A full board: a draw.
+            return Ok((!only_wins).then_some((Value::Draw, true)));
+        }
+        let key = self.packer.key(&child);
+        if only_wins {
+            let v = self.solve_keyed(&child, key)?;
+            if (if same { v } else { -v }) != 1 {
+                return Ok(None);
+            }
+        }
+        // The child's value that would make this move exactly as good as `best`.
+        let enough = best.map(|b| match (b, same) {
+            (Value::Draw, _) => Value::Draw,
+            (Value::Win(d), false) => Value::Loss(d.saturating_sub(1)),
+            (Value::Loss(d), false) => Value::Win(d.saturating_sub(1)),
+            (Value::Win(d), true) => Value::Win(d.saturating_sub(1)),
+            (Value::Loss(d), true) => Value::Loss(d.saturating_sub(1)),
+        });
+        let (v, exact) = self.bounded(&child, key, enough)?;
+        Ok(Some((v.seen_from(same), exact)))
+    }
+}
+
+/// What a first look at a position in play finds: its empty cells and who can win at once.
+struct Look {
+    empty: [Cell; 32],
+    n: usize,
+    kind: Kind,
+}
+
+enum Kind {
+    /// The mover completes a structure with one stone.
+    WinInOne,
+    /// The opponent could complete one in two places: one cannot block both.
+    TwoThreats,
+    /// The opponent could complete one here: the mover must block it.
+    Threat(Cell),
+    /// Neither side wins at once.
+    Open,
+}
+
+impl Look {
+    fn at(g: &Havannah, pos: &Position) -> Look {
         let mover = g.to_move(pos);
         let own = pos.stones(mover);
         let theirs = pos.stones(mover.other());
@@ -100,46 +290,48 @@ impl HavannahSolver {
                 n += 1;
             }
         }
-        let empty = &empty[..n];
-        // A win in one.
-        if empty
+        let cells = &empty[..n];
+        let kind = if !g.moves_with_swap(pos).is_empty() {
+            // Black may take White's stone: a threat of White's may become Black's own.
+            Kind::Open
+        } else if cells
             .iter()
             .any(|&c| !g.completed(with(own, c), c).is_empty())
         {
-            self.table.insert(key, 1);
-            return Ok(1);
-        }
-        // The opponent's wins in one: one must be blocked; two cannot be.
-        let mut threat = None;
-        for &c in empty {
-            if !g.completed(with(theirs, c), c).is_empty() {
-                if threat.is_some() {
-                    self.table.insert(key, -1);
-                    return Ok(-1);
-                }
-                threat = Some(c);
+            Kind::WinInOne
+        } else {
+            let mut threats = cells
+                .iter()
+                .filter(|&&c| !g.completed(with(theirs, c), c).is_empty());
+            match (threats.next(), threats.next()) {
+                (Some(_), Some(_)) => Kind::TwoThreats,
+                (Some(&c), None) => Kind::Threat(c),
+                (None, _) => Kind::Open,
             }
-        }
-        let (candidates, swap) = match &threat {
-            Some(c) => (std::slice::from_ref(c), &[][..]),
-            None => (empty, g.moves_with_swap(pos)),
         };
-        let mut best = -1;
-        for &c in candidates.iter().chain(swap.iter()) {
-            // No move wins here, so a child is still in play unless it fills the board.
-            let child = if c.is_swap() {
-                g.play(pos, c)
-            } else {
-                g.play_quiet(pos, c)
-            };
-            let v = -self.solve(&child)?;
-            best = best.max(v);
-            if best == 1 {
-                break;
-            }
-        }
-        self.table.insert(key, best);
-        Ok(best)
+        Look { empty, n, kind }
+    }
+
+    fn empty(&self) -> &[Cell] {
+        &self.empty[..self.n]
+    }
+}
+
+/// A value with its distance in one byte: a win in d plies is 100 − d, a loss −(100 − d), a draw
+/// 0 (no game on bases 2 and 3 lasts 100 plies).
+fn encode(v: Value) -> i8 {
+    match v {
+        Value::Win(d) => 100 - d.min(99) as i8,
+        Value::Draw => 0,
+        Value::Loss(d) => -(100 - d.min(99) as i8),
+    }
+}
+
+fn decode(v: i8) -> Value {
+    match v {
+        0 => Value::Draw,
+        v if v > 0 => Value::Win((100 - v) as u16),
+        v => Value::Loss((100 + v) as u16),
     }
 }
 
@@ -150,8 +342,12 @@ fn with(b: Bits, c: Cell) -> Bits {
 }
 
 impl Values<Havannah> for HavannahSolver {
-    /// Win, draw or loss for the side to move; the distance is not computed (always 0).
+    /// Win, draw or loss for the side to move, with its distance when the solver counts them
+    /// ([`HavannahSolver::with_distances`]; 0 otherwise).
     fn value(&mut self, _game: &Havannah, pos: &Position) -> Result<Value, SolveError> {
+        if self.distances.is_some() {
+            return self.distance(pos);
+        }
         Ok(match self.solve(pos)? {
             1 => Value::Win(0),
             0 => Value::Draw,
