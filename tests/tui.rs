@@ -1172,3 +1172,23 @@ fn quitting_a_game_against_a_stand_in_does_not_ask_to_save() {
     app.update(Action::Quit);
     assert!(app.quit, "{:?}", app.message);
 }
+
+/// The title keeps a space before the speed in brackets at every width a class uses, however
+/// long the title ("… 304 boxes[100 games/s]" was seen at 100 columns).
+#[test]
+fn the_title_never_runs_into_the_speed() {
+    let mut menace = menace_session(5);
+    menace.ply();
+    for speed in [Speed::Games100, Speed::FlatOut, Speed::Step] {
+        let app = menace_app(&menace, speed);
+        for w in [80u16, 100, 120] {
+            let mut t = Terminal::new(TestBackend::new(w, 30)).unwrap();
+            t.draw(|f| render::watch(f, &app)).unwrap();
+            let buf = t.backend().buffer();
+            let title: String = (0..w).map(|x| buf[(x, 0)].symbol().to_string()).collect();
+            let at = title.find('[').unwrap();
+            assert!(title[..at].ends_with(' '), "{w}: {title:?}");
+            assert!(title.trim_end().ends_with(']'), "{w}: {title:?}");
+        }
+    }
+}

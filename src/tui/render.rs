@@ -1084,7 +1084,8 @@ fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
             format!(" · {} reinforcement", s.reinforcement),
             format!(" · seed {}", s.seed),
         ],
-        (area.width as usize).saturating_sub(state.chars().count() + 3),
+        // A space at least between the title and the state in brackets.
+        (area.width as usize).saturating_sub(state.chars().count() + 4),
     );
     let right = format!("[{state}] ");
     let pad = (area.width as usize).saturating_sub(left.chars().count() + right.chars().count());
