@@ -1192,3 +1192,21 @@ fn the_title_never_runs_into_the_speed() {
         }
     }
 }
+
+/// A reset (`r` twice) refills the machine, and the games watched before it are kept for the
+/// summary printed on quitting.
+#[test]
+fn a_reset_keeps_the_count_of_games_watched_before_it() {
+    let mut s = session(8, Opponent::Perfect);
+    for _ in 0..5 {
+        s.recorded_game();
+    }
+    assert_eq!(s.machine().games_played, 5);
+    s.reset();
+    assert_eq!((s.machine().games_played, s.games_before_reset), (0, 5));
+    for _ in 0..3 {
+        s.recorded_game();
+    }
+    s.reset();
+    assert_eq!((s.machine().games_played, s.games_before_reset), (0, 8));
+}

@@ -1393,9 +1393,16 @@ fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
     tui::check_terminal("watch")?;
     let session = tui::watch(session, titles, speed, save, a.theme.into())?;
     // The terminal is back: say what ran, so the run can be repeated.
+    let now = session.machine().games_played;
+    let all = session.games_before_reset + now;
+    let since = if session.games_before_reset > 0 {
+        format!(" ({} since the last reset)", crate::text::group(now))
+    } else {
+        String::new()
+    };
     println!(
-        "{} watched; seed {seed} (`--seed {seed}` plays the same games again)",
-        crate::text::count(session.machine().games_played, "game", "games")
+        "{} watched{since}; seed {seed} (`--seed {seed}` plays the same games again)",
+        crate::text::count(all, "game", "games")
     );
     Ok(())
 }

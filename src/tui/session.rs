@@ -185,6 +185,8 @@ pub struct Session<G: GameDefaults> {
     pub recent: VecDeque<usize>,
     /// Stop after this many games in this session.
     pub limit: Option<u64>,
+    /// Games played before the machine was last reset (`r`), all resets together.
+    pub games_before_reset: u64,
     /// A player that moves for the machine instead of its boxes (a person playing a tree search
     /// or the perfect player); the machine then neither draws nor learns.
     stand_in: Option<Box<dyn Player<G>>>,
@@ -262,6 +264,7 @@ impl<G: GameDefaults> Session<G> {
             reinforced: None,
             recent: VecDeque::new(),
             limit: None,
+            games_before_reset: 0,
             totals: (0, 0),
             stand_in: None,
             duel: None,
@@ -413,6 +416,7 @@ impl<G: GameDefaults> Session<G> {
 
     /// Refills every box, reseeds, and forgets the games played.
     pub fn reset(&mut self) {
+        self.games_before_reset += self.machine.games_played;
         self.machine.reset();
         if let Some(p) = &mut self.duel {
             p.game.clear();
