@@ -663,6 +663,18 @@ fn havannah_base_3_is_a_first_player_win_from_the_six_corners_only() {
     let swap = json(&["solve", "havannah", "--size", "3", "--swap", "--json"]);
     assert_eq!(values(&swap), expected("loss in 10"));
     assert_eq!(swap["plies"], 12);
+    // A finished position is not solved: the text says how it ended.
+    let out = run(&[
+        "solve",
+        "havannah",
+        "--size",
+        "3",
+        "--position",
+        "WBW/BWBW/BWBWB/WBWB/W..",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("The game is over: white has won."), "{text}");
+    assert!(!text.contains("Moves for"), "{text}");
     // Any position can be solved: after a1 and the centre, White still wins.
     let v = json(&[
         "solve",

@@ -1791,6 +1791,14 @@ fn solve_from_position<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
         side_name(mover),
         game.format_position(&pos)
     );
+    if let Some(o) = game.outcome(&pos) {
+        // Nothing to solve: say how it ended.
+        match o.winner {
+            Some(w) => println!("The game is over: {} has won.", side_name(w)),
+            None => println!("The game is over: a draw."),
+        }
+        return Ok(());
+    }
     match winner {
         Some(w) => match value {
             crate::solve::Value::Win(d) | crate::solve::Value::Loss(d) if d > 0 => println!(
