@@ -1,8 +1,11 @@
-//! Solving small Havannah boards exactly: a negamax on win, draw or loss only (no distances),
-//! which stops at the first winning move, plays a win in one at once, and when the opponent
-//! threatens to win in one considers only the cell that blocks it (two threats: lost). Positions
-//! are kept in a transposition table keyed by the least of their 12 images, packed into one
-//! 64-bit word (bases 2 and 3: two bits per cell and the side to move), kept across calls.
+//! Solving small Havannah boards exactly: a negamax on win, draw or loss, which stops at the
+//! first winning move, plays a win in one at once, and when the opponent threatens to win in one
+//! considers only the cell that blocks it (two threats: lost; never on the move where Black may
+//! swap). Where asked, a second search on top of it counts distances (the quickest win, the
+//! slowest loss): a won position searches only its winning moves, and a move only until it is
+//! shown no better than the best so far. Positions are kept in transposition tables keyed by
+//! the least of their 12 images, packed into one 64-bit word (bases 2 and 3: two bits per cell
+//! and the side to move), kept across calls.
 
 use super::{Bits, Cell, Havannah, Position};
 use crate::game::Game;
