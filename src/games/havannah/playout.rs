@@ -23,9 +23,9 @@ pub struct Playouts<'a> {
     /// At a root: the corners (bits 0–5) and sides (bits 8–13) its group touches.
     reach: Vec<u16>,
     /// Corner and side bits of each grid cell.
-    own_reach: Vec<u16>,
+    own_reach: &'a [u16],
     order: Vec<Cell>,
-    neighbours: Vec<[u16; 6]>,
+    neighbours: &'a [[u16; 6]],
     /// 0 empty, 1 White, 2 Black, for each grid cell.
     colour: Vec<u8>,
     /// At a root: the cells of its group (for the ring test, which needs the group's shape).
@@ -37,25 +37,15 @@ const NONE: u16 = u16::MAX;
 
 impl<'a> Playouts<'a> {
     pub fn new(game: &'a Havannah) -> Self {
+        // The board's own tables are borrowed: a tree search makes an engine for every rollout.
         let grid = game.neighbour_table().len();
-        let mut own_reach = vec![0u16; grid];
-        for (k, corner) in game.corners().iter().enumerate() {
-            for i in corner.iter() {
-                own_reach[i] |= 1 << k;
-            }
-        }
-        for (k, side) in game.sides().iter().enumerate() {
-            for i in side.iter() {
-                own_reach[i] |= 1 << (8 + k);
-            }
-        }
         Playouts {
             game,
             parent: vec![0; grid],
             reach: vec![0; grid],
-            own_reach,
+            own_reach: game.reach_table(),
             order: game.cells().to_vec(),
-            neighbours: game.neighbour_table().to_vec(),
+            neighbours: game.neighbour_table(),
             colour: vec![0; grid],
             group: vec![Bits::default(); grid],
         }

@@ -572,6 +572,8 @@ pub struct Havannah {
     cells: Vec<Cell>,
     /// The six neighbours of each grid cell, in turning order (NONE off the board).
     neighbours: Vec<[u16; 6]>,
+    /// The corner (bits 0–5) and side (bits 8–13) each grid cell belongs to.
+    reach: Vec<u16>,
     /// For each of the 12 symmetries, the image of each grid cell.
     images: Vec<Vec<u16>>,
     inverses: [u8; 12],
@@ -680,6 +682,17 @@ impl Havannah {
         };
         let small = shape.word();
         let word_images = small.as_ref().map(|_| WordImages::new(&images, grid));
+        let mut reach = vec![0u16; grid];
+        for (k, corner) in shape.corners.iter().enumerate() {
+            for i in corner.iter() {
+                reach[i] |= 1 << k;
+            }
+        }
+        for (k, side) in shape.sides.iter().enumerate() {
+            for i in side.iter() {
+                reach[i] |= 1 << (8 + k);
+            }
+        }
         Havannah {
             base,
             swap: variant.swap,
@@ -690,6 +703,7 @@ impl Havannah {
             word_images,
             cells,
             neighbours,
+            reach,
             images,
             inverses,
         }
@@ -765,6 +779,10 @@ impl Havannah {
     /// The raw neighbour table: six grid indexes per grid cell, `u16::MAX` off the board.
     pub(super) fn neighbour_table(&self) -> &[[u16; 6]] {
         &self.neighbours
+    }
+    /// The corner (bits 0–5) and side (bits 8–13) of each grid cell, as masks.
+    pub(super) fn reach_table(&self) -> &[u16] {
+        &self.reach
     }
     pub(super) fn board_bits(&self) -> Bits {
         self.shape.board
