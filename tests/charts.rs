@@ -84,6 +84,26 @@ fn train_csv_has_one_row_per_game() {
         rows[39][4].parse::<u64>().unwrap(),
         json["beads_left"].as_u64().unwrap()
     );
+    assert!(
+        rows[0][10].contains(" · gardner symmetry · "),
+        "{}",
+        &rows[0][10]
+    );
+    // A machine without symmetry is labelled in words ("no symmetry", not "none symmetry").
+    let none = dir.path().join("none.csv");
+    run(&[
+        "train",
+        "hexapawn",
+        "--symmetry",
+        "none",
+        "--games",
+        "3",
+        "--csv",
+        none.to_str().unwrap(),
+    ]);
+    let mut r = csv::Reader::from_path(&none).unwrap();
+    let first = r.records().next().unwrap().unwrap();
+    assert!(first[10].contains(" · no symmetry · "), "{}", &first[10]);
 }
 
 #[test]

@@ -158,14 +158,14 @@ fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
             );
         }
         let title = format!(
-            "{}{} {} · {} · {} symmetry · {what}{}",
+            "{}{} {} · {} · {} · {what}{}",
             game.nickname(side, mode)
                 .map(|n| format!("{n}: "))
                 .unwrap_or_default(),
             game.name(),
             game.variant(),
             game.side_name(side),
-            mode,
+            mode.words(),
             match colours {
                 crate::palette::BeadColours::ByCell => " · a colour per cell",
                 crate::palette::BeadColours::ByArrow => "",

@@ -776,11 +776,11 @@ impl<G: GameDefaults> Setup<G> {
             None => format!("{} player", self.opponent_name()),
         };
         format!(
-            "{name} ({}) v {opponent} · {} {} · {} symmetry · {} reinforcement · beads {} · seed {}",
+            "{name} ({}) v {opponent} · {} {} · {} · {} reinforcement · beads {} · seed {}",
             g.side_name(side),
             g.name(),
             g.variant(),
-            m.boxes.mode(),
+            m.boxes.mode().words(),
             m.reinforcement,
             m.initial,
             m.seed

@@ -71,6 +71,17 @@ impl fmt::Display for SymmetryMode {
     }
 }
 
+impl SymmetryMode {
+    /// The mode in words for titles: "full symmetry", "gardner symmetry", "no symmetry".
+    pub fn words(self) -> &'static str {
+        match self {
+            SymmetryMode::Full => "full symmetry",
+            SymmetryMode::Gardner => "gardner symmetry",
+            SymmetryMode::None => "no symmetry",
+        }
+    }
+}
+
 impl FromStr for SymmetryMode {
     type Err = LearnError;
     fn from_str(s: &str) -> Result<SymmetryMode, LearnError> {

@@ -476,9 +476,9 @@ impl Titles {
             machine: format!("{name} ({})", game.side_name(side)),
             game: format!("{} {}", game.name(), game.variant()),
             symmetry: if m.boxes.is_lazy() {
-                format!("{} symmetry, boxes made on first visit", m.boxes.mode())
+                format!("{}, boxes made on first visit", m.boxes.mode().words())
             } else {
-                format!("{} symmetry, {} boxes", m.boxes.mode(), m.boxes.len())
+                format!("{}, {} boxes", m.boxes.mode().words(), m.boxes.len())
             },
             rival: None,
         }
