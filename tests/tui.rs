@@ -1210,3 +1210,36 @@ fn a_reset_keeps_the_count_of_games_watched_before_it() {
     s.reset();
     assert_eq!((s.machine().games_played, s.games_before_reset), (0, 8));
 }
+
+/// "1 game a second" is a game a second whatever the game's length: the moves share the second
+/// by the recent games' length (Hexapawn's games are about 5 plies, noughts and crosses' 7 to 9).
+/// Time is simulated: the trainer is asked for work whenever it is due.
+#[test]
+fn one_game_a_second_for_games_of_any_length() {
+    fn games_in_a_minute<G: matchbox::tui::board::BoardView>(s: &mut Session<G>) -> u64 {
+        let c = Control {
+            speed: Speed::Games1,
+            paused: false,
+            browse: None,
+        };
+        let start = Instant::now();
+        let mut due = start;
+        // Settle on the game's length first, then count.
+        let before = loop {
+            worker::work(s, &c, due, &mut due);
+            if due >= start + Duration::from_secs(20) {
+                break s.machine().games_played;
+            }
+        };
+        while due < start + Duration::from_secs(80) {
+            worker::work(s, &c, due, &mut due);
+        }
+        s.machine().games_played - before
+    }
+    let her = games_in_a_minute(&mut session(2, Opponent::Perfect));
+    let menace = games_in_a_minute(&mut menace_session(2));
+    assert!(
+        (50..=70).contains(&her) && (50..=70).contains(&menace),
+        "games in a minute: HER {her}, MENACE {menace}"
+    );
+}

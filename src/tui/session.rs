@@ -187,6 +187,8 @@ pub struct Session<G: GameDefaults> {
     pub limit: Option<u64>,
     /// Games played before the machine was last reset (`r`), all resets together.
     pub games_before_reset: u64,
+    /// The plies of a game, on average over the recent ones (for pacing games a second).
+    pub mean_plies: f64,
     /// A player that moves for the machine instead of its boxes (a person playing a tree search
     /// or the perfect player); the machine then neither draws nor learns.
     stand_in: Option<Box<dyn Player<G>>>,
@@ -265,6 +267,7 @@ impl<G: GameDefaults> Session<G> {
             recent: VecDeque::new(),
             limit: None,
             games_before_reset: 0,
+            mean_plies: 6.0,
             totals: (0, 0),
             stand_in: None,
             duel: None,
@@ -691,6 +694,8 @@ impl<G: GameDefaults> Session<G> {
         });
         if let Some(g) = &mut self.game {
             g.result = Some(result);
+            // A moving average that follows the games as the machine learns.
+            self.mean_plies += (g.moves.len() as f64 - self.mean_plies) * 0.2;
         }
         self.in_game = false;
         self.record(number, result);

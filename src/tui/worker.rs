@@ -64,8 +64,16 @@ pub fn work<G: BoardView>(s: &mut Session<G>, c: &Control, now: Instant, due: &m
         }
         Speed::Games1 if now >= *due => {
             s.ply();
-            // About six plies a game: a move every 150 ms and a pause between games.
-            let d = if s.in_game() { 150 } else { 250 };
+            // The moves of a game share the second by the recent games' length (a move after
+            // each but the last), and the pause after a game fills it: at least 250 ms, the
+            // whole second after a resignation before the first move.
+            let moves = (s.mean_plies - 1.0).max(0.0);
+            let step = (750.0 / moves.max(1.0)).clamp(20.0, 250.0);
+            let d = if s.in_game() {
+                step
+            } else {
+                (1000.0 - moves * step).clamp(250.0, 1000.0)
+            } as u64;
             every(Duration::from_millis(d), due);
         }
         Speed::Games10 | Speed::Games100 if now >= *due => {
