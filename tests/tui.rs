@@ -1243,3 +1243,31 @@ fn one_game_a_second_for_games_of_any_length() {
         "games in a minute: HER {her}, MENACE {menace}"
     );
 }
+
+/// The play screen of mini-Arimaa at 80×24, the machine playing Silver: nothing cut off at a
+/// border (the score panel's title read "You v the machine (silver" against its corner).
+#[test]
+fn mini_arimaa_play_fits_80x24() {
+    use matchbox::games::arimaa::MiniArimaa;
+    let game = MiniArimaa::new();
+    let boxes = Arc::new(BoxSet::build_with(
+        &game,
+        Side::Second,
+        SymmetryMode::None,
+        matchbox::learn::Forced::Include,
+    ));
+    let m = Machine::new(boxes, StageBeads::uniform(1), Reinforcement::GARDNER, 2);
+    let s = Session::from_positions(game.clone(), m, Opponent::Human, TieBreak::Random).unwrap();
+    let titles = Titles::of(&game, s.machine());
+    let mut app = PlayApp::new(s, titles, Side::First, None);
+    app.update(Action::Enter);
+    let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    t.draw(|f| render::play(f, &app)).unwrap();
+    let cut = cut_at_a_border(&t);
+    assert!(cut.is_empty(), "{}\n{}", cut.join("\n"), screen_text(&t));
+    assert!(
+        screen_text(&t).contains("You v the machine "),
+        "{}",
+        screen_text(&t)
+    );
+}

@@ -1297,10 +1297,19 @@ fn draw_play<G: BoardView>(f: &mut Frame, app: &super::play::PlayApp<G>) {
             score_area.width,
         ));
     }
-    f.render_widget(
-        Paragraph::new(score).block(panel(format!(" You v {} ", app.titles.machine))),
-        score_area,
+    // The panel's title, shorter where the name does not fit: "You v the machine (silver)",
+    // "You v the machine", "Score".
+    let name = &app.titles.machine;
+    let short = name.split(" (").next().unwrap_or(name);
+    let title = first_fit(
+        &[
+            format!(" You v {name} "),
+            format!(" You v {short} "),
+            " Score ".to_string(),
+        ],
+        score_area.width.saturating_sub(2) as usize,
     );
+    f.render_widget(Paragraph::new(score).block(panel(title)), score_area);
     // The example is a move of this game (the first one offered, or the game's first move).
     let game = app.session.game();
     let example = app
