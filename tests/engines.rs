@@ -644,3 +644,25 @@ fn havannah_packs_small_positions_in_one_word() {
     let four = Havannah::new(Base::new(4).unwrap());
     assert_eq!(four.unpack(u64::MAX), None);
 }
+
+/// A game says whether it has a solver of its own without building one (mini-Arimaa's builds
+/// its whole graph), and says it truly.
+#[test]
+fn has_own_solver_tells_the_truth() {
+    use matchbox::games::arimaa::MiniArimaa;
+    use matchbox::games::havannah::{Base, Havannah};
+    use matchbox::games::tictactoe::TicTacToe;
+    use matchbox::learn::GameDefaults;
+    use matchbox::solve::TieBreak;
+    fn agrees<G: GameDefaults>(g: &G) -> bool {
+        g.has_own_solver() == g.own_solver(TieBreak::Random).is_some()
+    }
+    for n in 2..=5 {
+        let g = Havannah::new(Base::new(n).unwrap());
+        assert!(agrees(&g), "havannah base {n}");
+        assert_eq!(g.has_own_solver(), n <= 3);
+    }
+    assert!(agrees(&MiniArimaa::new()) && MiniArimaa::new().has_own_solver());
+    assert!(agrees(&TicTacToe) && !TicTacToe.has_own_solver());
+    assert!(agrees(&Hexapawn::new("3x3".parse().unwrap())));
+}

@@ -415,9 +415,7 @@ fn lay_out(cards: &[Vec<String>], per_row: usize) -> String {
 }
 
 fn solve<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
-    if a.position.is_some()
-        || (!super::setup::enumerable(&game) && game.own_solver(TieBreak::Random).is_some())
-    {
+    if a.position.is_some() || (!super::setup::enumerable(&game) && game.has_own_solver()) {
         return solve_from_position(game, a);
     }
     super::setup::check_enumerable(&game)?;
@@ -1311,7 +1309,7 @@ fn screen_session<G: FullGame>(
             tie_break,
         )?);
     }
-    if rival == Opponent::Perfect && game.own_solver(TieBreak::Random).is_none() {
+    if rival == Opponent::Perfect && !game.has_own_solver() {
         bail!(
             "the perfect player cannot solve {} {}: it is too big; use --opponent mcts or random",
             game.name(),
@@ -1732,7 +1730,7 @@ fn solve_from_position<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
             parsed?
         }
     };
-    if game.own_solver(TieBreak::Random).is_none() {
+    if !game.has_own_solver() {
         super::setup::check_enumerable(&game)?;
     }
     let started = std::time::Instant::now();

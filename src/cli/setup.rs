@@ -161,7 +161,7 @@ pub(crate) fn opponent_or_default<G: GameDefaults>(
     if let Some(o) = asked {
         return o.clone();
     }
-    let solvable = enumerable(game) || game.own_solver(TieBreak::Random).is_some();
+    let solvable = enumerable(game) || game.has_own_solver();
     OpponentSpec {
         kind: if solvable {
             Opponent::Perfect
@@ -554,7 +554,7 @@ impl<G: GameDefaults> Setup<G> {
                 Opponent::Perfect => {
                     // The perfect player needs the game solved: only games small enough, or with
                     // a solver of their own.
-                    if game.own_solver(TieBreak::Random).is_none() && !enumerable(&game) {
+                    if !game.has_own_solver() && !enumerable(&game) {
                         bail!(
                             "the perfect player cannot solve {} {}: it is too big; use --opponent mcts or random",
                             game.name(),

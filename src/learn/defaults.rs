@@ -30,6 +30,11 @@ pub trait GameDefaults: Game + Sized + Clone + 'static {
         None
     }
 
+    /// Whether [`GameDefaults::own_solver`] gives a solver, without building it.
+    fn has_own_solver(&self) -> bool {
+        false
+    }
+
     /// An exact count of a learner's boxes of the game's own, for boards too big to enumerate
     /// generically (Havannah's base 3), if it has one for this side and symmetry. `progress` is
     /// told each move number as the count reaches it.

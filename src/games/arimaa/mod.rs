@@ -47,6 +47,9 @@ impl GameDefaults for MiniArimaa {
     fn nickname(&self, _side: Side, _mode: SymmetryMode) -> Option<&'static str> {
         None
     }
+    fn has_own_solver(&self) -> bool {
+        true
+    }
     /// Its positions repeat, so its values come from retrograde analysis of its whole graph.
     fn own_solver(&self, _tie_break: TieBreak) -> Option<Box<dyn Values<Self> + Sync>> {
         let graph = Arc::new(GameGraph::build(self));

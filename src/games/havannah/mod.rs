@@ -49,8 +49,11 @@ impl GameDefaults for Havannah {
         None
     }
     /// Bases 2 and 3 (up to 19 cells): the win/draw/loss solver of `solve.rs`.
+    fn has_own_solver(&self) -> bool {
+        self.base().get() <= 3
+    }
     fn own_solver(&self, tie_break: TieBreak) -> Option<Box<dyn Values<Self> + Sync>> {
-        if self.base().get() > 3 {
+        if !self.has_own_solver() {
             return None;
         }
         match tie_break {
