@@ -456,15 +456,13 @@ fn a_person_can_play_a_tree_search_instead_of_the_machine() {
     use matchbox::games::havannah::{Base, Havannah};
     use matchbox::players::MctsPlayer;
     let game = Havannah::new(Base::new(4).unwrap());
-    let set = Arc::new(BoxSet::lazy(
+    let set = BoxSet::lazy(
         &game,
         Side::Second,
         SymmetryMode::Full,
         matchbox::learn::Forced::Skip,
-    ));
-    let m = Machine::new(set, StageBeads::uniform(1), Reinforcement::GARDNER, 3);
-    let mut s =
-        Session::from_positions(game.clone(), m, Opponent::Human, TieBreak::Random).unwrap();
+    );
+    let mut s = person_session(&game, set, 3);
     s.set_stand_in(Box::new(MctsPlayer::new(300)));
     // The person plays a1 (a corner); the search answers; its boxes stay untouched.
     s.begin();
@@ -521,6 +519,22 @@ fn a_session_run_flat_out_to_its_limit_shows_its_last_game_and_box() {
     assert_eq!(last.number, 300);
     assert!(last.result.is_some());
     assert!(s.opened.is_some_and(|o| o.game == 300));
+}
+
+/// A machine of `set` (1 bead an arrow, Gardner's reinforcement) against a person, played from
+/// positions.
+fn person_session<G: matchbox::tui::board::BoardView>(
+    game: &G,
+    set: BoxSet<G>,
+    seed: u64,
+) -> Session<G> {
+    let m = Machine::new(
+        Arc::new(set),
+        StageBeads::uniform(1),
+        Reinforcement::GARDNER,
+        seed,
+    );
+    Session::from_positions(game.clone(), m, Opponent::Human, TieBreak::Random).unwrap()
 }
 
 fn menace_session(seed: u64) -> Session<matchbox::games::tictactoe::TicTacToe> {
@@ -1250,14 +1264,13 @@ fn one_game_a_second_for_games_of_any_length() {
 fn mini_arimaa_play_fits_80x24() {
     use matchbox::games::arimaa::MiniArimaa;
     let game = MiniArimaa::new();
-    let boxes = Arc::new(BoxSet::build_with(
+    let set = BoxSet::build_with(
         &game,
         Side::Second,
         SymmetryMode::None,
         matchbox::learn::Forced::Include,
-    ));
-    let m = Machine::new(boxes, StageBeads::uniform(1), Reinforcement::GARDNER, 2);
-    let s = Session::from_positions(game.clone(), m, Opponent::Human, TieBreak::Random).unwrap();
+    );
+    let s = person_session(&game, set, 2);
     let titles = Titles::of(&game, s.machine());
     let mut app = PlayApp::new(s, titles, Side::First, None);
     app.update(Action::Enter);
