@@ -109,15 +109,15 @@ fn larger_boards_solve() {
 }
 
 /// Havannah's own solver counts distances exactly (`--tie-break fastest`, `solve`'s line): on
-/// base 2, plain and with the swap rule, it agrees with the whole solved graph on every position;
+/// base 2, plain, with the swap rule and with handicaps, it agrees with the whole solved graph on every position;
 /// on base 3 it agrees with a plain negamax (no pruning at all) on positions from random games.
 #[test]
 fn havannah_distances_agree_with_the_graph_and_a_plain_search() {
     use matchbox::games::havannah::solve::HavannahSolver;
     use matchbox::games::havannah::{Base, Havannah, Position, Variant};
     use matchbox::rng::{rng_from_seed, uniform_below};
-    for swap in [false, true] {
-        let game = Havannah::with(Variant::new(Base::new(2).unwrap(), swap, 0).unwrap());
+    for (swap, handicap) in [(false, 0), (true, 0), (false, 2), (false, 3)] {
+        let game = Havannah::with(Variant::new(Base::new(2).unwrap(), swap, handicap).unwrap());
         let graph = GameGraph::build(&game);
         let solution = Solution::solve(&graph).expect("no cycles");
         let mut solver = HavannahSolver::with_distances(&game, 1 << 20).unwrap();
@@ -126,7 +126,7 @@ fn havannah_distances_agree_with_the_graph_and_a_plain_search() {
             assert_eq!(
                 solver.distance(pos).unwrap(),
                 solution.value(n as _),
-                "base 2 (swap {swap}) {}",
+                "base 2 (swap {swap}, handicap {handicap}) {}",
                 game.format_position(pos)
             );
         }

@@ -180,10 +180,9 @@ impl HavannahSolver {
             // Whatever the mover does, the opponent wins next.
             Kind::TwoThreats => (Value::Loss(2), true),
             // Any other move loses in 2, so the block is at least as good.
-            Kind::Threat(c) => match self.child_bounded(pos, c, false, None)? {
-                Some(v) => v,
-                None => (Value::Draw, true),
-            },
+            Kind::Threat(c) => self
+                .child_bounded(pos, c, false, None)?
+                .unwrap_or((Value::Draw, true)),
             Kind::Open => {
                 let class = match self.table.get(key) {
                     Some(v) => v,
@@ -193,7 +192,10 @@ impl HavannahSolver {
                     return Ok((Value::Draw, true));
                 }
                 // The slowest loss possible: the opponent's winning stone the last on the
-                // board (a loss is always an even number of plies away).
+                // board (a loss is always an even number of plies away); no quicker win than in
+                // 3 without a win in one. Both hold only where the sides alternate: a handicap's
+                // stones are White's moves in a row.
+                let alternate = self.game.variant_rules().handicap == 0;
                 let longest = Value::Loss((look.n & !1) as u16);
                 let g = std::sync::Arc::clone(&self.game);
                 let (mut best, mut exact): (Option<Value>, bool) = (None, true);
@@ -206,8 +208,7 @@ impl HavannahSolver {
                         best = Some(v);
                     }
                     let Some(b) = best else { continue };
-                    // No quicker win without a win in one, no slower loss than the board.
-                    if b == Value::Win(3) || b == longest {
+                    if alternate && (b == Value::Win(3) || b == longest) {
                         break;
                     }
                     if enough.is_some_and(|e| b.rank() >= e.rank()) {
