@@ -739,23 +739,17 @@ fn kv(k: &str, v: String) -> Line<'static> {
 
 /// A count where a whole one does not fit: 9,999 as it is, then 12.3k, 158.1M, 4.2G.
 pub fn short_count(n: u64) -> String {
-    let x = n as f64;
-    if n < 10_000 {
-        group(n)
-    } else if x < 999_950.0 {
-        format!("{:.1}k", x / 1e3)
-    } else if x < 999_950_000.0 {
-        format!("{:.1}M", x / 1e6)
-    } else {
-        format!("{:.1}G", x / 1e9)
-    }
+    if n < 10_000 { group(n) } else { rate(n as f64) }
 }
 
-/// Games per second for people: 12, 1.2k, 3.4M.
+/// Games per second for people: 12, 1.2k, 3.4M (a figure that rounds up to the next unit is
+/// written in it: 1.0M, not 1000.0k).
 pub fn rate(r: f64) -> String {
-    if r >= 1e6 {
+    if r >= 999_950_000.0 {
+        format!("{:.1}G", r / 1e9)
+    } else if r >= 999_950.0 {
         format!("{:.1}M", r / 1e6)
-    } else if r >= 1e3 {
+    } else if r >= 999.5 {
         format!("{:.1}k", r / 1e3)
     } else if r >= 10.0 {
         format!("{r:.0}")
@@ -1395,7 +1389,31 @@ fn list_window(len: usize, cursor: usize, rows: usize) -> (usize, usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::{fit, list_window};
+    use super::{fit, list_window, rate, short_count};
+
+    #[test]
+    fn counts_and_rates_are_written_short_in_the_unit_they_round_to() {
+        let counts = [
+            (9_999, "9,999"),
+            (10_000, "10.0k"),
+            (999_949, "999.9k"),
+            (999_999, "1.0M"),
+            (158_098_684, "158.1M"),
+            (4_200_000_000, "4.2G"),
+        ];
+        for (n, text) in counts {
+            assert_eq!(short_count(n), text, "{n}");
+        }
+        let rates = [
+            (3.25, "3.2"),
+            (12.4, "12"),
+            (999.6, "1.0k"),
+            (31_912_345.0, "31.9M"),
+        ];
+        for (r, text) in rates {
+            assert_eq!(rate(r), text, "{r}");
+        }
+    }
 
     #[test]
     fn a_long_list_keeps_its_cursor_in_view_with_marks_that_fit() {
