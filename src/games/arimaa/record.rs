@@ -34,7 +34,7 @@ fn is_move_number(token: &str) -> bool {
     let Some(last) = token.chars().last() else {
         return false;
     };
-    let digits = &token[..token.len() - 1];
+    let digits = &token[..token.len() - last.len_utf8()];
     matches!(last, 'g' | 's' | 'w' | 'b')
         && !digits.is_empty()
         && digits.bytes().all(|b| b.is_ascii_digit())

@@ -576,7 +576,8 @@ impl Rules {
         }
         let f = f as u8 - b'a';
         let r = r - 1;
-        (f < self.width && r < self.height).then_some(r * self.width + f)
+        // `f` and `r` are checked against the board first: no product can overflow.
+        (f < self.width && r < self.height).then(|| r * self.width + f)
     }
 
     /// A piece's letter: upper case Gold, lower case Silver.
@@ -632,9 +633,10 @@ impl Rules {
         let Some(last) = rest.chars().last() else {
             return Err("a step needs a square and a direction".into());
         };
+        let square = &rest[..rest.len() - last.len_utf8()];
         let sq = self
-            .parse_square(&rest[..rest.len() - last.len_utf8()])
-            .ok_or_else(|| format!("no square `{}` on this board", &rest[..rest.len() - 1]))?;
+            .parse_square(square)
+            .ok_or_else(|| format!("no square `{}` on this board", crate::text::quote(square)))?;
         if last == 'x' {
             return Ok(None);
         }

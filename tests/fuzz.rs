@@ -1,0 +1,129 @@
+//! No panic from any text a user types: every parser (games and sizes, positions, moves, sides,
+//! Arimaa records and steps, settings, matchbox files) is fed arbitrary Unicode and text close to
+//! the real notation with multi-byte characters mixed in. Each must answer `Ok` or `Err`.
+
+use matchbox::game::{Game, Side};
+use matchbox::games::GameKind;
+use matchbox::games::arimaa::{GameLine, MiniArimaa, Rules, split_turns};
+use matchbox::games::havannah::Havannah;
+use matchbox::games::hexapawn::{Hexapawn, Size};
+use matchbox::games::tictactoe::TicTacToe;
+use matchbox::learn::{Preset, Reinforcement, StageBeads, SymmetryMode};
+use proptest::prelude::*;
+
+/// Characters of the games' notations, digits and separators, and multi-byte characters where a
+/// parser slicing by bytes would break (`é`, `…`, `→`, `✓`, an emoji, a combining accent).
+const ALPHABET: &[char] = &[
+    'a', 'b', 'c', 'd', 'e', 'h', 'x', 'g', 's', 'n', 'w', 'E', 'M', 'H', 'D', 'C', 'R', 'r', 'm',
+    'B', 'W', 'X', 'O', 'o', '.', '/', '-', '_', '[', ']', ' ', ',', ':', '1', '2', '3', '4', '5',
+    '8', '9', '0', 'é', '…', '→', '✓', '🙂', '\u{301}', '×', 'ｘ', '٣',
+];
+
+/// Text close to a notation: up to 24 characters of [`ALPHABET`].
+fn notation_like() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(ALPHABET), 0..24)
+        .prop_map(|chars| chars.into_iter().collect())
+}
+
+/// Either arbitrary Unicode or notation-like text.
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![any::<String>(), notation_like()]
+}
+
+/// Feeds `t` to every parser of `game`: a position for either side, a move at the start and a
+/// few plies in, a side.
+fn every_parser<G: Game>(game: &G, t: &str) {
+    let _ = game.parse_position(t, Side::First);
+    let _ = game.parse_position(t, Side::Second);
+    let _ = game.parse_side(t);
+    let mut pos = game.start();
+    for _ in 0..3 {
+        let _ = game.parse_move(&pos, t);
+        match game.moves(&pos).first() {
+            Some(&mv) => pos = game.play(&pos, mv),
+            None => break,
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn games_and_sizes_parse_or_refuse(name in text(), size in text()) {
+        let _ = GameKind::parse(&name, Some(&size));
+        let _ = GameKind::parse(&name, None);
+        for game in ["hexapawn", "octopawn", "tictactoe", "havannah", "arimaa", "mini-arimaa"] {
+            let _ = GameKind::parse(game, Some(&size));
+        }
+        let _ = size.parse::<Size>();
+    }
+
+    #[test]
+    fn positions_moves_and_sides_parse_or_refuse(t in text()) {
+        every_parser(&Hexapawn::new(Size::GARDNER), &t);
+        every_parser(&Hexapawn::new(Size::OCTOPAWN), &t);
+        every_parser(&TicTacToe, &t);
+        every_parser(&Havannah::new(matchbox::games::havannah::Base::new(3).unwrap()), &t);
+        every_parser(&MiniArimaa::new(), &t);
+    }
+
+    #[test]
+    fn arimaa_records_and_steps_parse_or_refuse(t in text(), u in text()) {
+        let rules = Rules::standard();
+        let _ = rules.parse_step(&t);
+        let _ = rules.parse_placement(&t);
+        let _ = rules.parse_short(&t);
+        let _ = rules.parse_square(&t);
+        let _ = matchbox::games::arimaa::parse_side(&t);
+        let record = format!("{t} {u}");
+        for turn in split_turns(&record) {
+            let mut line = GameLine::from_setup();
+            let _ = line.play(&rules, &turn);
+        }
+        let start = "[rrrrrrrrdhcemchd                                DHCMECHDRRRRRRRR]";
+        let board = rules.parse_short(start).unwrap();
+        let mut line = GameLine::new(board, Side::First);
+        for turn in split_turns(&record) {
+            if line.play(&rules, &turn).is_err() {
+                break;
+            }
+        }
+    }
+
+    #[test]
+    fn settings_parse_or_refuse(t in text()) {
+        let _ = t.parse::<Reinforcement>();
+        let _ = t.parse::<StageBeads>();
+        let _ = t.parse::<SymmetryMode>();
+        let _ = t.parse::<Preset>();
+        let _ = t.parse::<matchbox::learn::Engine>();
+        let _ = t.parse::<matchbox::players::Opponent>();
+        let _ = t.parse::<matchbox::solve::TieBreak>();
+    }
+
+    #[test]
+    fn matchbox_files_load_or_refuse(t in text(), key in prop::sample::select(&["game", "size", "side", "symmetry", "seed", "beads", "position", "arrows", "move"][..])) {
+        let game = Hexapawn::new(Size::GARDNER);
+        let path = std::path::Path::new("fuzz.yaml");
+        let _ = matchbox::store::from_yaml(&game, path, &t);
+        let text = format!("game: hexapawn\nsize: 3x3\n{key}: {t}\nboxes:\n- position: {t}\n  arrows: [{t}]\n");
+        let _ = matchbox::store::from_yaml(&game, path, &text);
+        let _ = matchbox::store::from_yaml(&TicTacToe, path, &text);
+    }
+}
+
+/// The cases the hostile trial found: a record token ending in a multi-byte character.
+#[test]
+fn arimaa_tokens_ending_in_a_multibyte_character_are_refused_not_panics() {
+    let rules = Rules::standard();
+    for token in ["é", "…", "Ed2n →", "b1e ✓", "1é", "Ed2→", "E→"] {
+        for turn in split_turns(token) {
+            let mut line = GameLine::from_setup();
+            assert!(line.play(&rules, &turn).is_err(), "{token} was taken");
+        }
+        assert!(rules.parse_step(token).is_err() || token.is_empty());
+    }
+    let mini = MiniArimaa::new();
+    assert!(mini.parse_move(&mini.start(), "b1e ✓").is_err());
+}
