@@ -182,7 +182,7 @@ fn playing_whole_games_with_the_arrow_keys() {
         }
     }
     assert!(games >= 10);
-    assert_eq!(app.session.stats.games as usize, games);
+    assert_eq!(app.session.stats().games as usize, games);
     assert_eq!(app.session.machine().games_played as usize, games);
 }
 
@@ -308,7 +308,7 @@ fn actions_drive_the_session() {
     for i in 0..20 {
         worker::work(&mut s, &c, start + Duration::from_millis(10 * i), &mut due);
     }
-    assert_eq!(s.stats.games, 20, "one game per 10 ms");
+    assert_eq!(s.stats().games, 20, "one game per 10 ms");
     // Opponent changes from the next game.
     apply(app.update(Action::ToggleOpponent), &mut s, &mut c);
     assert_eq!(s.rival(), Opponent::Random);
@@ -334,7 +334,7 @@ fn actions_drive_the_session() {
     );
     apply(app.update(Action::Reset), &mut s, &mut c);
     assert_eq!(s.machine().beads_left(), 55);
-    assert_eq!((s.stats.games, s.machine().games_played), (0, 0));
+    assert_eq!((s.stats().games, s.machine().games_played), (0, 0));
     // Save writes a file that loads.
     s.recorded_game();
     let dir = tempfile::tempdir().unwrap();
@@ -386,7 +386,7 @@ fn watching_flat_out_trains_exactly_as_train_does() {
     }
     tx.send(Command::Quit).unwrap();
     let s = handle.join().unwrap();
-    assert_eq!(s.stats.games, games);
+    assert_eq!(s.stats().games, games);
     let game = Hexapawn::new(Size::GARDNER);
     let watched = store::to_yaml(&game, s.machine(), Some("3x3".into()));
     assert_eq!(watched, trained(77, games as usize));
@@ -446,7 +446,7 @@ fn a_lazy_machine_on_the_screen_plays_as_the_table_machine_does() {
     // And at flat out, where the lazy machine plays from positions and the other on the table.
     assert_eq!(lazy.flat_out(3000, || true), 3000);
     assert_eq!(table.flat_out(3000, || true), 3000);
-    assert_eq!(lazy.stats, table.stats);
+    assert_eq!(lazy.stats(), table.stats());
     assert_eq!(lazy.machine().rng, table.machine().rng);
 }
 
@@ -454,7 +454,6 @@ fn a_lazy_machine_on_the_screen_plays_as_the_table_machine_does() {
 fn a_person_can_play_a_tree_search_instead_of_the_machine() {
     use matchbox::game::Game;
     use matchbox::games::havannah::{Base, Havannah};
-    use matchbox::players::MctsPlayer;
     let game = Havannah::new(Base::new(4).unwrap());
     let set = BoxSet::lazy(
         &game,
@@ -463,7 +462,7 @@ fn a_person_can_play_a_tree_search_instead_of_the_machine() {
         matchbox::learn::Forced::Skip,
     );
     let mut s = person_session(&game, set, 3);
-    s.set_stand_in(Box::new(MctsPlayer::new(300)));
+    s.set_stand_in(matchbox::learn::Against::Mcts(300)).unwrap();
     // The person plays a1 (a corner); the search answers; its boxes stay untouched.
     s.begin();
     let options = s.human_options().unwrap();
@@ -514,7 +513,7 @@ fn a_session_run_flat_out_to_its_limit_shows_its_last_game_and_box() {
     while !s.limit_reached() {
         s.flat_out(1000, || true);
     }
-    assert_eq!(s.stats.games, 300);
+    assert_eq!(s.stats().games, 300);
     let last = s.game.as_ref().expect("the last game is shown");
     assert_eq!(last.number, 300);
     assert!(last.result.is_some());
@@ -1039,7 +1038,6 @@ fn an_empty_box_in_the_browser_says_the_machine_resigns() {
 fn big_hexagons_fit_80x24() {
     use matchbox::game::Game;
     use matchbox::games::havannah::{Base, Havannah};
-    use matchbox::players::MctsPlayer;
     let lazy = |game: &Havannah, side| {
         let set = Arc::new(BoxSet::lazy(
             game,
@@ -1057,7 +1055,7 @@ fn big_hexagons_fit_80x24() {
         TieBreak::Random,
     )
     .unwrap();
-    s.set_stand_in(Box::new(MctsPlayer::new(50)));
+    s.set_stand_in(matchbox::learn::Against::Mcts(50)).unwrap();
     let mut titles = Titles::of(&game, s.machine());
     titles.machine = "mcts:50 (black)".into();
     let mut app = PlayApp::new(s, titles, Side::First, None);
@@ -1168,9 +1166,8 @@ fn big_counts_fit_the_score_and_the_curve_at_80x24() {
 /// so quitting neither asks nor says that games were lost.
 #[test]
 fn quitting_a_game_against_a_stand_in_does_not_ask_to_save() {
-    use matchbox::players::MctsPlayer;
     let mut s = session(6, Opponent::Human);
-    s.set_stand_in(Box::new(MctsPlayer::new(50)));
+    s.set_stand_in(matchbox::learn::Against::Mcts(50)).unwrap();
     let game = Hexapawn::new(Size::GARDNER);
     let titles = Titles::of(&game, s.machine());
     let mut app = PlayApp::new(s, titles, Side::First, None);

@@ -507,10 +507,10 @@ fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
         ],
     )?;
     let mut s = Setup::new(game, &a.learn)?;
-    if a.save_opponent.is_some() && s.rival.is_none() {
+    if a.save_opponent.is_some() && s.rival().is_none() {
         bail!("--save-opponent needs --opponent matchbox");
     }
-    let first_game = s.machine.games_played + 1;
+    let first_game = s.machine().games_played + 1;
     if !a.learn.json {
         print!(
             "{}",
@@ -534,9 +534,9 @@ fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
         let mut sampled = chart::data::GameSampler::new();
         let mut score = 0i64;
         // Totals kept from the boxes each game changes: a row a game costs that game only.
-        let mut tally = crate::learn::Tally::new(&s.machine);
+        let mut tally = crate::learn::Tally::new(s.machine());
         let mut boxes_played = Vec::new();
-        let first_move = match s.machine.boxes.side() {
+        let first_move = match s.machine().boxes.side() {
             Side::First => 1,
             Side::Second => 2,
         };
@@ -548,8 +548,8 @@ fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
             let r = s.train_one(&mut boxes_played);
             log.push(r);
             score += r.score() as i64;
-            tally.update(&s.machine, &boxes_played);
-            let m = &s.machine;
+            tally.update(s.machine(), &boxes_played);
+            let m = s.machine();
             let row = GameRow {
                 run: 1,
                 game: m.games_played,
@@ -610,21 +610,21 @@ fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
         }
     }
     if let Some(path) = &a.save {
-        let text = store::to_yaml(s.game(), &s.machine, s.game().size_key());
+        let text = store::to_yaml(s.game(), s.machine(), s.game().size_key());
         store::save_atomic(path, &text)?;
     }
-    if let (Some(path), Some(rival)) = (&a.save_opponent, &s.rival) {
+    if let (Some(path), Some(rival)) = (&a.save_opponent, s.rival()) {
         let text = store::to_yaml(s.game(), rival, s.game().size_key());
         store::save_atomic(path, &text)?;
     }
-    let rival_json = s.rival.as_ref().map(|r| {
+    let rival_json = s.rival().map(|r| {
         json!({
             "beads_left": r.beads_left(),
             "boxes_emptied": r.boxes_emptied(),
             "games_played": r.games_played,
         })
     });
-    let m = &s.machine;
+    let m = s.machine();
     if a.learn.json {
         print_json(&json!({
             "settings": settings,
@@ -1452,31 +1452,14 @@ fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
     let mut session = session;
     session.colours = a.bead_colours.into();
     let human = session.machine().boxes.side().other();
-    let stand_in: Option<Box<dyn crate::players::Player<G>>> = match a.opponent.kind {
+    let stand_in = match a.opponent.kind {
         Opponent::Matchbox => None,
-        Opponent::Mcts(sims) => Some(Box::new(crate::players::MctsPlayer::new(sims))),
-        Opponent::Random => Some(Box::new(crate::players::RandomPlayer)),
-        Opponent::Perfect => {
-            let (values, _) =
-                crate::learn::perfect_values(&game, TieBreak::Random).map_err(|e| {
-                    anyhow::anyhow!(
-                        "the perfect player cannot solve {} {}: {e}; play mcts instead",
-                        game.name(),
-                        game.variant()
-                    )
-                })?;
-            Some(Box::new(crate::players::PerfectPlayer::new(
-                values,
-                TieBreak::Random,
-            )))
-        }
         Opponent::Human => bail!("--opponent human: you are the human"),
+        kind => Some(crate::learn::Against::of(kind)?),
     };
-    if stand_in.is_some() {
-        titles.machine = format!("{} ({})", a.opponent.kind, game.side_name(human.other()));
-    }
     if let Some(p) = stand_in {
-        session.set_stand_in(p);
+        session.set_stand_in(p)?;
+        titles.machine = format!("{} ({})", a.opponent.kind, game.side_name(human.other()));
     }
     tui::check_terminal("play")?;
     let mut app = PlayApp::new(session, titles, human, a.save.clone());

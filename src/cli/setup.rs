@@ -10,17 +10,16 @@ use serde_json::{Value, json};
 use super::{BoxSetArgs, GameArgs, LearnArgs, MachineArgs, OpponentSpec};
 use crate::game::{Game, Side};
 use crate::games::GameKind;
-use crate::learn::engine::{Duel, Enumerated, ExperimentResult, Table, Trainer, run_experiment};
-use crate::learn::lazy::{self, MatchboxPlayer, Scratch};
+use std::io::IsTerminal;
+
+use crate::learn::engine::ExperimentResult;
 use crate::learn::{
-    BoxSet, Engine, Forced, GameDefaults, GameResult, Machine, Preset, Reinforcement, StageBeads,
-    SymmetryMode, first_box_empty,
+    Against, Bout, BoutOptions, BoxSet, Engine, Forced, GameDefaults, GameResult, Machine,
+    Preparing, Preset, Reinforcement, StageBeads, SymmetryMode,
 };
-use crate::players::{
-    MctsPlayer, Opponent, PerfectPlayer, Player, RandomPlayer, Remembering, Turn,
-};
+use crate::players::Opponent;
 use crate::rng::{RNG_NAME, derive_seed, rng_from_seed};
-use crate::solve::{GraphValues, SharedValues, Solution, TieBreak, Value as Solved};
+use crate::solve::TieBreak;
 use crate::store;
 use crate::text::quote;
 
@@ -455,42 +454,10 @@ pub(crate) fn rival_machine<G: GameDefaults>(
     }
 }
 
-/// The opponent of a lazy learner, as a player from positions.
-#[derive(Clone)]
-pub(crate) enum LazyOpponent<G: Game> {
-    Random(RandomPlayer),
-    Perfect(Remembering<G, PerfectPlayer<SharedValues<G>>>),
-    Mcts(MctsPlayer),
-}
-
-impl<G: Game> Player<G> for LazyOpponent<G> {
-    fn choose(&mut self, game: &G, pos: &G::Position, turn: Turn<'_, G>) -> Option<G::Move> {
-        match self {
-            LazyOpponent::Random(p) => p.choose(game, pos, turn),
-            LazyOpponent::Perfect(p) => p.choose(game, pos, turn),
-            LazyOpponent::Mcts(p) => p.choose(game, pos, turn),
-        }
-    }
-}
-
-/// How the games are played: the compiled table, or from positions.
-pub(crate) enum Run<G: Game> {
-    Table { en: Enumerated<G>, table: Table },
-    Lazy { opponent: Option<LazyOpponent<G>> },
-}
-
-/// Everything a training command needs.
+/// Everything a training command needs: the match, and where its learner came from.
 pub(crate) struct Setup<G: GameDefaults> {
-    game: G,
-    pub machine: Machine<G>,
-    pub run: Run<G>,
-    /// The rival machine, when the opponent is a matchbox machine.
-    pub rival: Option<Machine<G>>,
-    pub opponent: Opponent,
-    pub tie_break: TieBreak,
+    pub bout: Bout<G>,
     pub resumed_from: Option<PathBuf>,
-    /// The start's value for the side to move, when the opponent is perfect.
-    start_value: Option<Solved>,
 }
 
 impl<G: GameDefaults> Setup<G> {
@@ -506,10 +473,9 @@ impl<G: GameDefaults> Setup<G> {
         opponent: &OpponentSpec,
         tie_break: TieBreak,
     ) -> Result<Setup<G>> {
-        // A searching opponent chooses from positions: it cannot be compiled into a table.
-        let searching = matches!(opponent.kind, Opponent::Mcts(_));
+        // Big games take minutes to enumerate, solve and compile: said first, each step timed.
         let table = opts.engine != Engine::Lazy
-            && !searching
+            && !matches!(opponent.kind, Opponent::Mcts(_))
             && game.ply_limit().is_none()
             && enumerable(&game);
         let mut stages = Stages::new(
@@ -525,163 +491,67 @@ impl<G: GameDefaults> Setup<G> {
             None => "building the learner's boxes".into(),
         });
         let machine = build_machine(&game, opts)?;
-        if searching && opts.engine == Engine::Table {
-            bail!(
-                "--opponent {} searches from positions and cannot be compiled into a table; use --engine lazy or auto",
-                opponent.kind
-            );
-        }
-        // A game whose positions repeat is cut at its ply limit, which only the position engine
-        // counts.
-        let repeats = game.ply_limit().is_some();
-        if repeats && opts.engine == Engine::Table {
-            bail!(
-                "{}'s positions can repeat, and games are cut at {} plies: it runs on the position engine; use --engine lazy or auto",
-                game.name(),
-                game.ply_limit().unwrap_or(0)
-            );
-        }
-        let lazy = machine.boxes.is_lazy() || opts.engine == Engine::Lazy || searching || repeats;
-        let rival = match opponent.kind {
-            Opponent::Matchbox => Some(rival_machine(&game, &machine, opponent.file.as_deref())?),
-            _ => None,
+        let against = match opponent.kind {
+            Opponent::Matchbox => {
+                Against::Rival(rival_machine(&game, &machine, opponent.file.as_deref())?)
+            }
+            kind => Against::of(kind)?,
         };
-        let mut start_value = None;
-        let run = if lazy {
-            let player = match opponent.kind {
-                Opponent::Random => Some(LazyOpponent::Random(RandomPlayer)),
-                Opponent::Mcts(sims) => Some(LazyOpponent::Mcts(MctsPlayer::new(sims))),
-                Opponent::Perfect => {
-                    // The perfect player needs the game solved: only games small enough, or with
-                    // a solver of their own.
-                    if !game.has_own_solver() && !enumerable(&game) {
-                        bail!(
-                            "the perfect player cannot solve {} {}: it is too big; use --opponent mcts or random",
-                            game.name(),
-                            game.variant()
-                        );
-                    }
-                    let (values, v) =
-                        crate::learn::perfect_values(&game, tie_break).with_context(|| {
-                            format!(
-                                "the perfect player cannot solve {} {}; use --opponent random",
-                                game.name(),
-                                game.variant()
-                            )
-                        })?;
-                    start_value = Some(v);
-                    Some(LazyOpponent::Perfect(Remembering::new(
-                        PerfectPlayer::new(values, tie_break),
-                        Remembering::<G, ()>::LIMIT,
-                    )))
-                }
-                _ => None,
-            };
-            Run::Lazy { opponent: player }
-        } else {
-            stages.next("enumerating every reachable position");
-            let en = Enumerated::from_graph(game.clone(), Arc::new(graph_with_progress(&game)));
-            let table = match (&rival, opponent.kind) {
-                (Some(r), _) => {
-                    stages.next("compiling the table");
-                    Table::against_machine(&en, &machine.boxes, &r.boxes)
-                }
-                (None, Opponent::Perfect) => {
-                    stages.next("solving the game for the perfect player");
-                    let solution = Arc::new(Solution::solve(&en.graph)?);
-                    start_value = Some(solution.value(0));
-                    let values = GraphValues::new(Arc::clone(&en.graph), solution);
-                    let mut perfect = PerfectPlayer::new(values, tie_break);
-                    stages.next("compiling the table");
-                    Table::against_player(&en, &machine.boxes, &mut perfect)?
-                }
-                (None, _) => {
-                    stages.next("compiling the table");
-                    Table::against_player(&en, &machine.boxes, &mut RandomPlayer)?
-                }
-            };
-            Run::Table { en, table }
+        let options = BoutOptions {
+            engine: opts.engine,
+            tie_break,
         };
+        let shown = stages.shown && std::io::stderr().is_terminal();
+        let started = std::time::Instant::now();
+        let bout = Bout::new(game, machine, against, options, &mut |p| match p {
+            Preparing::Enumerating {
+                positions: 0,
+                bytes: 0,
+            } => stages.next("enumerating every reachable position"),
+            Preparing::Enumerating { positions, bytes } if shown => eprint!(
+                "\r  {} positions so far, {:.1} GB, {} s   ",
+                crate::text::group(positions as u64),
+                bytes as f64 / 1e9,
+                started.elapsed().as_secs()
+            ),
+            Preparing::Enumerating { .. } => {}
+            Preparing::Solving => stages.next("solving the game for the perfect player"),
+            Preparing::Compiling => stages.next("compiling the table"),
+        })?;
         stages.end();
         Ok(Setup {
-            game,
-            machine,
-            run,
-            rival,
-            opponent: opponent.kind,
-            tie_break,
+            bout,
             resumed_from: opts.boxes.clone(),
-            start_value,
         })
+    }
+
+    /// The learner.
+    pub fn machine(&self) -> &Machine<G> {
+        self.bout.learner()
+    }
+
+    /// The rival machine, when the opponent is a matchbox machine.
+    pub fn rival(&self) -> Option<&Machine<G>> {
+        self.bout.rival()
     }
 
     /// The engine in use.
     pub fn engine(&self) -> Engine {
-        match self.run {
-            Run::Table { .. } => Engine::Table,
-            Run::Lazy { .. } => Engine::Lazy,
-        }
+        self.bout.engine()
     }
 
     /// Plays one game and returns its result, with the bead index of every box of the learner's
     /// that it played put in `played` (for a [`crate::learn::Tally`]).
     pub fn train_one(&mut self, played: &mut Vec<u32>) -> GameResult {
         played.clear();
-        let game = &self.game;
-        let (result, moves): (GameResult, Vec<(u32, u32)>) = match (&mut self.run, &mut self.rival)
-        {
-            (Run::Table { table, .. }, Some(rival)) => {
-                let mut st = crate::learn::engine::DuelState::default();
-                let r = Duel::new(table).play_game(&mut self.machine, rival, &mut st);
-                (r, st.learner)
-            }
-            (Run::Table { en, table }, None) => {
-                let mut st = crate::learn::engine::GameState::new();
-                let r = Trainer::new(en, table).play_game(&mut self.machine, &mut st);
-                (r, st.played)
-            }
-            (Run::Lazy { .. }, Some(rival)) => {
-                let mut player = MatchboxPlayer::new(rival.clone());
-                let mut scratch = Scratch::default();
-                let r = lazy::duel_game(game, &mut self.machine, &mut player, &mut scratch);
-                *rival = player.machine;
-                (r, scratch.learner_played().to_vec())
-            }
-            (Run::Lazy { opponent }, None) => {
-                let opponent = opponent.as_mut().expect("a lazy run has a player opponent");
-                let mut scratch = Scratch::default();
-                let r = lazy::play_game(game, &mut self.machine, opponent, &mut scratch);
-                (r, scratch.learner_played().to_vec())
-            }
-        };
-        played.extend(moves.iter().map(|&(base, _)| base));
-        result
+        let r = self.bout.play_game().unwrap_or(GameResult::Loss);
+        played.extend(self.bout.last_played().iter().map(|&(base, _)| base));
+        r
     }
 
     /// Plays `games` games, returning each result.
     pub fn train(&mut self, games: usize) -> Vec<GameResult> {
-        let game = &self.game;
-        match (&mut self.run, &mut self.rival) {
-            (Run::Table { table, .. }, Some(rival)) => {
-                Duel::new(table).train(&mut self.machine, rival, games)
-            }
-            (Run::Table { en, table }, None) => {
-                Trainer::new(en, table).train(&mut self.machine, games)
-            }
-            (Run::Lazy { .. }, Some(rival)) => {
-                let mut player = MatchboxPlayer::new(rival.clone());
-                let mut scratch = Scratch::default();
-                let results = (0..games)
-                    .map(|_| lazy::duel_game(game, &mut self.machine, &mut player, &mut scratch))
-                    .collect();
-                *rival = player.machine;
-                results
-            }
-            (Run::Lazy { opponent }, None) => {
-                let opponent = opponent.as_mut().expect("a lazy run has a player opponent");
-                lazy::train(game, &mut self.machine, opponent, games)
-            }
-        }
+        self.bout.train(games)
     }
 
     /// Trains `runs` copies of the machine (run `i` reseeded from the seed and `i`) for `games`
@@ -691,51 +561,16 @@ impl<G: GameDefaults> Setup<G> {
         runs: usize,
         games: usize,
         tick: &(dyn Fn() + Sync),
-    ) -> ExperimentResult
-    where
-        G: 'static,
-    {
-        let seed = self.machine.seed;
-        match (&self.run, &self.rival) {
-            (Run::Table { table, .. }, Some(rival)) => {
-                Duel::new(table).experiment(&self.machine, rival, seed, runs, games, tick)
-            }
-            (Run::Table { en, table }, None) => {
-                Trainer::new(en, table).experiment_with(&self.machine, seed, runs, games, tick)
-            }
-            (Run::Lazy { .. }, Some(rival)) => run_experiment(runs, games, tick, |run, results| {
-                let mut a = self.machine.clone();
-                let run_seed = derive_seed(seed, run);
-                a.reseed(run_seed);
-                let mut b = MatchboxPlayer::new(rival.clone());
-                b.machine.reseed(derive_seed(run_seed, u64::MAX));
-                let mut scratch = Scratch::default();
-                results.extend(
-                    (0..games).map(|_| lazy::duel_game(&self.game, &mut a, &mut b, &mut scratch)),
-                );
-                first_box_empty(&a)
-            }),
-            (Run::Lazy { opponent }, None) => {
-                let template = opponent.clone().expect("a lazy run has a player opponent");
-                lazy::experiment(
-                    &self.game,
-                    &self.machine,
-                    |_| template.clone(),
-                    seed,
-                    runs,
-                    games,
-                    tick,
-                )
-            }
-        }
+    ) -> ExperimentResult {
+        self.bout.experiment(runs, games, tick)
     }
 
     pub fn game(&self) -> &G {
-        &self.game
+        self.bout.game()
     }
 
     fn opponent_text(&self) -> String {
-        if let Some(r) = &self.rival {
+        if let Some(r) = self.rival() {
             let g = self.game();
             let side = r.boxes.side();
             let name = g
@@ -753,8 +588,8 @@ impl<G: GameDefaults> Setup<G> {
                 r.games_played
             );
         }
-        match self.opponent {
-            Opponent::Perfect => format!("perfect (tie-break {})", self.tie_break),
+        match self.bout.opponent() {
+            Opponent::Perfect => format!("perfect (tie-break {})", self.bout.options().tie_break),
             other => other.to_string(),
         }
     }
@@ -762,10 +597,10 @@ impl<G: GameDefaults> Setup<G> {
     /// One line naming the run, for charts and CSV files.
     pub fn label(&self) -> String {
         let g = self.game();
-        let m = &self.machine;
+        let m = self.machine();
         let side = m.boxes.side();
         let name = g.nickname(side, m.boxes.mode()).unwrap_or("machine");
-        let opponent = match &self.rival {
+        let opponent = match self.rival() {
             Some(r) => {
                 let rs = r.boxes.side();
                 g.nickname(rs, r.boxes.mode())
@@ -789,24 +624,20 @@ impl<G: GameDefaults> Setup<G> {
 
     /// The learner's result per game under perfect play, when its opponent is the perfect player.
     pub fn perfect_play(&self) -> Option<i64> {
-        let v = self.start_value?;
-        let mover = self.game.to_move(&self.game.start());
-        let learner_moves_first = mover == self.machine.boxes.side();
-        Some(match v.class() {
-            0 => 0,
-            c if (c > 0) == learner_moves_first => 1,
-            _ => -1,
-        })
+        if self.bout.opponent() != Opponent::Perfect {
+            return None;
+        }
+        self.bout.perfect_result().map(|r| r.score() as i64)
     }
 
     pub fn opponent_name(&self) -> String {
-        self.opponent.to_string()
+        self.bout.opponent().to_string()
     }
 
     /// Every setting of the run, for the human header.
     pub fn header(&self, command: &str, extra: &[(&str, String)]) -> String {
         let g = self.game();
-        let m = &self.machine;
+        let m = self.machine();
         let side = m.boxes.side();
         let name = g
             .nickname(side, m.boxes.mode())
@@ -853,7 +684,7 @@ impl<G: GameDefaults> Setup<G> {
     /// Every setting of the run, for JSON output.
     pub fn settings_json(&self) -> Value {
         let g = self.game();
-        let m = &self.machine;
+        let m = self.machine();
         json!({
             "game": g.name(),
             "size": g.variant(),
@@ -863,7 +694,7 @@ impl<G: GameDefaults> Setup<G> {
             "arrow_count": m.boxes.arrow_count(),
             "engine": self.engine().to_string(),
             "opponent": self.opponent_name(),
-            "opponent_machine": self.rival.as_ref().map(|r| json!({
+            "opponent_machine": self.rival().map(|r| json!({
                 "side": g.side_name(r.boxes.side()),
                 "symmetry": r.boxes.mode().to_string(),
                 "box_count": r.boxes.len(),
@@ -871,7 +702,7 @@ impl<G: GameDefaults> Setup<G> {
                 "initial_beads": r.initial.to_string(),
                 "seed": r.seed,
             })),
-            "tie_break": self.tie_break.to_string(),
+            "tie_break": self.bout.options().tie_break.to_string(),
             "reinforcement": m.reinforcement.to_string(),
             "initial_beads": m.initial.to_string(),
             "seed": m.seed,

@@ -76,7 +76,7 @@ impl<G: Game> Default for Scratch<G> {
 }
 
 /// How a game ended, from the learner's side.
-fn result_for(winner: Option<Side>, learner: Side) -> GameResult {
+pub(crate) fn result_for(winner: Option<Side>, learner: Side) -> GameResult {
     match winner {
         None => GameResult::Draw,
         Some(w) if w == learner => GameResult::Win,
@@ -179,5 +179,28 @@ pub fn experiment<G: Game, P: Player<G>>(
         let mut scratch = Scratch::default();
         results.extend((0..games).map(|_| play_game(game, &mut m, &mut opp, &mut scratch)));
         first_box_empty(&m)
+    })
+}
+
+/// As [`experiment`], against a rival machine that learns too: a fresh copy of `rival` a run,
+/// seeded from the run's seed.
+pub fn duel_experiment<G: Game>(
+    game: &G,
+    template: &Machine<G>,
+    rival: &Machine<G>,
+    seed: u64,
+    runs: usize,
+    games: usize,
+    on_run: &(dyn Fn() + Sync),
+) -> super::engine::ExperimentResult {
+    super::engine::run_experiment(runs, games, on_run, |run, results| {
+        let mut a = template.clone();
+        let run_seed = derive_seed(seed, run);
+        a.reseed(run_seed);
+        let mut b = MatchboxPlayer::new(rival.clone());
+        b.machine.reseed(derive_seed(run_seed, u64::MAX));
+        let mut scratch = Scratch::default();
+        results.extend((0..games).map(|_| duel_game(game, &mut a, &mut b, &mut scratch)));
+        first_box_empty(&a)
     })
 }

@@ -1,10 +1,12 @@
 //! Matchbox learning: boxes, beads, reinforcement schemes, and the machine that holds them.
 
+pub mod bout;
 pub mod boxes;
 mod defaults;
 pub mod engine;
 pub mod lazy;
 mod machine;
+mod score;
 
 use std::fmt;
 use std::str::FromStr;
@@ -14,9 +16,11 @@ use crate::game::{Game, Sym};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+pub use bout::{Against, Bout, BoutError, BoutOptions, Preparing};
 pub use boxes::{BoxSet, MatchBox};
 pub use defaults::{BoxCounts, GameDefaults, ON_DEMAND_LIMIT, perfect_values};
 pub use machine::{Machine, MachineGame, MachineMove, Tally, first_box_empty};
+pub use score::{Score, result_letter};
 
 #[derive(Debug, Error, PartialEq, Eq, Clone)]
 pub enum LearnError {

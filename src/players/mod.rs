@@ -285,3 +285,60 @@ impl<G: Game, P: Player<G>> Player<G> for Remembering<G, P> {
         self.player.uniform_options(game, pos)
     }
 }
+
+/// The players the program brings, as one type: what an opponent is when it is not a person or a
+/// second machine. Cloned for every run of an experiment.
+pub enum Builtin<G: Game> {
+    Random(RandomPlayer),
+    /// The perfect player, its values shared by every copy and its choices remembered.
+    Perfect(Remembering<G, PerfectPlayer<crate::solve::SharedValues<G>>>),
+    Mcts(MctsPlayer),
+}
+
+impl<G: Game> Builtin<G> {
+    /// The perfect player over `values`.
+    pub fn perfect(
+        values: crate::solve::SharedValues<G>,
+        tie_break: crate::solve::TieBreak,
+    ) -> Self {
+        Builtin::Perfect(Remembering::new(
+            PerfectPlayer::new(values, tie_break),
+            Remembering::<G, ()>::LIMIT,
+        ))
+    }
+    /// Which kind of opponent it is.
+    pub fn kind(&self) -> Opponent {
+        match self {
+            Builtin::Random(_) => Opponent::Random,
+            Builtin::Perfect(_) => Opponent::Perfect,
+            Builtin::Mcts(p) => Opponent::Mcts(p.simulations()),
+        }
+    }
+}
+
+impl<G: Game> Clone for Builtin<G> {
+    fn clone(&self) -> Self {
+        match self {
+            Builtin::Random(p) => Builtin::Random(*p),
+            Builtin::Perfect(p) => Builtin::Perfect(p.clone()),
+            Builtin::Mcts(p) => Builtin::Mcts(p.clone()),
+        }
+    }
+}
+
+impl<G: Game> Player<G> for Builtin<G> {
+    fn choose(&mut self, game: &G, pos: &G::Position, turn: Turn<'_, G>) -> Option<G::Move> {
+        match self {
+            Builtin::Random(p) => p.choose(game, pos, turn),
+            Builtin::Perfect(p) => p.choose(game, pos, turn),
+            Builtin::Mcts(p) => p.choose(game, pos, turn),
+        }
+    }
+    fn uniform_options(&mut self, game: &G, pos: &G::Position) -> Option<Vec<G::Move>> {
+        match self {
+            Builtin::Random(p) => Player::<G>::uniform_options(p, game, pos),
+            Builtin::Perfect(p) => p.uniform_options(game, pos),
+            Builtin::Mcts(_) => None,
+        }
+    }
+}

@@ -435,7 +435,7 @@ impl<G: BoardView> Snapshot<G> {
             game: s.game.clone(),
             opened: s.opened,
             reinforced: s.reinforced.clone(),
-            stats: s.stats.clone(),
+            stats: *s.stats(),
             curve: s.curve.clone(),
             games_played: m.games_played,
             beads_left,
