@@ -12,16 +12,20 @@
 //! 5. `cli`: the command line (clap stays here).
 
 pub mod chart;
+#[cfg(feature = "native")]
 pub mod cli;
 pub mod game;
 pub mod games;
 pub mod labels;
 pub mod learn;
 pub mod palette;
+pub mod par;
 pub mod players;
 pub mod rng;
 pub mod solve;
 pub mod store;
 pub mod text;
+#[cfg(feature = "native")]
 pub mod tui;
+pub mod view;
 pub mod words;

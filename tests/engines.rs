@@ -425,7 +425,7 @@ fn a_game_with_cycles_is_an_error_for_the_graph_solver_and_solved_by_retrograde_
 fn arrow_k_has_the_same_colour_and_letter_on_the_screen_and_on_the_label() {
     use ratatui::style::Color;
     for k in 0..30 {
-        let Color::Rgb(r, g, b) = matchbox::tui::board::bead_colour(k) else {
+        let Color::Rgb(r, g, b) = matchbox::view::board::bead_colour(k) else {
             panic!("arrow {k}: not an RGB colour on the screen");
         };
         let (_, hex, letter) = matchbox::labels::bead(k);

@@ -13,15 +13,15 @@ use matchbox::learn::{BoxSet, GameResult, Reinforcement, StageBeads, SymmetryMod
 use matchbox::players::Opponent;
 use matchbox::solve::TieBreak;
 use matchbox::store;
-use matchbox::tui::app::{Action, Command, Mode, Snapshot, Speed, Titles, WatchApp, action_for};
-use matchbox::tui::play::PlayApp;
-use matchbox::tui::render;
-use matchbox::tui::session::Session;
-use matchbox::tui::theme::{Theme, contrast};
 use matchbox::tui::worker::{self, Control};
+use matchbox::view::app::{Action, Command, Mode, Snapshot, Speed, Titles, WatchApp, action_for};
+use matchbox::view::key::{Key, KeyCode};
+use matchbox::view::play::PlayApp;
+use matchbox::view::render;
+use matchbox::view::session::Session;
+use matchbox::view::theme::{Theme, contrast};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 fn her_machine(seed: u64) -> Machine<Hexapawn> {
     let game = Hexapawn::new(Size::GARDNER);
@@ -188,7 +188,7 @@ fn playing_whole_games_with_the_arrow_keys() {
 
 #[test]
 fn keys_map_to_actions() {
-    let key = |c| KeyEvent::new(c, KeyModifiers::NONE);
+    let key = Key::plain;
     let cases = [
         (
             key(KeyCode::Char(' ')),
@@ -214,7 +214,7 @@ fn keys_map_to_actions() {
         (key(KeyCode::Char('q')), Mode::Watch, Some(Action::Quit)),
         (key(KeyCode::Esc), Mode::Play, Some(Action::Back)),
         (
-            KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
+            Key::ctrl(KeyCode::Char('c')),
             Mode::Play,
             Some(Action::Interrupt),
         ),
@@ -486,7 +486,7 @@ fn a_person_can_play_a_tree_search_instead_of_the_machine() {
 fn a_finished_havannah_game_shows_its_winning_structure() {
     use matchbox::game::Game;
     use matchbox::games::havannah::{Base, Havannah};
-    use matchbox::tui::board::BoardView;
+    use matchbox::view::board::BoardView;
     use ratatui::style::Modifier;
     let g = Havannah::new(Base::new(4).unwrap());
     let mut pos = g.start();
@@ -522,7 +522,7 @@ fn a_session_run_flat_out_to_its_limit_shows_its_last_game_and_box() {
 
 /// A machine of `set` (1 bead an arrow, Gardner's reinforcement) against a person, played from
 /// positions.
-fn person_session<G: matchbox::tui::board::BoardView>(
+fn person_session<G: matchbox::view::board::BoardView>(
     game: &G,
     set: BoxSet<G>,
     seed: u64,
@@ -1119,7 +1119,7 @@ fn big_hexagons_fit_80x24() {
     assert!(text.contains('…') && !text.contains("▁│"), "{text}");
     // The sizes bigger boards ask for: as tall as the board and the panel under it need, as wide
     // as the board beside the machine and the score.
-    use matchbox::tui::render::{ScreenKind, min_size};
+    use matchbox::view::render::{ScreenKind, min_size};
     let base = |n| Havannah::new(Base::new(n).unwrap());
     assert_eq!(min_size(&base(4), ScreenKind::Watch), (80, 24));
     assert_eq!(min_size(&base(5), ScreenKind::Play), (80, 24));
@@ -1227,7 +1227,7 @@ fn a_reset_keeps_the_count_of_games_watched_before_it() {
 /// Time is simulated: the trainer is asked for work whenever it is due.
 #[test]
 fn one_game_a_second_for_games_of_any_length() {
-    fn games_in_a_minute<G: matchbox::tui::board::BoardView>(s: &mut Session<G>) -> u64 {
+    fn games_in_a_minute<G: matchbox::view::board::BoardView>(s: &mut Session<G>) -> u64 {
         let c = Control {
             speed: Speed::Games1,
             paused: false,

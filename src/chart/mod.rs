@@ -7,7 +7,6 @@
 pub mod data;
 
 use std::path::Path;
-use std::sync::Once;
 
 use plotters::prelude::*;
 use plotters::style::FontStyle;
@@ -96,8 +95,12 @@ fn colour(i: usize) -> RGBColor {
     RGBColor(r, g, b)
 }
 
+/// Registers the embedded fonts for laying out text (in a browser, plotters measures text with
+/// the page's fonts instead).
 fn register_fonts() {
-    static ONCE: Once = Once::new();
+    #[cfg(not(target_arch = "wasm32"))]
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    #[cfg(not(target_arch = "wasm32"))]
     ONCE.call_once(|| {
         // The embedded fonts are valid, so registration cannot fail.
         let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, DEJAVU_SANS);

@@ -29,8 +29,8 @@ use crate::learn::{
 use crate::players::Opponent;
 use crate::solve::{Solution, TieBreak};
 use crate::store;
-use crate::tui::{
-    self,
+use crate::tui;
+use crate::view::{
     app::{Speed, Titles},
     board::BoardView,
     play::PlayApp,
@@ -1474,7 +1474,7 @@ fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
         );
     }
     if let Some(path) = &app.save_path {
-        app.session.save(path)?;
+        store::save_machine(path, app.session.game(), app.session.machine())?;
         eprintln!(
             "saved {} ({} games played in all)",
             path.display(),

@@ -422,11 +422,11 @@ pub enum ThemeName {
     Light,
 }
 
-impl From<ThemeName> for crate::tui::theme::Theme {
+impl From<ThemeName> for crate::view::theme::Theme {
     fn from(t: ThemeName) -> Self {
         match t {
-            ThemeName::Dark => crate::tui::theme::Theme::Dark,
-            ThemeName::Light => crate::tui::theme::Theme::Light,
+            ThemeName::Dark => crate::view::theme::Theme::Dark,
+            ThemeName::Light => crate::view::theme::Theme::Light,
         }
     }
 }

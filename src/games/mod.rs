@@ -2,7 +2,7 @@
 //!
 //! A game's folder holds everything about it: its rules (a [`crate::game::Game`]), the defaults its
 //! learners get ([`crate::learn::GameDefaults`]), its board on the screen
-//! ([`crate::tui::board::BoardView`]) and on a printed label ([`crate::labels::LabelView`]). This
+//! ([`crate::view::board::BoardView`]) and on a printed label ([`crate::labels::LabelView`]). This
 //! file parses and prints a game with its variant ([`GameKind`]) and dispatches from a kind to the
 //! typed game ([`with_game!`]). A new game is one folder plus one entry here.
 

@@ -795,14 +795,49 @@ impl<G: GameDefaults> Bout<G> {
     }
 
     /// Plays up to `games` whole games (fewer when a person is to move), calling `each` with
-    /// each result; returns how many were played. The learner changes exactly as under
-    /// `matchbox train` with the same settings.
+    /// each game's number and result; returns how many were played. The learner changes exactly
+    /// as under `matchbox train` with the same settings. The engine is chosen once, outside the
+    /// loop.
     pub fn train_each(&mut self, games: u64, mut each: impl FnMut(u64, GameResult)) -> u64 {
-        for n in 0..games {
-            match self.play_game() {
-                Some(r) => each(self.learner.games_played, r),
-                None => return n,
+        if self.live.is_some() {
+            self.finish_game();
+            if self.live.is_some() {
+                return 0;
             }
+        }
+        let (g, m, score) = (&self.game, &mut self.learner, &mut self.score);
+        let mut count = |m: &Machine<G>, r: GameResult| {
+            score.add(m.games_played, r);
+            each(m.games_played, r);
+        };
+        match (&self.table, &self.enumerated, &mut self.opposition) {
+            (Some(t), _, Opposition::Rival(r)) => {
+                let duel = Duel::new(t);
+                for _ in 0..games {
+                    let res = duel.play_game(m, &mut r.machine, &mut self.duel);
+                    count(m, res);
+                }
+            }
+            (Some(t), Some(en), Opposition::Player(_)) => {
+                let trainer = Trainer::new(en, t);
+                for _ in 0..games {
+                    let res = trainer.play_game(m, &mut self.st);
+                    count(m, res);
+                }
+            }
+            (_, _, Opposition::Rival(r)) => {
+                for _ in 0..games {
+                    let res = lazy::duel_game(g, m, r, &mut self.scratch);
+                    count(m, res);
+                }
+            }
+            (_, _, Opposition::Player(p)) => {
+                for _ in 0..games {
+                    let res = lazy::play_game(g, m, p, &mut self.scratch);
+                    count(m, res);
+                }
+            }
+            (_, _, Opposition::Person) => return 0,
         }
         games
     }

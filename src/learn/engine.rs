@@ -471,9 +471,31 @@ impl<'a, G: Game> Trainer<'a, G> {
     }
 }
 
+/// Runs `play_run(i, results)` for every run `i` in order (it fills `results` with the run's
+/// games and says whether its first box ended empty) and sums the counts: the same sums as the
+/// parallel version.
+#[cfg(not(feature = "parallel"))]
+pub fn run_experiment(
+    runs: usize,
+    games: usize,
+    on_run: &(dyn Fn() + Sync),
+    play_run: impl Fn(u64, &mut Vec<GameResult>) -> bool + Sync,
+) -> ExperimentResult {
+    let mut acc = ExperimentResult::empty(games);
+    let mut results = Vec::with_capacity(games);
+    for run in 0..runs as u64 {
+        results.clear();
+        let stuck = play_run(run, &mut results);
+        acc.add_run(&results, stuck);
+        on_run();
+    }
+    acc
+}
+
 /// Runs `play_run(i, results)` for every run `i` in parallel (it fills `results` with the run's
 /// games and says whether its first box ended empty) and sums the counts. Integer sums, so the
 /// result does not depend on the number of threads.
+#[cfg(feature = "parallel")]
 pub fn run_experiment(
     runs: usize,
     games: usize,
@@ -505,6 +527,7 @@ pub fn run_experiment(
 }
 
 /// [`run_experiment`] for runs of many games: one accumulator per thread.
+#[cfg(feature = "parallel")]
 #[inline(never)]
 fn run_long_experiment(
     runs: usize,
@@ -692,7 +715,9 @@ impl ExperimentResult {
         }
     }
 
-    fn merge(mut self, other: Self) -> Self {
+    /// The sums of two sets of runs of the same number of games (in either order: the sums are
+    /// the same).
+    pub fn merge(mut self, other: Self) -> Self {
         self.runs += other.runs;
         self.first_box_empty += other.first_box_empty;
         for (a, b) in [

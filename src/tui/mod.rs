@@ -1,13 +1,7 @@
-//! The terminal screens: `watch` (a machine learning, live) and `play` (a person against the
-//! machine). State and key handling live in `app`, drawing in `render`, training in `session`
-//! (pure) and `worker` (its thread); this module owns the terminal.
+//! The terminal front end of the screens `watch` (a machine learning, live) and `play` (a person
+//! against the machine): it owns the terminal (crossterm) and the training thread (`worker`).
+//! What the screens hold and draw is in [`crate::view`], shared with the browser.
 
-pub mod app;
-pub mod board;
-pub mod play;
-pub mod render;
-pub mod session;
-pub mod theme;
 pub mod worker;
 
 use std::path::PathBuf;
@@ -18,10 +12,12 @@ use anyhow::{Context, Result};
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event, KeyEventKind};
 
-use app::{Command, Mode, Speed, Titles, WatchApp, action_for};
-use board::BoardView;
-use play::PlayApp;
-use session::Session;
+use crate::view::app::{self, Command, Mode, Speed, Titles, WatchApp, action_for};
+use crate::view::board::BoardView;
+use crate::view::key::{Key, KeyCode};
+use crate::view::play::PlayApp;
+use crate::view::session::Session;
+use crate::view::{render, theme};
 use worker::{Control, Mailbox};
 
 use crate::players::Opponent;
@@ -162,7 +158,7 @@ fn watch_loop<G: BoardView>(
             }
             if let Event::Key(key) = event::read()?
                 && key.kind == KeyEventKind::Press
-                && let Some(action) = action_for(key, Mode::Watch)
+                && let Some(action) = action_for(key_of(key), Mode::Watch)
             {
                 for cmd in app.update(action) {
                     // A closed channel means the trainer has stopped; quitting still works.
@@ -183,7 +179,7 @@ pub fn play<G: BoardView>(app: &mut PlayApp<G>) -> Result<()> {
             terminal.draw(|f| render::play(f, app))?;
             if let Event::Key(key) = event::read()?
                 && key.kind == KeyEventKind::Press
-                && let Some(action) = action_for(key, Mode::Play)
+                && let Some(action) = action_for(key_of(key), Mode::Play)
             {
                 app.update(action);
             }
@@ -226,7 +222,7 @@ pub fn preparing<T: Send>(
                         && let Event::Key(key) = event::read()?
                         && key.kind == KeyEventKind::Press
                         && matches!(
-                            action_for(key, Mode::Watch),
+                            action_for(key_of(key), Mode::Watch),
                             Some(app::Action::Quit | app::Action::Back | app::Action::Interrupt)
                         )
                     {
@@ -245,4 +241,26 @@ pub fn preparing<T: Send>(
             .join()
             .map_err(|_| anyhow::anyhow!("preparing {what} failed"))
     })
+}
+
+/// A terminal key press as the screens' [`Key`].
+fn key_of(key: event::KeyEvent) -> Key {
+    use event::KeyCode as C;
+    let code = match key.code {
+        C::Char(c) => KeyCode::Char(c),
+        C::Enter => KeyCode::Enter,
+        C::Esc => KeyCode::Esc,
+        C::Backspace => KeyCode::Backspace,
+        C::Left => KeyCode::Left,
+        C::Right => KeyCode::Right,
+        C::Up => KeyCode::Up,
+        C::Down => KeyCode::Down,
+        C::PageUp => KeyCode::PageUp,
+        C::PageDown => KeyCode::PageDown,
+        _ => KeyCode::Other,
+    };
+    Key {
+        code,
+        ctrl: key.modifiers.contains(event::KeyModifiers::CONTROL),
+    }
 }

@@ -6,9 +6,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use super::app::{Command, Snapshot, Speed};
-use super::board::BoardView;
-use super::session::Session;
+use crate::view::app::{Command, Snapshot, Speed};
+use crate::view::board::BoardView;
+use crate::view::session::Session;
 
 /// The trainer's speed and pause state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,14 +33,16 @@ pub fn handle<G: BoardView>(cmd: &Command, s: &mut Session<G>, c: &mut Control) 
         Command::Browse(b) => c.browse = *b,
         Command::Reset => s.reset(),
         Command::Save(path) => {
-            return Some(match s.save(path) {
-                Ok(()) => format!(
-                    "saved {} to {}",
-                    crate::text::count(s.machine().games_played, "game", "games"),
-                    path.display()
-                ),
-                Err(e) => format!("not saved: {e}"),
-            });
+            return Some(
+                match crate::store::save_machine(path, s.game(), s.machine()) {
+                    Ok(()) => format!(
+                        "saved {} to {}",
+                        crate::text::count(s.machine().games_played, "game", "games"),
+                        path.display()
+                    ),
+                    Err(e) => format!("not saved: {e}"),
+                },
+            );
         }
         Command::Quit => {}
     }

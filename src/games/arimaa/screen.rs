@@ -5,7 +5,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::mini::{MiniArimaa, Position};
-use crate::tui::board::BoardView;
+use crate::view::board::BoardView;
 
 impl BoardView for MiniArimaa {
     fn board_lines(&self, pos: &Position, marks: &[(Self::Move, Color)]) -> Vec<Line<'static>> {

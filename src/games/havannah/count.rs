@@ -3,8 +3,6 @@
 //! plies holds k stones, so levels never meet — each as its least packed image (one 64-bit word,
 //! the 12 symmetries merged), in sorted vectors, in parallel.
 
-use rayon::prelude::*;
-
 use super::Havannah;
 use super::solve::Packer;
 use crate::game::{Game, Side};
@@ -42,9 +40,10 @@ pub fn count_boxes_to(
     while !level.is_empty() && ply < last_move {
         progress(ply + 1);
         let learner = game.to_move(&packer.position(level[0])) == side;
-        let (boxes, arrows, mut next) = level
-            .par_chunks(1024)
-            .map(|chunk| {
+        let (boxes, arrows, mut next) = crate::par::map_reduce_chunks(
+            &level,
+            1024,
+            |chunk| {
                 let (mut boxes, mut arrows, mut next) = (0u64, 0u64, Vec::new());
                 for &key in chunk {
                     let pos = packer.position(key);
@@ -61,19 +60,18 @@ pub fn count_boxes_to(
                     }
                 }
                 (boxes, arrows, next)
-            })
-            .reduce(
-                || (0, 0, Vec::new()),
-                |(b1, a1, mut n1), (b2, a2, n2)| {
-                    n1.extend(n2);
-                    (b1 + b2, a1 + a2, n1)
-                },
-            );
+            },
+            || (0, 0, Vec::new()),
+            |(b1, a1, mut n1), (b2, a2, n2)| {
+                n1.extend(n2);
+                (b1 + b2, a1 + a2, n1)
+            },
+        );
         if boxes > 0 {
             counts.boxes.insert(ply + 1, boxes);
             counts.arrows.insert(ply + 1, arrows);
         }
-        next.par_sort_unstable();
+        crate::par::sort_unstable(&mut next);
         next.dedup();
         level = next;
         ply += 1;

@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 
 use super::{Cell, Havannah, Position};
 use crate::game::Game;
-use crate::tui::board::BoardView;
+use crate::view::board::BoardView;
 
 impl Havannah {
     /// The board, one line per row, each cell drawn by `cell`.
@@ -102,7 +102,7 @@ impl BoardView for Havannah {
     fn box_lines(&self, pos: &Position, arrows: &[(Cell, Color, u32)]) -> Vec<Line<'static>> {
         let most = arrows.iter().map(|a| a.2).max().unwrap_or(0).max(1);
         self.hex_lines(|c, _| match arrows.iter().find(|a| a.0 == c) {
-            Some(&(_, _, n)) => crate::tui::board::heat_cell(n, most),
+            Some(&(_, _, n)) => crate::view::board::heat_cell(n, most),
             None => self.stone(pos, c),
         })
     }
@@ -114,7 +114,7 @@ impl BoardView for Havannah {
     }
 
     fn image_word(&self, sym: crate::game::Sym) -> String {
-        crate::tui::board::turn_or_mirror(sym, 6, 60)
+        crate::view::board::turn_or_mirror(sym, 6, 60)
     }
 
     fn legend(&self) -> &'static str {

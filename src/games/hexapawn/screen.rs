@@ -4,7 +4,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::{Cell, Hexapawn, Position};
-use crate::tui::board::BoardView;
+use crate::view::board::BoardView;
 
 impl BoardView for Hexapawn {
     fn board_lines(&self, pos: &Position, marks: &[(Self::Move, Color)]) -> Vec<Line<'static>> {

@@ -4,7 +4,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::{Cell, Move, Position, TicTacToe};
-use crate::tui::board::BoardView;
+use crate::view::board::BoardView;
 
 impl TicTacToe {
     fn lines_with(
@@ -64,7 +64,7 @@ impl BoardView for TicTacToe {
         let most = arrows.iter().map(|a| a.2).max().unwrap_or(0).max(1);
         self.lines_with(pos, |cell, mark| {
             match arrows.iter().find(|a| a.0.0 == cell) {
-                Some(&(_, _, n)) => crate::tui::board::heat_cell(n, most),
+                Some(&(_, _, n)) => crate::view::board::heat_cell(n, most),
                 None => mark_style(mark),
             }
         })
@@ -75,7 +75,7 @@ impl BoardView for TicTacToe {
     }
 
     fn image_word(&self, sym: crate::game::Sym) -> String {
-        crate::tui::board::turn_or_mirror(sym, 4, 90)
+        crate::view::board::turn_or_mirror(sym, 4, 90)
     }
 
     fn legend(&self) -> &'static str {

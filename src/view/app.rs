@@ -4,9 +4,8 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-
 use super::board::BoardView;
+use super::key::{Key, KeyCode};
 use super::session::{Curve, GameRecord, Opened, Reinforced, Session, Stats};
 use crate::game::{Game, Side};
 use crate::learn::MatchBox;
@@ -96,8 +95,8 @@ pub enum Mode {
 }
 
 /// The action for a key press on a screen, if any.
-pub fn action_for(key: KeyEvent, mode: Mode) -> Option<Action> {
-    if key.modifiers.contains(KeyModifiers::CONTROL) {
+pub fn action_for(key: Key, mode: Mode) -> Option<Action> {
+    if key.ctrl {
         return matches!(key.code, KeyCode::Char('c' | 'C')).then_some(Action::Interrupt);
     }
     let action = match (mode, key.code) {

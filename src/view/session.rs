@@ -5,7 +5,6 @@
 //! tests all drive this.
 
 use std::collections::VecDeque;
-use std::path::Path;
 use std::sync::Arc;
 
 use crate::game::{Game, Side};
@@ -16,7 +15,6 @@ use crate::learn::{
 };
 use crate::players::Opponent;
 use crate::solve::TieBreak;
-use crate::store::{self, StoreError};
 
 /// One game, move by move.
 #[derive(Debug)]
@@ -308,12 +306,6 @@ impl<G: GameDefaults> Session<G> {
         self.reinforced = None;
         self.recent.clear();
         self.count_totals();
-    }
-
-    /// Saves the machine atomically.
-    pub fn save(&self, path: &Path) -> Result<(), StoreError> {
-        let text = store::to_yaml(self.game(), self.machine(), self.game().size_key());
-        store::save_atomic(path, &text)
     }
 
     /// Starts a new game if none is under way (and the session's limit allows one).

@@ -1,0 +1,297 @@
+//! Files on disk: reading a matchbox file (a regular file, never a pipe or a device, of bounded
+//! size) and saving atomically (a temporary file in the same directory, then a rename).
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::{MAX_FILE_BYTES, StoreError, invalid};
+use crate::learn::{GameDefaults, Machine};
+
+/// Reads a file from disk: a regular file of at most [`MAX_FILE_BYTES`], as UTF-8.
+pub fn read(path: &Path) -> Result<String, StoreError> {
+    use std::io::Read;
+    let io = |err| StoreError::Io {
+        path: path.to_path_buf(),
+        err,
+    };
+    // Asked before opening: opening a FIFO blocks until a writer comes.
+    let meta = fs::metadata(path).map_err(io)?;
+    if !meta.is_file() {
+        return Err(not_regular(path, &meta));
+    }
+    let f = fs::File::open(path).map_err(io)?;
+    let meta = f.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(not_regular(path, &meta));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(invalid(
+            path,
+            format!(
+                "{} bytes is more than a matchbox file may hold ({MAX_FILE_BYTES})",
+                meta.len()
+            ),
+        ));
+    }
+    let mut text = String::new();
+    f.take(MAX_FILE_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(io)?;
+    Ok(text)
+}
+
+/// Why a path that is not a regular file cannot be read.
+fn not_regular(path: &Path, meta: &fs::Metadata) -> StoreError {
+    let what = if meta.is_dir() {
+        "a directory"
+    } else {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            let t = meta.file_type();
+            if t.is_fifo() {
+                "a named pipe (FIFO)"
+            } else if t.is_socket() {
+                "a socket"
+            } else if t.is_char_device() || t.is_block_device() {
+                "a device"
+            } else {
+                "something else"
+            }
+        }
+        #[cfg(not(unix))]
+        "something else"
+    };
+    invalid(path, format!("is {what}, not a regular file"))
+}
+
+/// Saves `machine` to `path` as YAML, atomically.
+pub fn save_machine<G: GameDefaults>(
+    path: &Path,
+    game: &G,
+    machine: &Machine<G>,
+) -> Result<(), StoreError> {
+    save_atomic(path, &super::to_yaml(game, machine, game.size_key()))
+}
+
+/// Where a save to `path` really goes: the final target when `path` is a symbolic link (so the
+/// link is kept and its target replaced), `path` itself otherwise.
+fn save_target(path: &Path) -> Result<PathBuf, StoreError> {
+    let io = |err| StoreError::Io {
+        path: path.to_path_buf(),
+        err,
+    };
+    let mut target = path.to_path_buf();
+    // Follow a chain of links (not for ever).
+    for _ in 0..32 {
+        match fs::symlink_metadata(&target) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = fs::read_link(&target).map_err(io)?;
+                target = match target.parent() {
+                    Some(dir) if link.is_relative() => dir.join(link),
+                    _ => link,
+                };
+            }
+            _ => return Ok(target),
+        }
+    }
+    Err(invalid(path, "too many symbolic links"))
+}
+
+/// Checks, before any work is done, that `path` can be saved to: it is (or will be) a regular
+/// file in a directory that exists and that this program can write to. A device, a pipe or a
+/// directory is refused (a save replaces the file it writes, and must not replace a device).
+pub fn check_writable(path: &Path) -> Result<(), StoreError> {
+    let target = save_target(path)?;
+    if let Ok(meta) = fs::metadata(&target) {
+        if meta.is_dir() {
+            return Err(invalid(path, "is a directory, not a file to save to"));
+        }
+        if !meta.is_file() {
+            return Err(invalid(
+                path,
+                "is not a regular file (a device or a pipe): give the name of a file to save to",
+            ));
+        }
+    }
+    let dir = parent_dir(&target);
+    if !dir.is_dir() {
+        return Err(invalid(
+            path,
+            format!("cannot save: no directory {}", dir.display()),
+        ));
+    }
+    // Try: a read-only directory or a file system that takes no files fails here, not after the
+    // work is done. The probe has the name of this process's save of the target, so a probe left
+    // by a killed process is cleaned by the next save like any other temporary file.
+    clean_stale_temps(&target);
+    let probe =
+        temp_name(&target, std::process::id()).ok_or_else(|| invalid(path, "not a file name"))?;
+    match fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&probe)
+    {
+        Ok(_) => {
+            let _ = fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(err) => Err(invalid(
+            path,
+            format!("cannot save in {}: {err}", dir.display()),
+        )),
+    }
+}
+
+/// Refuses two outputs of one command that name the same file (one would replace the other).
+/// `outputs` are (option, path) pairs.
+pub fn check_distinct(outputs: &[(&str, &Path)]) -> Result<(), StoreError> {
+    let key = |p: &Path| -> PathBuf {
+        let target = save_target(p).unwrap_or_else(|_| p.to_path_buf());
+        let dir = parent_dir(&target);
+        let dir = fs::canonicalize(&dir).unwrap_or(dir);
+        match target.file_name() {
+            Some(name) => dir.join(name),
+            None => target,
+        }
+    };
+    for (i, (a, pa)) in outputs.iter().enumerate() {
+        for (b, pb) in &outputs[i + 1..] {
+            if key(pa) == key(pb) {
+                return Err(invalid(
+                    pa,
+                    format!("{a} and {b} name the same file; give each its own"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Writes `contents` to `path` atomically: a temporary file in the same directory, flushed to disk,
+/// then renamed over the target. A failure leaves any existing file untouched.
+pub fn save_atomic(path: &Path, contents: &str) -> Result<(), StoreError> {
+    save_atomic_bytes(path, contents.as_bytes())
+}
+
+/// The temporary file of a save to `target` by process `pid`.
+fn temp_name(target: &Path, pid: u32) -> Option<PathBuf> {
+    let name = target.file_name()?.to_string_lossy().into_owned();
+    Some(parent_dir(target).join(format!(".{name}.{pid}.tmp")))
+}
+
+/// Removes temporary files that saves to `target` left behind when their process was killed
+/// (`.NAME.PID.tmp` whose process is gone).
+fn clean_stale_temps(target: &Path) {
+    let (Some(name), Ok(entries)) = (target.file_name(), fs::read_dir(parent_dir(target))) else {
+        return;
+    };
+    let prefix = format!(".{}.", name.to_string_lossy());
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = file
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !process_alive(pid) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether process `pid` is running (on systems with /proc; elsewhere assumed so).
+fn process_alive(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    !proc.is_dir() || proc.join(pid.to_string()).exists()
+}
+
+/// [`save_atomic`] for any bytes (charts, tables). A symbolic link is followed (its target is
+/// replaced, the link kept); a path that is not a regular file is refused.
+pub fn save_atomic_bytes(path: &Path, contents: &[u8]) -> Result<(), StoreError> {
+    let mut w = AtomicWriter::create(path)?;
+    w.write_all(contents).map_err(|err| StoreError::Io {
+        path: path.to_path_buf(),
+        err,
+    })?;
+    w.commit()
+}
+
+/// A file written in pieces and saved atomically: the pieces go to a temporary file beside the
+/// target, which replaces the target on [`AtomicWriter::commit`]; dropped without a commit, it is
+/// removed and the target is untouched. For output that streams (a table of every game).
+pub struct AtomicWriter {
+    path: PathBuf,
+    target: PathBuf,
+    tmp: PathBuf,
+    file: Option<std::io::BufWriter<fs::File>>,
+}
+
+impl AtomicWriter {
+    pub fn create(path: &Path) -> Result<AtomicWriter, StoreError> {
+        let target = save_target(path)?;
+        if let Ok(meta) = fs::metadata(&target)
+            && !meta.is_file()
+        {
+            return Err(invalid(
+                path,
+                "is not a regular file (a device, a pipe or a directory): not replaced",
+            ));
+        }
+        clean_stale_temps(&target);
+        let tmp = temp_name(&target, std::process::id())
+            .ok_or_else(|| invalid(path, "not a file name"))?;
+        let file = fs::File::create(&tmp).map_err(|err| StoreError::Io {
+            path: path.to_path_buf(),
+            err,
+        })?;
+        Ok(AtomicWriter {
+            path: path.to_path_buf(),
+            target,
+            tmp,
+            file: Some(std::io::BufWriter::new(file)),
+        })
+    }
+
+    /// Flushes to disk and puts the file in place of the target.
+    pub fn commit(mut self) -> Result<(), StoreError> {
+        let file = self.file.take().expect("not yet committed");
+        let result = (|| {
+            let f = file.into_inner().map_err(|e| e.into_error())?;
+            f.sync_all()?;
+            fs::rename(&self.tmp, &self.target)
+        })();
+        result.map_err(|err| StoreError::Io {
+            path: self.path.clone(),
+            err,
+        })
+    }
+}
+
+impl Write for AtomicWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.file.as_mut().expect("not yet committed").write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.as_mut().expect("not yet committed").flush()
+    }
+}
+
+impl Drop for AtomicWriter {
+    fn drop(&mut self) {
+        // After a commit the temporary file is the target (nothing left to remove); otherwise
+        // what was written goes.
+        let _ = fs::remove_file(&self.tmp);
+    }
+}

@@ -1,0 +1,12 @@
+//! The screens as ratatui widgets, with no terminal: what `watch` and `play` hold
+//! ([`session`], [`app`], [`play`]), how keys and clicks become actions, and how every panel is
+//! drawn ([`render`]) on any ratatui backend — the terminal's ([`crate::tui`]) or a browser
+//! page's. A game draws its own board by implementing [`board::BoardView`] in its folder.
+
+pub mod app;
+pub mod board;
+pub mod key;
+pub mod play;
+pub mod render;
+pub mod session;
+pub mod theme;
