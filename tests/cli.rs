@@ -344,6 +344,7 @@ fn killed_saves_never_tear_the_file_nor_pile_up_temporary_files() {
                 "1",
                 "--save",
                 f,
+                "--force",
             ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -368,6 +369,7 @@ fn killed_saves_never_tear_the_file_nor_pile_up_temporary_files() {
         "2",
         "--save",
         f,
+        "--force",
     ]);
     assert!(out.status.success());
     assert_eq!(temps(), 0);

@@ -265,6 +265,7 @@ fn actions_drive_the_session() {
         speed: Speed::Slow,
         paused: false,
         browse: None,
+        may_replace: false,
     };
     // Pause, then step one move at a time.
     apply(app.update(Action::TogglePause), &mut s, &mut c);
@@ -369,6 +370,7 @@ fn watching_flat_out_trains_exactly_as_train_does() {
         speed: Speed::FlatOut,
         paused: false,
         browse: None,
+        may_replace: false,
     };
     let (tx, mailbox, handle) = worker::spawn(s, control);
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -700,6 +702,7 @@ fn the_box_browser_shows_every_box_with_its_chances() {
         speed: Speed::Slow,
         paused: false,
         browse: None,
+        may_replace: false,
     };
     let live = s.opened.unwrap().box_index;
     // `]` starts from the live box; the worker then copies that box out for the screen.
@@ -815,6 +818,7 @@ fn the_help_closes_on_any_key_and_o_shows_the_next_opponent() {
         speed: Speed::Slow,
         paused: false,
         browse: None,
+        may_replace: false,
     };
     apply(app.update(Action::ToggleOpponent), &mut s, &mut c);
     app.snapshot = Snapshot::of(&s);
@@ -954,6 +958,7 @@ fn a_second_machine_as_the_rival() {
         speed: Speed::Slow,
         paused: false,
         browse: None,
+        may_replace: false,
     };
     for expected in [Opponent::Perfect, Opponent::Random, Opponent::Matchbox] {
         apply(app.update(Action::ToggleOpponent), &mut s, &mut c);
@@ -1232,6 +1237,7 @@ fn one_game_a_second_for_games_of_any_length() {
             speed: Speed::Games1,
             paused: false,
             browse: None,
+            may_replace: false,
         };
         let start = Instant::now();
         let mut due = start;
@@ -1280,4 +1286,43 @@ fn mini_arimaa_play_fits_80x24() {
         "{}",
         screen_text(&t)
     );
+}
+
+/// `s` on a file that holds another machine says what it holds and saves nothing; a second `s`
+/// replaces it; a save to a new file, or with `--force`, goes through at once.
+#[test]
+fn saving_over_another_machine_takes_a_second_s() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hexapawn-black-watch.yaml");
+    let mut earlier = session(8, Opponent::Perfect);
+    earlier.flat_out(40, || true);
+    matchbox::store::save_machine(&path, earlier.game(), earlier.machine()).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let mut s = session(2, Opponent::Perfect);
+    s.recorded_game();
+    let mut c = Control {
+        speed: Speed::Slow,
+        paused: false,
+        browse: None,
+        may_replace: false,
+    };
+    let save = Command::Save(path.clone());
+    let first = apply(vec![save.clone()], &mut s, &mut c);
+    assert_eq!(first.len(), 1);
+    assert!(
+        first[0].contains("holds a hexapawn 3x3 machine (black, 40 games played)")
+            && first[0].contains("press s again"),
+        "{first:?}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before, "nothing saved yet");
+    let second = apply(vec![save.clone()], &mut s, &mut c);
+    assert!(second[0].starts_with("saved 1 game to"), "{second:?}");
+    assert_ne!(std::fs::read(&path).unwrap(), before);
+    // A new file needs no second `s`.
+    let mut c = Control {
+        may_replace: false,
+        ..c
+    };
+    let fresh = Command::Save(dir.path().join("new.yaml"));
+    assert!(apply(vec![fresh], &mut s, &mut c)[0].starts_with("saved"));
 }

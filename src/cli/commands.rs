@@ -189,6 +189,7 @@ fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
             store::save_atomic(file, page)?;
         }
         store::save_atomic_bytes(&pdf_path, &pdf)?;
+        let stale = remove_stale_pages(&stem, pages.len());
         if !a.json {
             println!(
                 "labels: {} pages written to {} … {}, and all of them to {} (one file to print)",
@@ -197,6 +198,14 @@ fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
                 files[files.len() - 1].display(),
                 pdf_path.display()
             );
+            if stale > 0 {
+                println!(
+                    "  removed {} from an earlier run with more pages ({}-{}.svg on)",
+                    crate::text::count(stale as u64, "stale page", "stale pages"),
+                    stem.display(),
+                    pages.len() + 1
+                );
+            }
         }
     }
     if a.json {
@@ -506,6 +515,7 @@ fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
             ("--save-opponent", a.save_opponent.as_ref()),
         ],
     )?;
+    check_machine_outputs(a)?;
     let mut s = Setup::new(game, &a.learn)?;
     if a.save_opponent.is_some() && s.rival().is_none() {
         bail!("--save-opponent needs --opponent matchbox");
@@ -887,6 +897,64 @@ fn progress(runs: usize) -> Option<ProgressBar> {
 /// The most game indices an experiment's chart takes (its rows are held in memory); the CSV
 /// streams any number.
 const MAX_CHART_GAMES: usize = 1_000_000;
+
+/// Removes the pages `STEM-(N+1).svg`, `STEM-(N+2).svg`, … that an earlier run with more pages
+/// left (SVG files only, as long as they follow on), so the folder holds this machine's labels
+/// and no others. Returns how many were removed.
+fn remove_stale_pages(stem: &std::path::Path, pages: usize) -> usize {
+    let mut removed = 0;
+    for k in pages + 1.. {
+        let page = PathBuf::from(format!("{}-{k}.svg", stem.display()));
+        let is_svg = || -> std::io::Result<bool> {
+            use std::io::Read;
+            if !std::fs::metadata(&page)?.is_file() {
+                return Ok(false);
+            }
+            let mut head = [0u8; 5];
+            std::fs::File::open(&page)?.read_exact(&mut head)?;
+            Ok(&head == b"<svg " || &head == b"<?xml")
+        };
+        let is_svg = is_svg().unwrap_or(false);
+        if !is_svg || std::fs::remove_file(&page).is_err() {
+            break;
+        }
+        removed += 1;
+    }
+    removed
+}
+
+/// Refuses, before any work, a save that would lose a machine: an output on a file the command
+/// reads in another role, or over an existing file that is not the machine resumed (without
+/// `--force`).
+fn check_machine_outputs(a: &TrainArgs) -> Result<()> {
+    let learner = a.learn.machine.boxes.as_deref();
+    let rival = a.learn.opponent.as_ref().and_then(|o| o.file.as_deref());
+    let inputs: Vec<(&str, &std::path::Path)> = [("--boxes", learner), ("--opponent", rival)]
+        .into_iter()
+        .filter_map(|(k, p)| Some((k, p?)))
+        .collect();
+    let outputs: Vec<(&str, &std::path::Path)> = [
+        ("--save", a.save.as_deref()),
+        ("--save-opponent", a.save_opponent.as_deref()),
+        ("--csv", a.output.csv.as_deref()),
+        ("--plot", a.output.plot.as_deref()),
+    ]
+    .into_iter()
+    .filter_map(|(k, p)| Some((k, p?)))
+    .collect();
+    store::check_not_inputs(
+        &outputs,
+        &inputs,
+        &[("--save", "--boxes"), ("--save-opponent", "--opponent")],
+    )?;
+    if let Some(p) = &a.save {
+        store::check_replace("--save", p, learner, a.force)?;
+    }
+    if let Some(p) = &a.save_opponent {
+        store::check_replace("--save-opponent", p, rival, a.force)?;
+    }
+    Ok(())
+}
 
 /// Checks every output of a command before any work is done: each can be written, and no two
 /// name the same file. `others` are the command's other outputs, as (option, path).
@@ -1389,7 +1457,9 @@ fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
     };
     let seed = session.machine().seed;
     tui::check_terminal("watch")?;
-    let session = tui::watch(session, titles, speed, save, a.theme.into())?;
+    let resumed = a.learn.machine.boxes.as_deref();
+    let may_replace = a.force || resumed.is_some_and(|r| store::same_file(r, &save));
+    let session = tui::watch(session, titles, speed, save, may_replace, a.theme.into())?;
     // The terminal is back: say what ran, so the run can be repeated.
     let now = session.machine().games_played;
     let all = session.games_before_reset + now;
@@ -1408,6 +1478,7 @@ fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
 fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
     if let Some(path) = &a.save {
         store::check_writable(path)?;
+        store::check_replace("--save", path, a.machine.boxes.as_deref(), a.force)?;
     }
     // You play the side the machine does not: the one --as names, else the one a file's machine
     // leaves, else the first.

@@ -337,6 +337,9 @@ pub struct TrainArgs {
     /// Save the trained matchboxes to this YAML file (atomically)
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// Let --save and --save-opponent replace an existing file that is not the machine resumed
+    #[arg(long)]
+    pub force: bool,
 }
 
 #[derive(Args, Debug)]
@@ -387,6 +390,10 @@ pub struct WatchArgs {
     /// Where `s` saves the machine [default: <game>-<side>-watch.yaml]
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// Let the first `s` replace an existing file that is not the machine resumed (without it,
+    /// `s` says what the file holds and the second `s` replaces it)
+    #[arg(long)]
+    pub force: bool,
     /// Speed to start at
     #[arg(long, value_enum, default_value_t = StartSpeed::Slow)]
     pub speed: StartSpeed,
@@ -461,6 +468,9 @@ pub struct PlayArgs {
     /// Save the machine to this YAML file when you quit
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// Let --save replace an existing file that is not the machine resumed
+    #[arg(long)]
+    pub force: bool,
     /// Colours: dark or light (see watch --help)
     #[arg(long, value_enum, default_value_t = ThemeName::Dark)]
     pub theme: ThemeName,

@@ -148,15 +148,7 @@ pub fn check_writable(path: &Path) -> Result<(), StoreError> {
 /// Refuses two outputs of one command that name the same file (one would replace the other).
 /// `outputs` are (option, path) pairs.
 pub fn check_distinct(outputs: &[(&str, &Path)]) -> Result<(), StoreError> {
-    let key = |p: &Path| -> PathBuf {
-        let target = save_target(p).unwrap_or_else(|_| p.to_path_buf());
-        let dir = parent_dir(&target);
-        let dir = fs::canonicalize(&dir).unwrap_or(dir);
-        match target.file_name() {
-            Some(name) => dir.join(name),
-            None => target,
-        }
-    };
+    let key = file_key;
     for (i, (a, pa)) in outputs.iter().enumerate() {
         for (b, pb) in &outputs[i + 1..] {
             if key(pa) == key(pb) {
@@ -168,6 +160,105 @@ pub fn check_distinct(outputs: &[(&str, &Path)]) -> Result<(), StoreError> {
         }
     }
     Ok(())
+}
+
+/// The file a path names, however it is written (`./m.yaml`, a link to it, `dir/../m.yaml`).
+fn file_key(p: &Path) -> PathBuf {
+    let target = save_target(p).unwrap_or_else(|_| p.to_path_buf());
+    let dir = parent_dir(&target);
+    let dir = fs::canonicalize(&dir).unwrap_or(dir);
+    match target.file_name() {
+        Some(name) => dir.join(name),
+        None => target,
+    }
+}
+
+/// Whether two paths name the same file.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    file_key(a) == file_key(b)
+}
+
+/// Refuses an output that names a file the command also reads in another role (the learner's
+/// `--boxes` as `--save-opponent`, say: the save would replace the machine it was given).
+/// `inputs` and `outputs` are (option, path); `allowed` pairs an output with the input it may
+/// replace (the learner resumed and saved in place).
+pub fn check_not_inputs(
+    outputs: &[(&str, &Path)],
+    inputs: &[(&str, &Path)],
+    allowed: &[(&str, &str)],
+) -> Result<(), StoreError> {
+    for &(out, po) in outputs {
+        for &(inp, pi) in inputs {
+            if same_file(po, pi) && !allowed.contains(&(out, inp)) {
+                return Err(invalid(
+                    po,
+                    format!(
+                        "{out} names the file {inp} reads: saving would replace that machine; give {out} a file of its own"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What an existing file holds, in words for a message: `a tictactoe machine (x, 2,000,000
+/// games played)`, or `a file of 1,234 bytes` when it is not a matchbox file. `None` when there is
+/// no file.
+pub fn describe_existing(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let meta = fs::metadata(path).ok()?;
+    if !meta.is_file() {
+        return Some("something that is not a regular file".into());
+    }
+    let mut head = String::new();
+    let mut f = fs::File::open(path).ok()?;
+    let mut bytes = Vec::new();
+    let _ = (&mut f).take(8192).read_to_end(&mut bytes);
+    head.push_str(&String::from_utf8_lossy(&bytes));
+    let key = |name: &str| {
+        head.lines()
+            .take_while(|l| !l.starts_with("boxes:"))
+            .find_map(|l| l.strip_prefix(name))
+            .map(|v| v.trim().trim_matches(|c| c == '\'' || c == '"').to_string())
+    };
+    match (key("game:"), key("side:"), key("games_played:")) {
+        (Some(game), side, played) => {
+            let size = key("size:").map(|s| format!(" {s}")).unwrap_or_default();
+            let side = side.map(|s| format!("{s}, ")).unwrap_or_default();
+            let played = played
+                .and_then(|p| p.parse::<u64>().ok())
+                .map(|n| crate::text::count(n, "game", "games") + " played")
+                .unwrap_or_else(|| "games unknown".into());
+            Some(format!("a {game}{size} machine ({side}{played})"))
+        }
+        _ => Some(format!(
+            "a file of {}",
+            crate::text::count(meta.len(), "byte", "bytes")
+        )),
+    }
+}
+
+/// Refuses to save over an existing file unless it is the machine being resumed (`resumed`) or
+/// the person said so (`force`). The message says what the file holds.
+pub fn check_replace(
+    option: &str,
+    path: &Path,
+    resumed: Option<&Path>,
+    force: bool,
+) -> Result<(), StoreError> {
+    if force || resumed.is_some_and(|r| same_file(r, path)) {
+        return Ok(());
+    }
+    match describe_existing(path) {
+        Some(what) => Err(invalid(
+            path,
+            format!(
+                "holds {what}; {option} would replace it: add --force to replace it, or save to another file"
+            ),
+        )),
+        None => Ok(()),
+    }
 }
 
 fn parent_dir(path: &Path) -> PathBuf {

@@ -59,6 +59,7 @@ pub fn watch<G: BoardView + Clone + 'static>(
     titles: Titles,
     speed: Speed,
     save_path: PathBuf,
+    may_replace: bool,
     theme: theme::Theme,
 ) -> Result<Session<G>> {
     let game = session.game().clone();
@@ -70,6 +71,7 @@ pub fn watch<G: BoardView + Clone + 'static>(
         speed,
         paused: false,
         browse: None,
+        may_replace,
     };
     let snapshot = app::Snapshot::of(&session);
     let has_rival_machine = session.rival_machine().is_some();

@@ -17,6 +17,9 @@ pub struct Control {
     pub paused: bool,
     /// The box the screen's browser shows, if any.
     pub browse: Option<usize>,
+    /// Whether `s` may replace the file it saves to: it is the machine being resumed, `--force`
+    /// was given, or `s` was pressed once more after the screen said what the file holds.
+    pub may_replace: bool,
 }
 
 /// Applies a command to the session. Returns a message for the screen, if any.
@@ -32,21 +35,35 @@ pub fn handle<G: BoardView>(cmd: &Command, s: &mut Session<G>, c: &mut Control) 
         Command::SetOpponent(kind) => s.set_rival(*kind),
         Command::Browse(b) => c.browse = *b,
         Command::Reset => s.reset(),
-        Command::Save(path) => {
-            return Some(
-                match crate::store::save_machine(path, s.game(), s.machine()) {
-                    Ok(()) => format!(
-                        "saved {} to {}",
-                        crate::text::count(s.machine().games_played, "game", "games"),
-                        path.display()
-                    ),
-                    Err(e) => format!("not saved: {e}"),
-                },
-            );
-        }
+        Command::Save(path) => return Some(save(path, s, c)),
         Command::Quit => {}
     }
     None
+}
+
+/// Saves the machine to `path`, unless that would replace another file the person has not been
+/// told of: then it says what the file holds, and the next `s` replaces it.
+fn save<G: BoardView>(path: &std::path::Path, s: &Session<G>, c: &mut Control) -> String {
+    if !c.may_replace
+        && let Some(what) = crate::store::describe_existing(path)
+    {
+        c.may_replace = true;
+        return format!(
+            "not saved: {} holds {what}; press s again to replace it",
+            path.display()
+        );
+    }
+    match crate::store::save_machine(path, s.game(), s.machine()) {
+        Ok(()) => {
+            c.may_replace = true;
+            format!(
+                "saved {} to {}",
+                crate::text::count(s.machine().games_played, "game", "games"),
+                path.display()
+            )
+        }
+        Err(e) => format!("not saved: {e}"),
+    }
 }
 
 /// Does the training due at `now` at the current speed and moves `due` to when more is due.
