@@ -1,7 +1,7 @@
 //! The `matchbox` command line: argument parsing (clap derive) and dispatch to the commands.
 
-mod arimaa;
 mod commands;
+mod error;
 pub mod setup;
 
 use std::path::PathBuf;
@@ -520,7 +520,7 @@ pub fn main() -> i32 {
     match commands::run(cli) {
         Ok(()) => 0,
         Err(e) => {
-            let status = if e.downcast_ref::<commands::BadRecord>().is_some() {
+            let status = if e.downcast_ref::<error::BadRecord>().is_some() {
                 2
             } else {
                 1

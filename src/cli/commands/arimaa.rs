@@ -6,8 +6,8 @@ use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use super::commands::BadRecord;
-use super::{CountArgs, GameArgs, MovesArgs, ReplayArgs};
+use crate::cli::error::BadRecord;
+use crate::cli::{CountArgs, GameArgs, MovesArgs, ReplayArgs};
 use crate::game::{Game, Side};
 use crate::games::arimaa::{
     Board, GameLine, MiniArimaa, Rules, parse_side, side_name, split_turns,
@@ -21,7 +21,7 @@ pub(super) fn is_arimaa(game: &GameArgs) -> bool {
 }
 
 /// Whether the arguments name mini-Arimaa (`mini-arimaa`, or `arimaa --size 4`).
-fn is_mini(game: &GameArgs) -> bool {
+pub(super) fn is_mini(game: &GameArgs) -> bool {
     game.game == "mini-arimaa" || game.size.as_deref().map(str::trim) == Some("4")
 }
 
@@ -31,7 +31,7 @@ pub(super) fn is_full_arimaa(game: &GameArgs) -> bool {
 }
 
 /// The rules and start of the board the arguments name: the full game, or the mini one.
-fn board_of(game: &GameArgs) -> Result<(Rules, Option<Board>, bool)> {
+pub(super) fn board_of(game: &GameArgs) -> Result<(Rules, Option<Board>, bool)> {
     let mini = is_mini(game);
     match (mini, game.size.as_deref().map(str::trim)) {
         (true, _) => {
@@ -47,19 +47,19 @@ fn board_of(game: &GameArgs) -> Result<(Rules, Option<Board>, bool)> {
 }
 
 /// The standard start after the usual setups (for `moves` with no position).
-fn standard_start(rules: &Rules) -> Board {
+pub(super) fn standard_start(rules: &Rules) -> Board {
     rules
         .parse_short("[rrrrrrrrdhcemchd                                DHCMECHDRRRRRRRR]")
         .expect("the standard start parses")
 }
 
-fn parse_position(rules: &Rules, text: &str) -> Result<Board> {
+pub(super) fn parse_position(rules: &Rules, text: &str) -> Result<Board> {
     rules
         .parse_short(text)
         .map_err(|why| anyhow::anyhow!("bad position `{}`: {why}", quote(text)))
 }
 
-fn parse_side_arg(text: Option<&str>) -> Result<Side> {
+pub(super) fn parse_side_arg(text: Option<&str>) -> Result<Side> {
     match text {
         None => Ok(Side::First),
         Some(t) => {
@@ -203,14 +203,14 @@ pub(super) fn replay(a: &ReplayArgs) -> Result<()> {
 }
 
 /// Random games of the full game from the standard start: turns per position and game length.
-struct Sample {
+pub(super) struct Sample {
     positions: u64,
     turns: u64,
     games: u64,
     plies: u64,
 }
 
-fn sample(rules: &Rules, games: u64, seed: u64) -> Sample {
+pub(super) fn sample(rules: &Rules, games: u64, seed: u64) -> Sample {
     let mut rng = rng_from_seed(seed);
     let mut s = Sample {
         positions: 0,
@@ -310,7 +310,7 @@ pub(super) fn count(a: &CountArgs) -> Result<()> {
 }
 
 /// The learners' machines of the small games (default settings), and their moves per position.
-fn small_games() -> Vec<(String, u64, f64)> {
+pub(super) fn small_games() -> Vec<(String, u64, f64)> {
     use crate::games::hexapawn::{Hexapawn, Size};
     use crate::games::tictactoe::TicTacToe;
     use crate::learn::{BoxSet, GameDefaults};

@@ -1,0 +1,104 @@
+//! The subcommands, one module each.
+
+mod arimaa;
+mod boxes;
+mod count;
+mod experiment;
+mod outputs;
+mod playout;
+mod plot;
+mod progress;
+mod replay;
+mod screens;
+mod solve;
+mod train;
+
+use crate::cli::error::BadRecord;
+use boxes::boxes;
+use count::count;
+use experiment::experiment;
+use outputs::check_outputs;
+use playout::playout;
+use plot::plot;
+use progress::{estimate, progress};
+use replay::replay;
+use screens::{play, watch};
+use solve::solve;
+use train::train;
+
+use std::io::IsTerminal;
+
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{Value, json};
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::chart::{
+    self,
+    data::{ChartKind, GameRow, Rows},
+};
+use crate::cli::setup::{
+    MachineOptions, SetOptions, Setup, box_set_choice, build_machine, game_kind, parse_side,
+};
+use crate::cli::{
+    BoxesArgs, ChartArgs, Cli, Command, CountArgs, ExperimentArgs, LearnArgs, PlayArgs,
+    PlayoutArgs, PlotArgs, ReplayArgs, SolveArgs, StartSpeed, TrainArgs, WatchArgs,
+};
+use crate::game::Side;
+use crate::labels::{self, LabelView};
+use crate::learn::engine::{Enumerated, ExperimentResult};
+use crate::learn::{
+    BoxCounts, Forced, GameDefaults, GameResult, LearnError, Preset, StageBeads, SymmetryMode,
+};
+use crate::players::Opponent;
+use crate::solve::{Solution, TieBreak};
+use crate::store;
+use crate::tui;
+use crate::view::{
+    app::{Speed, Titles},
+    board::BoardView,
+    play::PlayApp,
+    session::Session,
+};
+use crate::with_game;
+
+/// A game every command can run: rules with defaults, a screen view and a label view.
+pub(crate) trait FullGame: GameDefaults + BoardView + LabelView + 'static {}
+impl<G: GameDefaults + BoardView + LabelView + 'static> FullGame for G {}
+
+/// The game a learning command runs on (checked against the file it resumes, if any).
+pub(super) fn learn_kind(a: &LearnArgs) -> Result<crate::games::GameKind> {
+    game_kind(&a.game, a.machine.boxes.as_deref())
+}
+
+pub(super) fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Boxes(a) => with_game!(game_kind(&a.game, a.boxes.as_deref())?, |g| boxes(g, &a)),
+        Command::Solve(a) => with_game!(game_kind(&a.game, None)?, |g| solve(g, &a)),
+        Command::Train(a) => with_game!(learn_kind(&a.learn)?, |g| train(g, &a)),
+        Command::Experiment(a) => with_game!(learn_kind(&a.learn)?, |g| experiment(g, &a)),
+        Command::Watch(a) => with_game!(learn_kind(&a.learn)?, |g| watch(g, &a)),
+        Command::Play(a) => {
+            let kind = game_kind(&a.game, a.machine.boxes.as_deref())?;
+            with_game!(kind, |g| play(g, &a))
+        }
+        Command::Plot(a) => plot(&a),
+        Command::Count(a) if arimaa::is_full_arimaa(&a.game) => arimaa::count(&a),
+        Command::Count(a) => with_game!(game_kind(&a.game, None)?, |g| count(g, &a)),
+        Command::Replay(a) if arimaa::is_arimaa(&a.game) => arimaa::replay(&a),
+        Command::Replay(a) => {
+            if a.position.is_some() || a.side.is_some() || a.turn.is_some() {
+                bail!("--position, --side and --turn are for arimaa records");
+            }
+            with_game!(game_kind(&a.game, None)?, |g| replay(g, &a))
+        }
+        Command::Moves(a) => arimaa::moves(&a),
+        Command::Playout(a) => with_game!(game_kind(&a.game, None)?, |g| playout(g, &a)),
+    }
+}
+
+pub(super) fn print_json(v: &Value) {
+    println!("{v}");
+}

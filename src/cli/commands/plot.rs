@@ -1,0 +1,44 @@
+//! TODO
+
+use super::*;
+
+pub(super) fn plot(a: &PlotArgs) -> Result<()> {
+    chart::exporter_for(&a.out)?;
+    store::check_writable(&a.out)?;
+    store::check_distinct(&[
+        ("the CSV file", a.csv.as_path()),
+        ("--out", a.out.as_path()),
+    ])?;
+    let text = store::read(&a.csv)?;
+    let rows =
+        chart::data::read_csv(text.as_bytes()).with_context(|| format!("{}", a.csv.display()))?;
+    let empty = match &rows {
+        Rows::Games(r) => r.is_empty(),
+        Rows::Index(r) => r.is_empty(),
+    };
+    if empty {
+        bail!(
+            "{}: no rows under the header: nothing to draw",
+            a.csv.display()
+        );
+    }
+    // A run's games are thinned for the chart exactly as `train --plot` thins them.
+    let rows = match rows {
+        Rows::Games(all) => {
+            let mut sampled = chart::data::GameSampler::new();
+            all.into_iter().for_each(|row| sampled.push(row));
+            Rows::Games(sampled.finish())
+        }
+        index => index,
+    };
+    let default = match rows {
+        Rows::Games(_) => ChartKind::Score,
+        Rows::Index(_) => ChartKind::LossRate,
+    };
+    let spec = chart::data::chart(a.chart.unwrap_or(default), &rows)
+        .with_context(|| format!("{}", a.csv.display()))?;
+    let bytes = chart::exporter_for(&a.out)?.export(&spec)?;
+    store::save_atomic_bytes(&a.out, &bytes)?;
+    println!("chart written to {}", a.out.display());
+    Ok(())
+}

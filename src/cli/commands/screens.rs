@@ -1,0 +1,197 @@
+//! TODO
+
+use super::*;
+
+/// A session for the screens: with the whole graph where the game can be enumerated (whole games
+/// at flat out then run on the compiled table), from positions otherwise.
+pub(super) fn screen_session<G: FullGame>(
+    game: G,
+    machine: crate::learn::Machine<G>,
+    rival: Opponent,
+    tie_break: TieBreak,
+) -> Result<Session<G>> {
+    if crate::cli::setup::enumerable(&game) {
+        return Ok(Session::new(
+            Arc::new(Enumerated::new(game)),
+            machine,
+            rival,
+            tie_break,
+        )?);
+    }
+    if rival == Opponent::Perfect && !game.has_own_solver() {
+        bail!(
+            "the perfect player cannot solve {} {}: it is too big; use --opponent mcts or random",
+            game.name(),
+            game.variant()
+        );
+    }
+    Ok(Session::from_positions(game, machine, rival, tie_break)?)
+}
+
+pub(super) fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
+    if a.learn.json {
+        bail!(
+            "watch draws on the terminal; --json is for train, experiment and the other commands"
+        );
+    }
+    if let Some(path) = &a.save {
+        store::check_writable(path)?;
+    }
+    let opts = MachineOptions::new(SetOptions::from(&a.learn.set), &a.learn.machine);
+    let opponent = crate::cli::setup::opponent_or_default(&game, a.learn.opponent.as_ref());
+    let kind = opponent.kind;
+    // Big boards take seconds to build and solve: the screen says so, and q stays live.
+    let what = format!("{} {}", game.name(), game.variant());
+    let stage = std::sync::Mutex::new("building the machine's boxes".to_string());
+    let (titles, side, mut session) = tui::preparing(&what, a.theme.into(), &stage, || {
+        let machine = build_machine(&game, &opts)?;
+        let (mut titles, side) = (Titles::of(&game, &machine), machine.boxes.side());
+        // Learner against learner: a second machine for the other side (from --opponent-boxes,
+        // or new with the game's defaults), which learns too.
+        let rival = match kind {
+            Opponent::Matchbox => Some(crate::cli::setup::rival_machine(
+                &game,
+                &machine,
+                opponent.file.as_deref(),
+            )?),
+            _ => None,
+        };
+        if let Ok(mut s) = stage.lock() {
+            *s = match kind {
+                Opponent::Matchbox => "enumerating the game".to_string(),
+                _ => format!("solving the game for the {kind} player"),
+            };
+        }
+        // Against a machine, the session starts with the perfect player ready for `o`.
+        let first = match kind {
+            Opponent::Matchbox => Opponent::Random,
+            k => k,
+        };
+        let mut session = screen_session(game.clone(), machine, first, a.learn.tie_break)?;
+        if let Some(r) = rival {
+            titles.rival = Some(format!(
+                "{} ({})",
+                game.nickname(r.boxes.side(), r.boxes.mode())
+                    .unwrap_or("rival"),
+                game.side_name(r.boxes.side())
+            ));
+            session.set_rival_machine(r);
+        }
+        anyhow::Ok((titles, side, session))
+    })??;
+    let save = a.save.clone().unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "{}-{}-watch.yaml",
+            game.name(),
+            game.side_name(side)
+        ))
+    });
+    session.limit = a.learn.games.map(|g| g as u64);
+    session.colours = a.bead_colours.into();
+    let speed = match a.speed {
+        StartSpeed::Step => Speed::Step,
+        StartSpeed::Slow => Speed::Slow,
+        StartSpeed::Games1 => Speed::Games1,
+        StartSpeed::Games10 => Speed::Games10,
+        StartSpeed::Games100 => Speed::Games100,
+        StartSpeed::FlatOut => Speed::FlatOut,
+    };
+    let seed = session.machine().seed;
+    tui::check_terminal("watch")?;
+    let resumed = a.learn.machine.boxes.as_deref();
+    let may_replace = a.force || resumed.is_some_and(|r| store::same_file(r, &save));
+    let session = tui::watch(session, titles, speed, save, may_replace, a.theme.into())?;
+    // The terminal is back: say what ran, so the run can be repeated.
+    let now = session.machine().games_played;
+    let all = session.games_before_reset + now;
+    let since = if session.games_before_reset > 0 {
+        format!(" ({} since the last reset)", crate::text::group(now))
+    } else {
+        String::new()
+    };
+    println!(
+        "{} watched{since}; seed {seed} (`--seed {seed}` plays the same games again)",
+        crate::text::count(all, "game", "games")
+    );
+    Ok(())
+}
+
+pub(super) fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
+    if let Some(path) = &a.save {
+        store::check_writable(path)?;
+        store::check_replace("--save", path, a.machine.boxes.as_deref(), a.force)?;
+    }
+    // You play the side the machine does not: the one --as names, else the one a file's machine
+    // leaves, else the first.
+    let asked = a
+        .human
+        .as_deref()
+        .map(|s| parse_side(&game, s))
+        .transpose()?;
+    // A file's machine keeps its side (checked against --as once it is read); a new one plays
+    // the side you do not.
+    let set = SetOptions {
+        side: match (asked, &a.machine.boxes) {
+            (_, Some(_)) => None,
+            (Some(h), None) => Some(game.side_name(h.other()).to_string()),
+            (None, None) => Some(game.side_name(crate::game::Side::Second).to_string()),
+        },
+        symmetry: a.symmetry,
+        forced: None,
+    };
+    let opts = MachineOptions::new(set, &a.machine);
+    let what = format!("{} {}", game.name(), game.variant());
+    let stage = std::sync::Mutex::new("building the machine's boxes".to_string());
+    let (mut titles, session) = tui::preparing(&what, a.theme.into(), &stage, || {
+        let machine = build_machine(&game, &opts)?;
+        if let (Some(human), Some(path)) = (asked, &a.machine.boxes)
+            && machine.boxes.side() == human
+        {
+            bail!(
+                "{}: the machine plays {}, so you cannot: play it with --as {} (or without --as)",
+                path.display(),
+                game.side_name(human),
+                game.side_name(human.other())
+            );
+        }
+        let titles = Titles::of(&game, &machine);
+        if let Ok(mut s) = stage.lock() {
+            *s = "enumerating the game".to_string();
+        }
+        let session = screen_session(game.clone(), machine, Opponent::Human, TieBreak::Random)?;
+        anyhow::Ok((titles, session))
+    })??;
+    let mut session = session;
+    session.colours = a.bead_colours.into();
+    let human = session.machine().boxes.side().other();
+    let stand_in = match a.opponent.kind {
+        Opponent::Matchbox => None,
+        Opponent::Human => bail!("--opponent human: you are the human"),
+        kind => Some(crate::learn::Against::of(kind)?),
+    };
+    if let Some(p) = stand_in {
+        session.set_stand_in(p)?;
+        titles.machine = format!("{} ({})", a.opponent.kind, game.side_name(human.other()));
+    }
+    tui::check_terminal("play")?;
+    let mut app = PlayApp::new(session, titles, human, a.save.clone());
+    app.theme = a.theme.into();
+    tui::play(&mut app)?;
+    let unsaved = app.unsaved_games();
+    if unsaved > 0 {
+        eprintln!(
+            "the machine's {} {} not saved (play with --save FILE to keep them)",
+            crate::text::count(unsaved, "game", "games"),
+            if unsaved == 1 { "was" } else { "were" }
+        );
+    }
+    if let Some(path) = &app.save_path {
+        store::save_machine(path, app.session.game(), app.session.machine())?;
+        eprintln!(
+            "saved {} ({} games played in all)",
+            path.display(),
+            app.session.machine().games_played
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,1 @@
+//! matchbox in a browser page.
