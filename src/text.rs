@@ -59,6 +59,51 @@ pub fn duration_text(secs: f64) -> String {
     }
 }
 
+/// A count where a whole one does not fit: 9,999 as it is, then 12.3k, 158.1M, 4.2G.
+pub fn short_count(n: u64) -> String {
+    if n < 10_000 { group(n) } else { rate(n as f64) }
+}
+
+/// Games per second for people: 12, 1.2k, 3.4M (a figure that rounds up to the next unit is
+/// written in it: 1.0M, not 1000.0k).
+pub fn rate(r: f64) -> String {
+    if r >= 999_950_000.0 {
+        format!("{:.1}G", r / 1e9)
+    } else if r >= 999_950.0 {
+        format!("{:.1}M", r / 1e6)
+    } else if r >= 999.5 {
+        format!("{:.1}k", r / 1e3)
+    } else if r >= 10.0 {
+        format!("{r:.0}")
+    } else {
+        format!("{r:.1}")
+    }
+}
+
+/// A signed figure in the same short form: -12, 1.2k, -3.4M.
+pub fn signed_rate(v: f64) -> String {
+    let size = if v.abs() < 1e3 {
+        format!("{:.0}", v.abs())
+    } else {
+        rate(v.abs())
+    };
+    if v < 0.0 { format!("-{size}") } else { size }
+}
+
+/// Bytes for people: 812 B, 45.3 kB, 110.2 MB, 2.5 GB.
+pub fn bytes(n: u64) -> String {
+    let n = n as f64;
+    if n < 1e3 {
+        format!("{n:.0} B")
+    } else if n < 1e6 {
+        format!("{:.1} kB", n / 1e3)
+    } else if n < 1e9 {
+        format!("{:.1} MB", n / 1e6)
+    } else {
+        format!("{:.1} GB", n / 1e9)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -18,7 +18,8 @@ use super::theme::TITLE_BG;
 use crate::learn::GameResult;
 use crate::palette::BeadColours;
 use crate::players::Opponent;
-pub use crate::text::group;
+use crate::text::signed_rate;
+pub use crate::text::{group, rate, short_count};
 
 /// Which screen is drawn: under the board, `watch` shows the open box (a diagram as tall as the
 /// board), `play` the score (eight rows).
@@ -735,36 +736,6 @@ fn kv(k: &str, v: String) -> Line<'static> {
         Span::styled(format!(" {k:<10} "), DIM),
         Span::styled(v, BOLD),
     ])
-}
-
-/// A count where a whole one does not fit: 9,999 as it is, then 12.3k, 158.1M, 4.2G.
-pub fn short_count(n: u64) -> String {
-    if n < 10_000 { group(n) } else { rate(n as f64) }
-}
-
-/// Games per second for people: 12, 1.2k, 3.4M (a figure that rounds up to the next unit is
-/// written in it: 1.0M, not 1000.0k).
-pub fn rate(r: f64) -> String {
-    if r >= 999_950_000.0 {
-        format!("{:.1}G", r / 1e9)
-    } else if r >= 999_950.0 {
-        format!("{:.1}M", r / 1e6)
-    } else if r >= 999.5 {
-        format!("{:.1}k", r / 1e3)
-    } else if r >= 10.0 {
-        format!("{r:.0}")
-    } else {
-        format!("{r:.1}")
-    }
-}
-
-fn signed_rate(v: f64) -> String {
-    let size = if v.abs() < 1e3 {
-        format!("{:.0}", v.abs())
-    } else {
-        rate(v.abs())
-    };
-    if v < 0.0 { format!("-{size}") } else { size }
 }
 
 /// The scoreboard.

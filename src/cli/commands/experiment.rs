@@ -1,4 +1,9 @@
-//! TODO
+//! `experiment`: many independently seeded learners, their results averaged (and variants
+//! compared with the same seeds).
+
+use std::fmt;
+
+use serde::Serialize;
 
 use super::*;
 
@@ -83,9 +88,150 @@ pub(super) const MAX_CHART_GAMES: usize = 1_000_000;
 /// bytes per game index for each thread).
 pub(super) const MAX_EXPERIMENT_GAMES: usize = 10_000_000;
 
-pub(super) fn experiment<G: FullGame>(game: G, a: &ExperimentArgs) -> Result<()> {
-    check_outputs(&a.output, &[])?;
-    let games = a.learn.games.unwrap_or(50);
+/// Rates averaged over the first and the last games.
+#[derive(Serialize)]
+struct Summary {
+    loss_rate_first_20: f64,
+    loss_rate_last_20: f64,
+    loss_rate_last_20_first_box_kept: f64,
+    win_rate_last_20: f64,
+    draw_rate_last_20: f64,
+}
+
+/// One variant's results.
+#[derive(Serialize)]
+pub(super) struct VariantReport {
+    settings: Value,
+    runs: usize,
+    games: usize,
+    mean_losses: f64,
+    loss_rate: Vec<f64>,
+    draw_rate: Vec<f64>,
+    win_rate: Vec<f64>,
+    first_box_empty: f64,
+    mean_last_loss: f64,
+    last_loss_histogram: Vec<u32>,
+    clean_last_20: f64,
+    loss_rate_first_box_kept: Vec<f64>,
+    summary: Summary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variant: Option<String>,
+}
+
+impl VariantReport {
+    fn of(name: &str, settings: Value, result: &ExperimentResult, runs: usize) -> Self {
+        let games = result.losses_by_game.len();
+        let window = ExperimentResult::mean_over;
+        let last = games.saturating_sub(19).max(1);
+        let (loss_rate, kept) = (result.loss_rate(), result.loss_rate_first_box_kept());
+        VariantReport {
+            settings,
+            runs,
+            games,
+            mean_losses: result.mean_losses(),
+            summary: Summary {
+                loss_rate_first_20: window(&loss_rate, 1, 20),
+                loss_rate_last_20: window(&loss_rate, last, games),
+                loss_rate_last_20_first_box_kept: window(&kept, last, games),
+                win_rate_last_20: window(&result.win_rate(), last, games),
+                draw_rate_last_20: window(&result.draw_rate(), last, games),
+            },
+            loss_rate,
+            draw_rate: result.draw_rate(),
+            win_rate: result.win_rate(),
+            first_box_empty: result.first_box_empty_share(),
+            mean_last_loss: result.mean_last_loss(),
+            last_loss_histogram: result.last_loss.clone(),
+            clean_last_20: result.share_clean_last(20),
+            loss_rate_first_box_kept: kept,
+            variant: (!name.is_empty()).then(|| name.to_string()),
+        }
+    }
+
+    /// The text of one variant; `table`: with the loss rate at chosen games.
+    fn write(&self, f: &mut fmt::Formatter<'_>, table: bool) -> fmt::Result {
+        let (games, last) = (self.games, self.games.saturating_sub(19).max(1));
+        let who = self
+            .variant
+            .as_ref()
+            .map(|n| format!(" [{n}]"))
+            .unwrap_or_default();
+        writeln!(
+            f,
+            "\n{} runs × {games} games{who}: {:.3} losses per run on average",
+            self.runs, self.mean_losses
+        )?;
+        if table {
+            writeln!(f, "share of runs that lost game g:")?;
+            for g in [1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 500, 1000] {
+                if g <= games {
+                    writeln!(f, "  game {g:>5}: {:.4}", self.loss_rate[g - 1])?;
+                }
+            }
+        }
+        let s = &self.summary;
+        writeln!(
+            f,
+            "games 1-{}: lost {:.4}; games {last}-{games}: lost {:.4}, drawn {:.4}, won {:.4}",
+            games.min(20),
+            s.loss_rate_first_20,
+            s.loss_rate_last_20,
+            s.draw_rate_last_20,
+            s.win_rate_last_20,
+        )?;
+        writeln!(
+            f,
+            "last loss at game {:.1} on average; {:.4} of runs lost none of their last 20 games",
+            self.mean_last_loss, self.clean_last_20
+        )?;
+        writeln!(
+            f,
+            "first box empty at the end (resigns every game): {:.4} of runs; games {last}-{games} lost by the others: {:.4}",
+            self.first_box_empty, s.loss_rate_last_20_first_box_kept
+        )
+    }
+}
+
+/// One experiment, or several compared.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Body {
+    Single(VariantReport),
+    Compared {
+        runs: usize,
+        games: usize,
+        variants: Vec<VariantReport>,
+    },
+}
+
+/// What `experiment` found, and the files it wrote.
+#[derive(Serialize)]
+pub(super) struct ExperimentReport {
+    #[serde(flatten)]
+    body: Body,
+    #[serde(skip)]
+    written: Vec<(&'static str, String)>,
+}
+
+impl fmt::Display for ExperimentReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.body {
+            Body::Single(v) => v.write(f, true)?,
+            Body::Compared { variants, .. } => {
+                for v in variants {
+                    v.write(f, false)?;
+                }
+            }
+        }
+        for (what, path) in &self.written {
+            writeln!(f, "{what} written to {path}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Refuses experiments that cannot be run: no runs, no games, more games than statistics hold.
+fn check_size(a: &ExperimentArgs, games: usize) -> Result<()> {
     if a.runs == 0 {
         bail!("--runs 0: an experiment needs at least one run");
     }
@@ -99,6 +245,51 @@ pub(super) fn experiment<G: FullGame>(game: G, a: &ExperimentArgs) -> Result<()>
             crate::text::group(MAX_EXPERIMENT_GAMES as u64)
         );
     }
+    if a.output.plot.is_some() && games > MAX_CHART_GAMES {
+        bail!(
+            "--plot: an experiment's chart takes up to {} games per run; write --csv instead",
+            crate::text::group(MAX_CHART_GAMES as u64)
+        );
+    }
+    Ok(())
+}
+
+/// Says how long the experiment will take, from one short run on this thread: refused past a
+/// year, said on stderr past two minutes.
+fn forecast<G: FullGame>(s: &Setup<G>, runs: usize, games: usize) -> Result<()> {
+    let probe_games = games.min(10_000);
+    let started = std::time::Instant::now();
+    s.experiment(1, probe_games, &|| {});
+    let per_game = started.elapsed().as_secs_f64() / probe_games as f64;
+    let threads = crate::par::threads() as f64;
+    let total = runs as f64 * games as f64 * per_game / threads;
+    const YEAR: f64 = 365.25 * 86400.0;
+    if total > YEAR {
+        bail!(
+            "this experiment would take about {:.0} years; ask for fewer runs or games",
+            total / YEAR
+        );
+    }
+    if total > 120.0 {
+        eprintln!(
+            "about {} to go ({} runs × {} games on {} threads; Ctrl-C stops)",
+            crate::text::duration_text(total),
+            crate::text::group(runs as u64),
+            crate::text::group(games as u64),
+            threads
+        );
+    }
+    Ok(())
+}
+
+pub(super) fn experiment<G: FullGame>(
+    game: G,
+    a: &ExperimentArgs,
+    out: Out,
+) -> Result<ExperimentReport> {
+    check_outputs(&a.output, &[])?;
+    let games = a.learn.games.unwrap_or(50);
+    check_size(a, games)?;
     let variants = variants(&a.learn, a.compare.as_deref())?;
     let bar = progress(a.runs * variants.len());
     let tick = || {
@@ -106,12 +297,6 @@ pub(super) fn experiment<G: FullGame>(game: G, a: &ExperimentArgs) -> Result<()>
             b.inc(1);
         }
     };
-    if a.output.plot.is_some() && games > MAX_CHART_GAMES {
-        bail!(
-            "--plot: an experiment's chart takes up to {} games per run; write --csv instead",
-            crate::text::group(MAX_CHART_GAMES as u64)
-        );
-    }
     let mut rows = Vec::new();
     let mut csv = match &a.output.csv {
         Some(path) => Some(csv::Writer::from_writer(store::AtomicWriter::create(path)?)),
@@ -120,46 +305,18 @@ pub(super) fn experiment<G: FullGame>(game: G, a: &ExperimentArgs) -> Result<()>
     let mut reports = Vec::new();
     for (name, args) in &variants {
         let s = Setup::new(game.clone(), args)?;
-        if !a.learn.json {
-            let title = if name.is_empty() {
-                "experiment".to_string()
-            } else {
-                format!("experiment ({name})")
-            };
-            print!(
-                "{}",
-                s.header(
-                    &title,
-                    &[
-                        ("runs", format!("{} (run i seeded from seed and i)", a.runs)),
-                        ("games", format!("{games} per run")),
-                    ]
-                )
-            );
-        }
-        // One short run on this thread says how long the whole will take.
-        let probe_games = games.min(10_000);
-        let started = std::time::Instant::now();
-        s.experiment(1, probe_games, &|| {});
-        let per_game = started.elapsed().as_secs_f64() / probe_games as f64;
-        let threads = rayon::current_num_threads() as f64;
-        let total = a.runs as f64 * games as f64 * per_game / threads;
-        const YEAR: f64 = 365.25 * 86400.0;
-        if total > YEAR {
-            bail!(
-                "this experiment would take about {:.0} years; ask for fewer runs or games",
-                total / YEAR
-            );
-        }
-        if total > 120.0 {
-            eprintln!(
-                "about {} to go ({} runs × {} games on {} threads; Ctrl-C stops)",
-                crate::text::duration_text(total),
-                crate::text::group(a.runs as u64),
-                crate::text::group(games as u64),
-                threads
-            );
-        }
+        let title = match name.is_empty() {
+            true => "experiment".to_string(),
+            false => format!("experiment ({name})"),
+        };
+        out.preamble(s.header(
+            &title,
+            &[
+                ("runs", format!("{} (run i seeded from seed and i)", a.runs)),
+                ("games", format!("{games} per run")),
+            ],
+        ));
+        forecast(&s, a.runs, games)?;
         let result = s.experiment(a.runs, games, &tick);
         let label = compared_label(&s.label(), a.compare.as_deref());
         for row in chart::data::index_rows(name, &label, &result) {
@@ -170,7 +327,7 @@ pub(super) fn experiment<G: FullGame>(game: G, a: &ExperimentArgs) -> Result<()>
                 rows.push(row);
             }
         }
-        reports.push((name.clone(), s.settings_json(), result));
+        reports.push(VariantReport::of(name, s.settings_json(), &result, a.runs));
     }
     if let Some(b) = &bar {
         b.finish_and_clear();
@@ -186,95 +343,17 @@ pub(super) fn experiment<G: FullGame>(game: G, a: &ExperimentArgs) -> Result<()>
         let bytes = chart::exporter_for(path)?.export(&spec)?;
         store::save_atomic_bytes(path, &bytes)?;
     }
-    let window =
-        |rates: &[f64], from: usize, to: usize| ExperimentResult::mean_over(rates, from, to);
-    let last = games.saturating_sub(19).max(1);
-    let report_json = |settings: &Value, result: &ExperimentResult| {
-        let loss_rate = result.loss_rate();
-        let kept = result.loss_rate_first_box_kept();
-        json!({
-            "settings": settings,
-            "runs": a.runs,
-            "games": games,
-            "mean_losses": result.mean_losses(),
-            "loss_rate": loss_rate,
-            "draw_rate": result.draw_rate(),
-            "win_rate": result.win_rate(),
-            "first_box_empty": result.first_box_empty_share(),
-            "mean_last_loss": result.mean_last_loss(),
-            "last_loss_histogram": result.last_loss,
-            "clean_last_20": result.share_clean_last(20),
-            "loss_rate_first_box_kept": kept,
-            "summary": {
-                "loss_rate_first_20": window(&loss_rate, 1, 20),
-                "loss_rate_last_20": window(&loss_rate, last, games),
-                "loss_rate_last_20_first_box_kept": window(&kept, last, games),
-                "win_rate_last_20": window(&result.win_rate(), last, games),
-                "draw_rate_last_20": window(&result.draw_rate(), last, games),
-            },
-        })
+    let written = [("chart", &a.output.plot), ("table", &a.output.csv)]
+        .into_iter()
+        .filter_map(|(what, p)| Some((what, p.as_ref()?.display().to_string())))
+        .collect();
+    let body = match a.compare {
+        None => Body::Single(reports.remove(0)),
+        Some(_) => Body::Compared {
+            runs: a.runs,
+            games,
+            variants: reports,
+        },
     };
-    if a.learn.json {
-        if a.compare.is_none() {
-            let (_, settings, result) = &reports[0];
-            print_json(&report_json(settings, result));
-        } else {
-            let list: Vec<Value> = reports
-                .iter()
-                .map(|(name, settings, result)| {
-                    let mut v = report_json(settings, result);
-                    v["variant"] = json!(name);
-                    v
-                })
-                .collect();
-            print_json(&json!({ "runs": a.runs, "games": games, "variants": list }));
-        }
-        return Ok(());
-    }
-    for (name, _, result) in &reports {
-        let loss_rate = result.loss_rate();
-        let kept = result.loss_rate_first_box_kept();
-        let who = if name.is_empty() {
-            String::new()
-        } else {
-            format!(" [{name}]")
-        };
-        println!(
-            "\n{} runs × {games} games{who}: {:.3} losses per run on average",
-            a.runs,
-            result.mean_losses()
-        );
-        if a.compare.is_none() {
-            println!("share of runs that lost game g:");
-            for g in [1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 500, 1000] {
-                if g <= games {
-                    println!("  game {g:>5}: {:.4}", loss_rate[g - 1]);
-                }
-            }
-        }
-        println!(
-            "games 1-{}: lost {:.4}; games {last}-{games}: lost {:.4}, drawn {:.4}, won {:.4}",
-            games.min(20),
-            window(&loss_rate, 1, 20),
-            window(&loss_rate, last, games),
-            window(&result.draw_rate(), last, games),
-            window(&result.win_rate(), last, games),
-        );
-        println!(
-            "last loss at game {:.1} on average; {:.4} of runs lost none of their last 20 games",
-            result.mean_last_loss(),
-            result.share_clean_last(20)
-        );
-        println!(
-            "first box empty at the end (resigns every game): {:.4} of runs; games {last}-{games} lost by the others: {:.4}",
-            result.first_box_empty_share(),
-            window(&kept, last, games)
-        );
-    }
-    for (what, path) in [("chart", &a.output.plot), ("table", &a.output.csv)] {
-        if let Some(p) = path {
-            println!("{what} written to {}", p.display());
-        }
-    }
-    Ok(())
+    Ok(ExperimentReport { body, written })
 }

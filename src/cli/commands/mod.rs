@@ -76,9 +76,19 @@ pub(super) fn learn_kind(a: &LearnArgs) -> Result<crate::games::GameKind> {
 pub(super) fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Boxes(a) => with_game!(game_kind(&a.game, a.boxes.as_deref())?, |g| boxes(g, &a)),
-        Command::Solve(a) => with_game!(game_kind(&a.game, None)?, |g| solve(g, &a)),
-        Command::Train(a) => with_game!(learn_kind(&a.learn)?, |g| train(g, &a)),
-        Command::Experiment(a) => with_game!(learn_kind(&a.learn)?, |g| experiment(g, &a)),
+        Command::Solve(a) => {
+            Out::new(a.json).report(&with_game!(game_kind(&a.game, None)?, |g| solve(g, &a))?)
+        }
+        Command::Train(a) => {
+            let out = Out::new(a.learn.json);
+            out.report(&with_game!(learn_kind(&a.learn)?, |g| train(g, &a, out))?)
+        }
+        Command::Experiment(a) => {
+            let out = Out::new(a.learn.json);
+            out.report(&with_game!(learn_kind(&a.learn)?, |g| experiment(
+                g, &a, out
+            ))?)
+        }
         Command::Watch(a) => with_game!(learn_kind(&a.learn)?, |g| watch(g, &a)),
         Command::Play(a) => {
             let kind = game_kind(&a.game, a.machine.boxes.as_deref())?;
@@ -101,4 +111,38 @@ pub(super) fn run(cli: Cli) -> Result<()> {
 
 pub(super) fn print_json(v: &Value) {
     println!("{v}");
+}
+
+/// Where a command's results go: its report as text (`Display`) or as one JSON object (serde)
+/// on stdout, from the same struct. The work itself never asks which.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Out {
+    json: bool,
+}
+
+impl Out {
+    pub fn new(json: bool) -> Out {
+        Out { json }
+    }
+    /// Prints a command's report.
+    pub fn report<R: serde::Serialize + std::fmt::Display>(&self, r: &R) -> Result<()> {
+        if self.json {
+            // Keys in order, as every command has always printed them.
+            println!("{}", serde_json::to_value(r)?);
+        } else {
+            print!("{r}");
+        }
+        Ok(())
+    }
+    /// Whether the report is printed as JSON (a command keeps what only JSON lists, such as
+    /// every game's letter, only then).
+    pub fn is_json(&self) -> bool {
+        self.json
+    }
+    /// Text a long run shows before its work (its settings), in text output only.
+    pub fn preamble(&self, text: impl std::fmt::Display) {
+        if !self.json {
+            print!("{text}");
+        }
+    }
 }

@@ -1,25 +1,119 @@
-//! TODO
+//! `solve`: exact game values under perfect play, from the whole graph or from a position.
+
+use std::fmt;
+
+use serde::Serialize;
 
 use super::*;
 
-pub(super) fn solve<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
+/// A move and its value for the mover.
+#[derive(Serialize)]
+pub(super) struct MoveValue {
+    #[serde(rename = "move")]
+    mv: String,
+    value: String,
+}
+
+/// The start of a game solved from its whole graph.
+#[derive(Serialize)]
+pub(super) struct GraphSolve {
+    game: &'static str,
+    size: String,
+    winner: String,
+    winner_role: String,
+    best_moves: Vec<String>,
+    first_moves: Vec<MoveValue>,
+    plies: usize,
+    principal_variation: Vec<String>,
+    positions: usize,
+    #[serde(skip)]
+    to_move: &'static str,
+    #[serde(skip)]
+    value: String,
+}
+
+impl fmt::Display for GraphSolve {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mover = self.to_move;
+        writeln!(
+            f,
+            "{} {}: {} positions reachable.",
+            self.game,
+            self.size,
+            crate::text::group(self.positions as u64)
+        )?;
+        match self.winner_role.as_str() {
+            "draw" => writeln!(f, "Under perfect play the game is a draw.")?,
+            role => writeln!(
+                f,
+                "Under perfect play {} ({role} player) wins in {}.",
+                self.winner,
+                crate::text::count(self.plies as u64, "ply", "plies")
+            )?,
+        }
+        writeln!(f, "Value of the start for {mover}: {}.", self.value)?;
+        writeln!(f, "First moves for {mover}:")?;
+        for m in &self.first_moves {
+            let mark = if self.best_moves.contains(&m.mv) {
+                "  (best)"
+            } else {
+                ""
+            };
+            writeln!(f, "  {:<8} {}{mark}", m.mv, m.value)?;
+        }
+        writeln!(
+            f,
+            "Principal variation: {}",
+            numbered(&self.principal_variation)
+        )
+    }
+}
+
+/// A line of moves with move numbers, as `replay` reads it: `1. b1-b2 a3xb2 2. c1xb2 …`.
+fn numbered(line: &[String]) -> String {
+    line.chunks(2)
+        .enumerate()
+        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Either report of `solve`.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub(super) enum SolveReport {
+    Graph(GraphSolve),
+    Position(PositionSolve),
+}
+
+impl fmt::Display for SolveReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveReport::Graph(r) => r.fmt(f),
+            SolveReport::Position(r) => r.fmt(f),
+        }
+    }
+}
+
+pub(super) fn solve<G: FullGame>(game: G, a: &SolveArgs) -> Result<SolveReport> {
     if a.position.is_some() || (!crate::cli::setup::enumerable(&game) && game.has_own_solver()) {
-        return solve_from_position(game, a);
+        return Ok(SolveReport::Position(solve_from_position(game, a)?));
     }
     crate::cli::setup::check_enumerable(&game)?;
     let graph = crate::cli::setup::build_graph(&game);
     // A graph with cycles (mini-Arimaa) is solved by retrograde analysis.
     let solution = Solution::solve_any(&graph);
-    let side_name = |s| game.side_name(s);
     let winner = solution.winner(&graph, 0);
-    let value = solution.value(0);
-    let first_moves: Vec<(String, String)> = graph
+    let first_moves = graph
         .moves(0)
         .iter()
         .zip(solution.move_values(&graph, 0))
-        .map(|(&m, v)| (game.format_move(m), v.to_string()))
+        .map(|(&m, v)| MoveValue {
+            mv: game.format_move(m),
+            value: v.to_string(),
+        })
         .collect();
-    let best: Vec<String> = solution
+    let best_moves = solution
         .best_moves(&graph, 0, TieBreak::Random)
         .into_iter()
         .map(|i| game.format_move(graph.moves(0)[i]))
@@ -29,77 +123,112 @@ pub(super) fn solve<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
         .into_iter()
         .map(|m| game.format_move(m))
         .collect();
-    let numbered = line
-        .chunks(2)
-        .enumerate()
-        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let winner_name = winner.map(side_name).unwrap_or("draw");
-    if a.json {
-        print_json(&json!({
-            "game": game.name(),
-            "size": game.variant(),
-            "winner": winner_name,
-            "winner_role": winner.map(|s| s.to_string()).unwrap_or_else(|| "draw".into()),
-            "best_moves": best,
-            "first_moves": first_moves.iter().map(|(m, v)| json!({"move": m, "value": v})).collect::<Vec<_>>(),
-            "plies": line.len(),
-            "principal_variation": line,
-            "positions": graph.len(),
-        }));
-        return Ok(());
+    Ok(SolveReport::Graph(GraphSolve {
+        game: game.name(),
+        size: game.variant(),
+        winner: winner.map(|s| game.side_name(s)).unwrap_or("draw").into(),
+        winner_role: winner.map_or_else(|| "draw".into(), |s| s.to_string()),
+        best_moves,
+        first_moves,
+        plies: line.len(),
+        principal_variation: line,
+        positions: graph.len(),
+        to_move: game.side_name(graph.to_move(0)),
+        value: solution.value(0).to_string(),
+    }))
+}
+
+/// A position solved by the game's own solver or a search on demand.
+#[derive(Serialize)]
+pub(super) struct PositionSolve {
+    game: &'static str,
+    size: Option<String>,
+    position: String,
+    to_move: &'static str,
+    winner: &'static str,
+    best_moves: Vec<String>,
+    first_moves: Vec<MoveValue>,
+    plies: usize,
+    principal_variation: Vec<String>,
+    seconds: f64,
+    #[serde(skip)]
+    variant: String,
+    /// How the game ended, when the position is already over (the winner, or none for a draw).
+    #[serde(skip)]
+    over: Option<Option<&'static str>>,
+    /// The distance to the win in plies, when the solver counts them.
+    #[serde(skip)]
+    distance: Option<u32>,
+}
+
+impl fmt::Display for PositionSolve {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} {}: {} to move in {}",
+            self.game, self.variant, self.to_move, self.position
+        )?;
+        if let Some(winner) = self.over {
+            // Nothing to solve: say how it ended.
+            return match winner {
+                Some(w) => writeln!(f, "The game is over: {w} has won."),
+                None => writeln!(f, "The game is over: a draw."),
+            };
+        }
+        match (self.winner, self.distance) {
+            ("draw", _) => writeln!(f, "Under perfect play the game is a draw.")?,
+            (w, Some(d)) => writeln!(
+                f,
+                "Under perfect play {w} wins in {}.",
+                crate::text::count(d as u64, "ply", "plies")
+            )?,
+            (w, None) => writeln!(f, "Under perfect play {w} wins.")?,
+        }
+        writeln!(f, "Moves for {}:", self.to_move)?;
+        for m in &self.first_moves {
+            let mark = if self.best_moves.contains(&m.mv) {
+                "  (best)"
+            } else {
+                ""
+            };
+            writeln!(f, "  {:<6} {}{mark}", m.mv, m.value)?;
+        }
+        writeln!(
+            f,
+            "A line of best moves: {}",
+            self.principal_variation.join(" ")
+        )?;
+        writeln!(f, "Solved in {:.1} s.", self.seconds)
     }
-    let mover = side_name(graph.to_move(0));
-    println!(
-        "{} {}: {} positions reachable.",
-        game.name(),
-        game.variant(),
-        crate::text::group(graph.len() as u64)
-    );
-    match winner {
-        Some(w) => println!(
-            "Under perfect play {} ({} player) wins in {} {}.",
-            side_name(w),
-            w,
-            line.len(),
-            if line.len() == 1 { "ply" } else { "plies" }
-        ),
-        None => println!("Under perfect play the game is a draw."),
+}
+
+/// The position `--position` gives (for the side `--side` names, or whichever side it parses
+/// for), or the start.
+fn position_of<G: FullGame>(game: &G, a: &SolveArgs) -> Result<G::Position> {
+    let Some(text) = &a.position else {
+        return Ok(game.start());
+    };
+    let sides = match &a.side {
+        Some(s) => vec![parse_side(game, s)?],
+        None => vec![Side::First, Side::Second],
+    };
+    let mut parsed = Err(anyhow::anyhow!("no side given"));
+    for side in sides {
+        parsed = game
+            .parse_position(text, side)
+            .with_context(|| "--position".to_string());
+        if parsed.is_ok() {
+            break;
+        }
     }
-    println!("Value of the start for {mover}: {value}.");
-    println!("First moves for {mover}:");
-    for (m, v) in &first_moves {
-        let mark = if best.contains(m) { "  (best)" } else { "" };
-        println!("  {m:<8} {v}{mark}");
-    }
-    println!("Principal variation: {numbered}");
-    Ok(())
+    parsed
 }
 
 /// `solve` from a position, with the game's own solver or a memoised negamax: the winner, each
 /// move's value, and a line of best moves (win, draw or loss only when the solver does not count
 /// distances).
-pub(super) fn solve_from_position<G: FullGame>(game: G, a: &SolveArgs) -> Result<()> {
-    let pos = match &a.position {
-        None => game.start(),
-        Some(text) => {
-            let sides = match &a.side {
-                Some(s) => vec![parse_side(&game, s)?],
-                None => vec![Side::First, Side::Second],
-            };
-            let mut parsed = Err(anyhow::anyhow!("no side given"));
-            for side in sides {
-                parsed = game
-                    .parse_position(text, side)
-                    .with_context(|| "--position".to_string());
-                if parsed.is_ok() {
-                    break;
-                }
-            }
-            parsed?
-        }
-    };
+fn solve_from_position<G: FullGame>(game: G, a: &SolveArgs) -> Result<PositionSolve> {
+    let pos = position_of(&game, a)?;
     if !game.has_own_solver() {
         crate::cli::setup::check_enumerable(&game)?;
     }
@@ -108,7 +237,6 @@ pub(super) fn solve_from_position<G: FullGame>(game: G, a: &SolveArgs) -> Result
     let (values, _) = crate::learn::perfect_values(&game, TieBreak::Fastest)?;
     let mut perfect = crate::players::PerfectPlayer::new(values.clone(), TieBreak::Random);
     let mut fastest = crate::players::PerfectPlayer::new(values, TieBreak::Fastest);
-    let side_name = |s| game.side_name(s);
     let mover = game.to_move(&pos);
     let first_moves = perfect.move_values(&game, &pos)?;
     let best = perfect.best_moves(&game, &pos)?;
@@ -122,7 +250,8 @@ pub(super) fn solve_from_position<G: FullGame>(game: G, a: &SolveArgs) -> Result
         line.push(game.format_move(mv));
         cur = game.play(&cur, mv);
     }
-    let value = match game.outcome(&pos) {
+    let outcome = game.outcome(&pos);
+    let value = match outcome {
         Some(o) => crate::solve::Value::of_finished(o.winner, mover),
         None => first_moves
             .iter()
@@ -135,55 +264,29 @@ pub(super) fn solve_from_position<G: FullGame>(game: G, a: &SolveArgs) -> Result
         -1 => Some(mover.other()),
         _ => None,
     };
-    let secs = started.elapsed().as_secs_f64();
-    let winner_name = winner.map(side_name).unwrap_or("draw");
-    if a.json {
-        print_json(&json!({
-            "game": game.name(),
-            "size": game.size_key(),
-            "position": game.format_position(&pos),
-            "to_move": side_name(mover),
-            "winner": winner_name,
-            "best_moves": best.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>(),
-            "first_moves": first_moves.iter().map(|&(m, v)| json!({"move": game.format_move(m), "value": v.to_string()})).collect::<Vec<_>>(),
-            "plies": line.len(),
-            "principal_variation": line,
-            "seconds": secs,
-        }));
-        return Ok(());
-    }
-    println!(
-        "{} {}: {} to move in {}",
-        game.name(),
-        game.variant(),
-        side_name(mover),
-        game.format_position(&pos)
-    );
-    if let Some(o) = game.outcome(&pos) {
-        // Nothing to solve: say how it ended.
-        match o.winner {
-            Some(w) => println!("The game is over: {} has won.", side_name(w)),
-            None => println!("The game is over: a draw."),
-        }
-        return Ok(());
-    }
-    match winner {
-        Some(w) => match value {
-            crate::solve::Value::Win(d) | crate::solve::Value::Loss(d) if d > 0 => println!(
-                "Under perfect play {} wins in {}.",
-                side_name(w),
-                crate::text::count(d as u64, "ply", "plies")
-            ),
-            _ => println!("Under perfect play {} wins.", side_name(w)),
-        },
-        None => println!("Under perfect play the game is a draw."),
-    }
-    println!("Moves for {}:", side_name(mover));
-    for &(m, v) in &first_moves {
-        let mark = if best.contains(&m) { "  (best)" } else { "" };
-        println!("  {:<6} {v}{mark}", game.format_move(m));
-    }
-    println!("A line of best moves: {}", line.join(" "));
-    println!("Solved in {secs:.1} s.");
-    Ok(())
+    let distance = match value {
+        crate::solve::Value::Win(d) | crate::solve::Value::Loss(d) if d > 0 => Some(d as u32),
+        _ => None,
+    };
+    Ok(PositionSolve {
+        game: game.name(),
+        size: game.size_key(),
+        position: game.format_position(&pos),
+        to_move: game.side_name(mover),
+        winner: winner.map(|s| game.side_name(s)).unwrap_or("draw"),
+        best_moves: best.iter().map(|&m| game.format_move(m)).collect(),
+        first_moves: first_moves
+            .iter()
+            .map(|&(m, v)| MoveValue {
+                mv: game.format_move(m),
+                value: v.to_string(),
+            })
+            .collect(),
+        plies: line.len(),
+        principal_variation: line,
+        seconds: started.elapsed().as_secs_f64(),
+        variant: game.variant(),
+        over: outcome.map(|o| o.winner.map(|w| game.side_name(w))),
+        distance,
+    })
 }

@@ -1,6 +1,12 @@
-//! TODO
+//! `train`: one learner trained headless, its results and its machine after.
+
+use std::fmt;
+
+use serde::Serialize;
 
 use super::*;
+use crate::learn::{Score, result_letter};
+use crate::text::group;
 
 pub(super) fn result_letters(results: &[GameResult]) -> String {
     results
@@ -10,7 +16,109 @@ pub(super) fn result_letters(results: &[GameResult]) -> String {
         .join(" ")
 }
 
-pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
+/// The rival machine after the run.
+#[derive(Serialize)]
+pub(super) struct RivalSummary {
+    beads_left: u64,
+    boxes_emptied: usize,
+    games_played: u64,
+}
+
+/// What `train` did: the results, the machine after it, and where it was written.
+#[derive(Serialize)]
+pub(super) struct TrainReport {
+    settings: serde_json::Value,
+    #[serde(flatten)]
+    score: ScoreCounts,
+    results: String,
+    beads_left: u64,
+    boxes: usize,
+    boxes_emptied: usize,
+    box_bytes: usize,
+    games_played: u64,
+    opponent_machine: Option<RivalSummary>,
+    saved: Option<String>,
+    #[serde(skip)]
+    log: ResultLog,
+    #[serde(skip)]
+    written: Vec<(&'static str, String)>,
+}
+
+/// The counts of a run, as JSON has them.
+#[derive(Serialize)]
+struct ScoreCounts {
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    last_loss: Option<u64>,
+}
+
+impl fmt::Display for TrainReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let log = &self.log;
+        let first_game = log.first_game;
+        let tail: Vec<GameResult> = log.tail.iter().copied().collect();
+        let games = log.score.games;
+        if games <= 200 {
+            let mut all = log.head.clone();
+            all.extend(tail.iter().skip(log.head.len() + 100 - games as usize));
+            writeln!(
+                f,
+                "\nresults (W win, D draw, L loss; from game {first_game}):\n  {}",
+                result_letters(&all)
+            )?;
+        } else {
+            writeln!(
+                f,
+                "\nresults (W win, D draw, L loss), games {} to {}:\n  {}\n  …\nlast 100 games:\n  {}",
+                group(first_game),
+                group(first_game + 99),
+                result_letters(&log.head),
+                result_letters(&tail)
+            )?;
+        }
+        let sc = &log.score;
+        writeln!(
+            f,
+            "\n{} games: {} won, {} drawn, {} lost; last loss: {}",
+            group(sc.games),
+            group(sc.wins),
+            group(sc.draws),
+            group(sc.losses),
+            sc.last_loss
+                .map_or("none".into(), |g| format!("game {}", group(g)))
+        )?;
+        writeln!(
+            f,
+            "boxes emptied: {} of {}; beads left: {}",
+            group(self.boxes_emptied as u64),
+            group(self.boxes as u64),
+            group(self.beads_left)
+        )?;
+        if self.boxes > 0 {
+            writeln!(
+                f,
+                "memory of the boxes: {}, {} bytes a box (position, arrows and beads)",
+                crate::text::bytes(self.box_bytes as u64),
+                self.box_bytes / self.boxes
+            )?;
+        }
+        for (what, path) in &self.written {
+            writeln!(f, "{what} written to {path}")?;
+        }
+        if let Some(path) = &self.saved {
+            writeln!(
+                f,
+                "saved to {path} ({} games played in all)",
+                group(self.games_played)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<TrainReport> {
     let games = a.learn.games.unwrap_or(50);
     check_outputs(
         &a.output,
@@ -24,96 +132,14 @@ pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
     if a.save_opponent.is_some() && s.rival().is_none() {
         bail!("--save-opponent needs --opponent matchbox");
     }
-    let first_game = s.machine().games_played + 1;
-    if !a.learn.json {
-        print!(
-            "{}",
-            s.header("train", &[("games", crate::text::group(games as u64))])
-        );
-    }
+    out.preamble(s.header("train", &[("games", group(games as u64))]));
     let settings = s.settings_json();
-    let mut log = ResultLog::new(first_game, a.learn.json);
-    let tracked = a.output.csv.is_some() || a.output.plot.is_some();
-    let started = std::time::Instant::now();
-    let mut warned = false;
-    if tracked {
-        // Game by game, recording the beads after each one: streamed to the table, thinned for
-        // the chart.
-        let label = s.label();
-        let perfect = s.perfect_play();
-        let mut csv = match &a.output.csv {
-            Some(path) => Some(csv::Writer::from_writer(store::AtomicWriter::create(path)?)),
-            None => None,
-        };
-        let mut sampled = chart::data::GameSampler::new();
-        let mut score = 0i64;
-        // Totals kept from the boxes each game changes: a row a game costs that game only.
-        let mut tally = crate::learn::Tally::new(s.machine());
-        let mut boxes_played = Vec::new();
-        let first_move = match s.machine().boxes.side() {
-            Side::First => 1,
-            Side::Second => 2,
-        };
-        let move_numbers = (0..tally.beads_by_stage.len())
-            .map(|k| (first_move + 2 * k).to_string())
-            .collect::<Vec<_>>()
-            .join("/");
-        for played in 0..games {
-            let r = s.train_one(&mut boxes_played);
-            log.push(r);
-            score += r.score() as i64;
-            tally.update(s.machine(), &boxes_played);
-            let m = s.machine();
-            let row = GameRow {
-                run: 1,
-                game: m.games_played,
-                result: r,
-                cumulative_score: score,
-                beads_left: tally.beads_left,
-                boxes_emptied: tally.boxes_emptied,
-                beads_by_move: tally
-                    .beads_by_stage
-                    .iter()
-                    .map(u64::to_string)
-                    .collect::<Vec<_>>()
-                    .join("/"),
-                move_numbers: move_numbers.clone(),
-                first_box: if m.boxes.is_empty() {
-                    String::new()
-                } else {
-                    m.beads_in(0)
-                        .iter()
-                        .map(|b| b.get().to_string())
-                        .collect::<Vec<_>>()
-                        .join("/")
-                },
-                perfect_play: perfect,
-                label: label.clone(),
-            };
-            if let Some(w) = &mut csv {
-                w.serialize(&row)?;
-            }
-            sampled.push(row);
-            if played % 4096 == 4095 {
-                warned |= estimate(started, played + 1, games, warned)?;
-            }
-        }
-        if let (Some(w), Some(path)) = (csv, &a.output.csv) {
-            w.into_inner()
-                .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.error()))?
-                .commit()?;
-        }
-        if let Some(path) = &a.output.plot {
-            let spec = chart::data::chart(
-                a.output.chart.unwrap_or(ChartKind::Score),
-                &Rows::Games(sampled.finish()),
-            )?;
-            let bytes = chart::exporter_for(path)?.export(&spec)?;
-            store::save_atomic_bytes(path, &bytes)?;
-        }
+    let mut log = ResultLog::new(s.machine().games_played + 1, out.is_json());
+    if a.output.csv.is_some() || a.output.plot.is_some() {
+        train_tracked(&mut s, a, games, &mut log)?;
     } else {
         // In chunks, so that memory does not grow with the games played.
-        let mut done = 0;
+        let (started, mut warned, mut done) = (std::time::Instant::now(), false, 0);
         while done < games {
             let chunk = (games - done).min(1 << 16);
             for r in s.train(chunk) {
@@ -124,109 +150,121 @@ pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs) -> Result<()> {
         }
     }
     if let Some(path) = &a.save {
-        let text = store::to_yaml(s.game(), s.machine(), s.game().size_key());
-        store::save_atomic(path, &text)?;
+        store::save_machine(path, s.game(), s.machine())?;
     }
     if let (Some(path), Some(rival)) = (&a.save_opponent, s.rival()) {
-        let text = store::to_yaml(s.game(), rival, s.game().size_key());
-        store::save_atomic(path, &text)?;
+        store::save_machine(path, s.game(), rival)?;
     }
-    let rival_json = s.rival().map(|r| {
-        json!({
-            "beads_left": r.beads_left(),
-            "boxes_emptied": r.boxes_emptied(),
-            "games_played": r.games_played,
-        })
-    });
     let m = s.machine();
-    if a.learn.json {
-        print_json(&json!({
-            "settings": settings,
-            "games": log.games,
-            "wins": log.wins,
-            "draws": log.draws,
-            "losses": log.losses,
-            "results": log.letters.as_deref().unwrap_or(""),
-            "last_loss": log.last_loss,
-            "beads_left": m.beads_left(),
-            "boxes": m.boxes.len(),
-            "boxes_emptied": m.boxes_emptied(),
-            "box_bytes": m.bytes(),
-            "games_played": m.games_played,
-            "opponent_machine": rival_json,
-            "saved": a.save.as_ref().map(|p| p.display().to_string()),
-        }));
-        return Ok(());
-    }
-    let tail: Vec<GameResult> = log.tail.iter().copied().collect();
-    if log.games <= 200 {
-        let mut all = log.head.clone();
-        all.extend(tail.iter().skip(log.head.len() + 100 - log.games as usize));
-        println!(
-            "\nresults (W win, D draw, L loss; from game {first_game}):\n  {}",
-            result_letters(&all)
-        );
-    } else {
-        println!(
-            "\nresults (W win, D draw, L loss), games {} to {}:\n  {}\n  …\nlast 100 games:\n  {}",
-            crate::text::group(first_game),
-            crate::text::group(first_game + 99),
-            result_letters(&log.head),
-            result_letters(&tail)
-        );
-    }
-    println!(
-        "\n{} games: {} won, {} drawn, {} lost; last loss: {}",
-        crate::text::group(log.games),
-        crate::text::group(log.wins),
-        crate::text::group(log.draws),
-        crate::text::group(log.losses),
-        log.last_loss
-            .map_or("none".into(), |g| format!("game {}", crate::text::group(g)))
-    );
-    println!(
-        "boxes emptied: {} of {}; beads left: {}",
-        crate::text::group(m.boxes_emptied() as u64),
-        crate::text::group(m.boxes.len() as u64),
-        crate::text::group(m.beads_left())
-    );
-    if !m.boxes.is_empty() {
-        let bytes = m.bytes();
-        let size = if bytes < 1_000_000 {
-            format!("{:.1} kB", bytes as f64 / 1e3)
-        } else {
-            format!("{:.1} MB", bytes as f64 / 1e6)
+    let written = [("table", &a.output.csv), ("chart", &a.output.plot)]
+        .into_iter()
+        .filter_map(|(what, p)| Some((what, p.as_ref()?.display().to_string())))
+        .collect();
+    Ok(TrainReport {
+        settings,
+        score: ScoreCounts {
+            games: log.score.games,
+            wins: log.score.wins,
+            draws: log.score.draws,
+            losses: log.score.losses,
+            last_loss: log.score.last_loss,
+        },
+        results: log.letters.clone().unwrap_or_default(),
+        beads_left: m.beads_left(),
+        boxes: m.boxes.len(),
+        boxes_emptied: m.boxes_emptied(),
+        box_bytes: m.bytes(),
+        games_played: m.games_played,
+        opponent_machine: s.rival().map(|r| RivalSummary {
+            beads_left: r.beads_left(),
+            boxes_emptied: r.boxes_emptied(),
+            games_played: r.games_played,
+        }),
+        saved: a.save.as_ref().map(|p| p.display().to_string()),
+        log,
+        written,
+    })
+}
+
+/// Trains game by game, recording the beads after each one: streamed to the CSV table, thinned
+/// for the chart.
+fn train_tracked<G: FullGame>(
+    s: &mut Setup<G>,
+    a: &TrainArgs,
+    games: usize,
+    log: &mut ResultLog,
+) -> Result<()> {
+    let (label, perfect) = (s.label(), s.perfect_play());
+    let mut csv = match &a.output.csv {
+        Some(path) => Some(csv::Writer::from_writer(store::AtomicWriter::create(path)?)),
+        None => None,
+    };
+    let mut sampled = chart::data::GameSampler::new();
+    let (started, mut warned, mut score) = (std::time::Instant::now(), false, 0i64);
+    // Totals kept from the boxes each game changes: a row a game costs that game only.
+    let mut tally = crate::learn::Tally::new(s.machine());
+    let mut boxes_played = Vec::new();
+    let first_move = match s.machine().boxes.side() {
+        Side::First => 1,
+        Side::Second => 2,
+    };
+    let move_numbers = (0..tally.beads_by_stage.len())
+        .map(|k| (first_move + 2 * k).to_string())
+        .collect::<Vec<_>>()
+        .join("/");
+    let slashed = |v: &mut dyn Iterator<Item = String>| v.collect::<Vec<_>>().join("/");
+    for played in 0..games {
+        let r = s.train_one(&mut boxes_played);
+        log.push(r);
+        score += r.score() as i64;
+        tally.update(s.machine(), &boxes_played);
+        let m = s.machine();
+        let first_box = match m.boxes.is_empty() {
+            true => String::new(),
+            false => slashed(&mut m.beads_in(0).iter().map(|b| b.get().to_string())),
         };
-        println!(
-            "memory of the boxes: {size}, {} bytes a box (position, arrows and beads)",
-            bytes / m.boxes.len()
-        );
-    }
-    for (what, path) in [("table", &a.output.csv), ("chart", &a.output.plot)] {
-        if let Some(p) = path {
-            println!("{what} written to {}", p.display());
+        let row = GameRow {
+            run: 1,
+            game: m.games_played,
+            result: r,
+            cumulative_score: score,
+            beads_left: tally.beads_left,
+            boxes_emptied: tally.boxes_emptied,
+            beads_by_move: slashed(&mut tally.beads_by_stage.iter().map(u64::to_string)),
+            move_numbers: move_numbers.clone(),
+            first_box,
+            perfect_play: perfect,
+            label: label.clone(),
+        };
+        if let Some(w) = &mut csv {
+            w.serialize(&row)?;
+        }
+        sampled.push(row);
+        if played % 4096 == 4095 {
+            warned |= estimate(started, played + 1, games, warned)?;
         }
     }
-    if let Some(path) = &a.save {
-        println!(
-            "saved to {} ({} games played in all)",
-            path.display(),
-            crate::text::group(m.games_played)
-        );
+    if let (Some(w), Some(path)) = (csv, &a.output.csv) {
+        w.into_inner()
+            .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.error()))?
+            .commit()?;
+    }
+    if let Some(path) = &a.output.plot {
+        let spec = chart::data::chart(
+            a.output.chart.unwrap_or(ChartKind::Score),
+            &Rows::Games(sampled.finish()),
+        )?;
+        let bytes = chart::exporter_for(path)?.export(&spec)?;
+        store::save_atomic_bytes(path, &bytes)?;
     }
     Ok(())
 }
 
-/// The results of one learner's run, in memory that does not grow with the games: counts, the
-/// last loss, the first and the last 100 games, and (only when asked, for `--json`) one letter per
-/// game.
+/// The results of one learner's run, in memory that does not grow with the games: the score,
+/// the first and the last 100 games, and (only for JSON, which lists them) one letter per game.
 pub(super) struct ResultLog {
     first_game: u64,
-    games: u64,
-    wins: u64,
-    draws: u64,
-    losses: u64,
-    last_loss: Option<u64>,
+    score: Score,
     head: Vec<GameResult>,
     tail: std::collections::VecDeque<GameResult>,
     letters: Option<String>,
@@ -236,11 +274,7 @@ impl ResultLog {
     fn new(first_game: u64, letters: bool) -> Self {
         ResultLog {
             first_game,
-            games: 0,
-            wins: 0,
-            draws: 0,
-            losses: 0,
-            last_loss: None,
+            score: Score::default(),
             head: Vec::new(),
             tail: Default::default(),
             letters: letters.then(String::new),
@@ -248,16 +282,7 @@ impl ResultLog {
     }
 
     fn push(&mut self, r: GameResult) {
-        let number = self.first_game + self.games;
-        self.games += 1;
-        match r {
-            GameResult::Win => self.wins += 1,
-            GameResult::Draw => self.draws += 1,
-            GameResult::Loss => {
-                self.losses += 1;
-                self.last_loss = Some(number);
-            }
-        }
+        self.score.add(self.first_game + self.score.games, r);
         if self.head.len() < 100 {
             self.head.push(r);
         }
@@ -268,14 +293,6 @@ impl ResultLog {
         if let Some(l) = &mut self.letters {
             l.push(result_letter(r));
         }
-    }
-}
-
-pub(super) fn result_letter(r: GameResult) -> char {
-    match r {
-        GameResult::Win => 'W',
-        GameResult::Draw => 'D',
-        GameResult::Loss => 'L',
     }
 }
 
