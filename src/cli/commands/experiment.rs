@@ -196,7 +196,7 @@ impl VariantReport {
 #[derive(Serialize)]
 #[serde(untagged)]
 enum Body {
-    Single(VariantReport),
+    Single(Box<VariantReport>),
     Compared {
         runs: usize,
         games: usize,
@@ -348,7 +348,7 @@ pub(super) fn experiment<G: FullGame>(
         .filter_map(|(what, p)| Some((what, p.as_ref()?.display().to_string())))
         .collect();
     let body = match a.compare {
-        None => Body::Single(reports.remove(0)),
+        None => Body::Single(Box::new(reports.remove(0))),
         Some(_) => Body::Compared {
             runs: a.runs,
             games,

@@ -96,12 +96,11 @@ impl fmt::Display for TrainReport {
             group(self.boxes as u64),
             group(self.beads_left)
         )?;
-        if self.boxes > 0 {
+        if let Some(per_box) = self.box_bytes.checked_div(self.boxes) {
             writeln!(
                 f,
-                "memory of the boxes: {}, {} bytes a box (position, arrows and beads)",
+                "memory of the boxes: {}, {per_box} bytes a box (position, arrows and beads)",
                 crate::text::bytes(self.box_bytes as u64),
-                self.box_bytes / self.boxes
             )?;
         }
         for (what, path) in &self.written {
