@@ -25,6 +25,25 @@ where
     }
 }
 
+/// Maps each index of `range` with `map` and folds the results with `reduce` from `identity`.
+/// `reduce` must be associative.
+pub fn map_reduce_range<R: Send>(
+    range: std::ops::Range<u64>,
+    map: impl Fn(u64) -> R + Sync + Send,
+    identity: impl Fn() -> R + Sync + Send,
+    reduce: impl Fn(R, R) -> R + Sync + Send,
+) -> R {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        range.into_par_iter().map(map).reduce(identity, reduce)
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        range.map(map).fold(identity(), reduce)
+    }
+}
+
 /// Sorts `v` (unstable).
 pub fn sort_unstable<T: Ord + Send>(v: &mut [T]) {
     #[cfg(feature = "parallel")]

@@ -3,7 +3,9 @@
 //! game cannot be a pile of matchboxes).
 
 use anyhow::{Context, Result, bail};
-use serde_json::{Value, json};
+use std::fmt;
+
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::cli::error::BadRecord;
@@ -69,7 +71,7 @@ pub(super) fn parse_side_arg(text: Option<&str>) -> Result<Side> {
 }
 
 /// `matchbox moves arimaa`: the turns of a position.
-pub(super) fn moves(a: &MovesArgs) -> Result<()> {
+pub(super) fn moves(a: &MovesArgs) -> Result<MovesReport> {
     if !is_arimaa(&a.game) {
         bail!(
             "`moves` lists Arimaa turns; for {} use `replay` or `solve`",
@@ -99,54 +101,78 @@ pub(super) fn moves(a: &MovesArgs) -> Result<()> {
     shorts.sort();
     let sha = Sha256::digest(shorts.join("\n").as_bytes());
     let hex: String = sha.iter().map(|b| format!("{b:02x}")).collect();
-    if a.json {
-        println!(
-            "{}",
-            json!({
-                "position": rules.short_form(&line.board),
-                "side": side_name(line.to_move),
-                "first_steps": list.first_steps,
-                "turns": list.turns.len(),
-                "legal_turns": legal,
-                "turns_by_min_steps": list.by_min_steps,
-                "results_sha256": hex,
+    let listed = a.list.then(|| {
+        list.turns
+            .iter()
+            .map(|(b, steps)| {
+                let mark = if line.repeats(b) {
+                    "  (third repetition)"
+                } else {
+                    ""
+                };
+                format!("{}{mark}", rules.format_steps(&line.board, steps))
             })
-        );
-        return Ok(());
-    }
-    for l in rules.diagram(&line.board) {
-        println!("{l}");
-    }
-    let words = ["one step", "two steps", "three steps", "four steps"];
-    let by: Vec<String> = list
-        .by_min_steps
-        .iter()
-        .zip(words)
-        .map(|(n, w)| format!("{} need {w}", group(*n as u64)))
-        .collect();
-    println!(
-        "{} to move: {} distinct turns ({}); {} legal under the repetition rule; {} first steps",
-        side_name(line.to_move),
-        group(list.turns.len() as u64),
-        by.join(", "),
-        group(legal as u64),
-        group(list.first_steps as u64)
-    );
-    if a.list {
-        for (b, steps) in &list.turns {
-            let mark = if line.repeats(b) {
-                "  (third repetition)"
-            } else {
-                ""
-            };
-            println!("  {}{mark}", rules.format_steps(&line.board, steps));
+            .collect()
+    });
+    Ok(MovesReport {
+        position: rules.short_form(&line.board),
+        side: side_name(line.to_move),
+        first_steps: list.first_steps,
+        turns: list.turns.len(),
+        legal_turns: legal,
+        turns_by_min_steps: list.by_min_steps.clone(),
+        results_sha256: hex,
+        diagram: rules.diagram(&line.board),
+        listed,
+    })
+}
+
+/// The turns of an Arimaa position.
+#[derive(Serialize)]
+pub(super) struct MovesReport {
+    position: String,
+    side: &'static str,
+    first_steps: usize,
+    turns: usize,
+    legal_turns: usize,
+    turns_by_min_steps: Vec<usize>,
+    results_sha256: String,
+    #[serde(skip)]
+    diagram: Vec<String>,
+    #[serde(skip)]
+    listed: Option<Vec<String>>,
+}
+
+impl fmt::Display for MovesReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for l in &self.diagram {
+            writeln!(f, "{l}")?;
         }
+        let words = ["one step", "two steps", "three steps", "four steps"];
+        let by: Vec<String> = self
+            .turns_by_min_steps
+            .iter()
+            .zip(words)
+            .map(|(n, w)| format!("{} need {w}", group(*n as u64)))
+            .collect();
+        writeln!(
+            f,
+            "{} to move: {} distinct turns ({}); {} legal under the repetition rule; {} first steps",
+            self.side,
+            group(self.turns as u64),
+            by.join(", "),
+            group(self.legal_turns as u64),
+            group(self.first_steps as u64)
+        )?;
+        for l in self.listed.iter().flatten() {
+            writeln!(f, "  {l}")?;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// `matchbox replay arimaa`: a record checked turn by turn.
-pub(super) fn replay(a: &ReplayArgs) -> Result<()> {
+pub(super) fn replay(a: &ReplayArgs) -> Result<ArimaaReplay> {
     let (rules, mini_start, mini) = board_of(&a.game)?;
     let side = parse_side_arg(a.side.as_deref())?;
     let mut line = match (&a.position, mini_start) {
@@ -171,35 +197,44 @@ pub(super) fn replay(a: &ReplayArgs) -> Result<()> {
         Some((w, r)) => (side_name(w), Some(r.name())),
         None => ("none", None),
     };
-    if a.json {
-        println!(
-            "{}",
-            json!({
-                "game": "arimaa",
-                "size": if mini { "4" } else { "8" },
-                "ply": line.plies,
-                "winner": winner,
-                "reason": reason,
-                "position": rules.short_form(&line.board),
-                "side": side_name(line.to_move),
-            })
-        );
-        return Ok(());
+    Ok(ArimaaReplay {
+        game: "arimaa",
+        size: if mini { "4" } else { "8" },
+        ply: line.plies,
+        winner,
+        reason,
+        position: rules.short_form(&line.board),
+        side: side_name(line.to_move),
+        diagram: rules.diagram(&line.board),
+    })
+}
+
+/// An Arimaa record played through: where it ended and why.
+#[derive(Serialize)]
+pub(super) struct ArimaaReplay {
+    game: &'static str,
+    size: &'static str,
+    ply: u32,
+    winner: &'static str,
+    reason: Option<&'static str>,
+    position: String,
+    side: &'static str,
+    #[serde(skip)]
+    diagram: Vec<String>,
+}
+
+impl fmt::Display for ArimaaReplay {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for l in &self.diagram {
+            writeln!(f, "{l}")?;
+        }
+        let turns = crate::text::count(self.ply as u64, "turn", "turns");
+        match self.reason {
+            None => writeln!(f, "{turns}; not over: {} to move", self.side)?,
+            Some(r) => writeln!(f, "{turns}; {} wins by {r}", self.winner)?,
+        }
+        writeln!(f, "position: {}", self.position)
     }
-    for l in rules.diagram(&line.board) {
-        println!("{l}");
-    }
-    let plies = line.plies;
-    let word = if plies == 1 { "turn" } else { "turns" };
-    match line.end {
-        None => println!(
-            "{plies} {word}; not over: {} to move",
-            side_name(line.to_move)
-        ),
-        Some((w, r)) => println!("{plies} {word}; {} wins by {}", side_name(w), r.name()),
-    }
-    println!("position: {}", rules.short_form(&line.board));
-    Ok(())
 }
 
 /// Random games of the full game from the standard start: turns per position and game length.
@@ -240,7 +275,7 @@ pub(super) fn sample(rules: &Rules, games: u64, seed: u64) -> Sample {
 }
 
 /// `matchbox count arimaa`: the full game's numbers beside the small games', in one table.
-pub(super) fn count(a: &CountArgs) -> Result<()> {
+pub(super) fn count(a: &CountArgs) -> Result<ArimaaCount> {
     board_of(&a.game)?;
     let rules = Rules::standard();
     let games = a.sample.unwrap_or(10);
@@ -261,52 +296,98 @@ pub(super) fn count(a: &CountArgs) -> Result<()> {
     let litres = setup_pairs * 0.053 * 0.036 * 0.014 * 1000.0;
     // The small games, exactly, for the same table.
     let small = small_games();
-    if a.json {
-        println!(
-            "{}",
-            json!({
-                "game": "arimaa",
-                "setups_per_side": setups,
-                "mean_turns_per_position": mean_turns,
-                "sample_positions": s.positions,
-                "sample_games": s.games,
-                "mean_game_turns": mean_plies,
-                "boxes_at_least": setup_pairs,
-                "pile_litres_at_least": litres,
-                "small_games": small.iter().map(|(n, b, t)| json!({"game": n, "boxes": b, "turns_per_position": t})).collect::<Vec<Value>>(),
+    Ok(ArimaaCount {
+        game: "arimaa",
+        setups_per_side: setups,
+        mean_turns_per_position: mean_turns,
+        sample_positions: s.positions,
+        sample_games: s.games,
+        mean_game_turns: mean_plies,
+        boxes_at_least: setup_pairs,
+        pile_litres_at_least: litres,
+        small_games: small
+            .into_iter()
+            .map(|(game, boxes, turns_per_position)| SmallGame {
+                game,
+                boxes,
+                turns_per_position,
             })
-        );
-        return Ok(());
+            .collect(),
+    })
+}
+
+/// A small game's learner beside Arimaa.
+#[derive(Serialize)]
+pub(super) struct SmallGame {
+    game: String,
+    boxes: u64,
+    turns_per_position: f64,
+}
+
+/// Why the full game cannot be a pile of matchboxes.
+#[derive(Serialize)]
+pub(super) struct ArimaaCount {
+    game: &'static str,
+    setups_per_side: u64,
+    mean_turns_per_position: f64,
+    sample_positions: u64,
+    sample_games: u64,
+    mean_game_turns: f64,
+    boxes_at_least: f64,
+    pile_litres_at_least: f64,
+    small_games: Vec<SmallGame>,
+}
+
+impl fmt::Display for ArimaaCount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pairs = self.boxes_at_least;
+        let litres = self.pile_litres_at_least;
+        writeln!(
+            f,
+            "Arimaa, the game built to resist computers, beside the games matchboxes can learn:"
+        )?;
+        writeln!(
+            f,
+            "  {:<34} {:>22} {:>16}",
+            "game", "matchboxes", "moves a position"
+        )?;
+        for g in &self.small_games {
+            writeln!(
+                f,
+                "  {:<34} {:>22} {:>16.1}",
+                g.game,
+                group(g.boxes),
+                g.turns_per_position
+            )?;
+        }
+        writeln!(
+            f,
+            "  {:<34} {:>22} {:>16}",
+            "arimaa (full game)",
+            format!("≥ {pairs:.2e}"),
+            group(self.mean_turns_per_position.round() as u64)
+        )?;
+        writeln!(f)?;
+        writeln!(
+            f,
+            "  setups per side: {} (16! / (8! 2! 2! 2!))",
+            group(self.setups_per_side)
+        )?;
+        writeln!(
+            f,
+            "  distinct turns per position: {:.0} on average over {} positions of {} random games ({:.0} turns a game, cut at 200)",
+            self.mean_turns_per_position,
+            group(self.sample_positions),
+            self.sample_games,
+            self.mean_game_turns
+        )?;
+        writeln!(
+            f,
+            "  matchboxes: at least one per pair of setups, {pairs:.2e}; as a pile {:.2e} m³, a cube {:.0} km a side",
+            litres / 1000.0,
+            (litres / 1000.0).cbrt() / 1000.0
+        )
     }
-    println!("Arimaa, the game built to resist computers, beside the games matchboxes can learn:");
-    println!(
-        "  {:<34} {:>22} {:>16}",
-        "game", "matchboxes", "moves a position"
-    );
-    for (name, boxes, turns) in &small {
-        println!("  {name:<34} {:>22} {turns:>16.1}", group(*boxes));
-    }
-    println!(
-        "  {:<34} {:>22} {:>16}",
-        "arimaa (full game)",
-        format!("≥ {setup_pairs:.2e}"),
-        group(mean_turns.round() as u64)
-    );
-    println!();
-    println!("  setups per side: {} (16! / (8! 2! 2! 2!))", group(setups));
-    println!(
-        "  distinct turns per position: {:.0} on average over {} positions of {} random games ({:.0} turns a game, cut at 200)",
-        mean_turns,
-        group(s.positions),
-        s.games,
-        mean_plies
-    );
-    println!(
-        "  matchboxes: at least one per pair of setups, {setup_pairs:.2e}; as a pile {:.2e} m³, a cube {:.0} km a side",
-        litres / 1000.0,
-        (litres / 1000.0).cbrt() / 1000.0
-    );
-    Ok(())
 }
 
 /// The learners' machines of the small games (default settings), and their moves per position.

@@ -1,34 +1,165 @@
-//! TODO
+//! `boxes`: a learner's matchboxes listed, counted, shopped for (beads) and labelled.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
 
 use super::*;
+use crate::learn::{BoxSet, Machine};
+use crate::text::group;
 
 /// The most boxes `boxes --labels` labels: 5,000 labels fill about 280 pages.
 pub(super) const MAX_LABELS: usize = 5_000;
 
-pub(super) fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
-    // A trained machine from a file: its boxes with the beads they hold now.
-    let trained = match &a.boxes {
-        Some(path) => {
-            let given = [
-                (a.beads.is_some(), "--beads"),
-                (a.preset.is_some(), "--preset"),
-                (a.set.side.is_some(), "--side"),
-                (a.set.symmetry.is_some(), "--symmetry"),
-                (
-                    a.set.include_forced || a.set.skip_forced,
-                    "--include-forced",
-                ),
-            ];
-            if let Some((_, option)) = given.iter().find(|g| g.0) {
-                bail!(
-                    "{}: --boxes lists the file's machine as it is; {option} is for a new machine",
-                    path.display()
-                );
+/// One colour of the bead shopping list.
+#[derive(Serialize)]
+struct BeadLine {
+    colour: &'static str,
+    code: String,
+    beads: u64,
+}
+
+/// One box in the JSON list.
+#[derive(Serialize)]
+struct BoxLine {
+    #[serde(rename = "box")]
+    number: usize,
+    #[serde(rename = "move")]
+    move_number: u16,
+    position: String,
+    arrows: Vec<String>,
+    beads: Vec<u32>,
+}
+
+/// The label files `--labels` wrote.
+struct LabelsWritten {
+    pages: usize,
+    first: String,
+    last: String,
+    pdf: String,
+    stale: usize,
+    stem: String,
+}
+
+/// A learner's boxes: how many, by move, the beads, and (unless counted only) each box.
+#[derive(Serialize)]
+pub(super) struct BoxesReport {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bead_list: Option<Vec<BeadLine>>,
+    game: &'static str,
+    size: String,
+    side: &'static str,
+    symmetry: String,
+    boxes: u64,
+    arrows: u64,
+    beads: u64,
+    initial_beads: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bead_colours: Option<String>,
+    by_move: BTreeMap<String, u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    games_played: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    box_list: Option<Vec<BoxLine>>,
+    #[serde(skip)]
+    nickname: Option<&'static str>,
+    #[serde(skip)]
+    show_bead_list: bool,
+    #[serde(skip)]
+    cards: Option<Vec<Vec<String>>>,
+    #[serde(skip)]
+    labels: Option<LabelsWritten>,
+}
+
+impl fmt::Display for BoxesReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(l) = &self.labels {
+            writeln!(
+                f,
+                "labels: {} pages written to {} … {}, and all of them to {} (one file to print)",
+                l.pages, l.first, l.last, l.pdf
+            )?;
+            if l.stale > 0 {
+                writeln!(
+                    f,
+                    "  removed {} from an earlier run with more pages ({}-{}.svg on)",
+                    crate::text::count(l.stale as u64, "stale page", "stale pages"),
+                    l.stem,
+                    l.pages + 1
+                )?;
             }
-            Some(store::from_yaml(&game, path, &store::read(path)?)?)
         }
-        None => None,
+        let mut moves: Vec<(u16, u64)> = self
+            .by_move
+            .iter()
+            .filter_map(|(m, &n)| Some((m.parse().ok()?, n)))
+            .collect();
+        moves.sort_unstable();
+        let per_move: Vec<String> = moves
+            .iter()
+            .map(|(m, n)| format!("move {m}: {}", group(*n)))
+            .collect();
+        let amount = match self.games_played {
+            Some(g) => format!("{} beads after {} games", group(self.beads), group(g)),
+            None => format!(
+                "{} beads at {} per arrow",
+                group(self.beads),
+                self.initial_beads
+            ),
+        };
+        writeln!(
+            f,
+            "{}{} {}, learner {}, symmetry {}: {} boxes, {} arrows, {amount} ({})",
+            self.nickname.map(|n| format!("{n}: ")).unwrap_or_default(),
+            self.game,
+            self.size,
+            self.side,
+            self.symmetry,
+            group(self.boxes),
+            group(self.arrows),
+            per_move.join(", ")
+        )?;
+        if let (true, Some(list)) = (self.show_bead_list, &self.bead_list) {
+            writeln!(f, "beads to buy:")?;
+            for b in list {
+                writeln!(f, "  {} {:<10} {}", b.code, b.colour, group(b.beads))?;
+            }
+        }
+        if let Some(cards) = &self.cards {
+            write!(f, "{}", lay_out(cards, 4))?;
+        }
+        Ok(())
+    }
+}
+
+/// The machine `boxes --boxes FILE` lists, refusing the options of a new machine beside it.
+fn trained_machine<G: FullGame>(game: &G, a: &BoxesArgs) -> Result<Option<Machine<G>>> {
+    let Some(path) = &a.boxes else {
+        return Ok(None);
     };
+    let given = [
+        (a.beads.is_some(), "--beads"),
+        (a.preset.is_some(), "--preset"),
+        (a.set.side.is_some(), "--side"),
+        (a.set.symmetry.is_some(), "--symmetry"),
+        (
+            a.set.include_forced || a.set.skip_forced,
+            "--include-forced",
+        ),
+    ];
+    if let Some((_, option)) = given.iter().find(|g| g.0) {
+        bail!(
+            "{}: --boxes lists the file's machine as it is; {option} is for a new machine",
+            path.display()
+        );
+    }
+    Ok(Some(store::from_yaml(game, path, &store::read(path)?)?))
+}
+
+pub(super) fn boxes<G: FullGame>(game: G, a: &BoxesArgs, out: Out) -> Result<BoxesReport> {
+    // A trained machine from a file: its boxes with the beads they hold now.
+    let trained = trained_machine(&game, a)?;
     if trained.is_none()
         && a.count
         && a.labels.is_none()
@@ -36,8 +167,8 @@ pub(super) fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
         && !crate::cli::setup::enumerable(&game)
     {
         let (side, mode, forced) = crate::cli::setup::set_choice(&game, &SetOptions::from(&a.set))?;
-        if let Some(counts) = own_count(&game, side, mode, forced, a.json) {
-            return print_own_count(&game, side, mode, a, &counts);
+        if let Some(counts) = own_count(&game, side, mode, forced, out.is_json()) {
+            return Ok(own_count_report(&game, side, mode, a, &counts));
         }
     }
     let (set, initial) = match &trained {
@@ -60,162 +191,76 @@ pub(super) fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
     let total_beads: u64 = (0..set.len())
         .map(|b| beads.of(b).iter().map(|&n| n as u64).sum::<u64>())
         .sum();
-    let by_move: serde_json::Map<String, Value> = set
-        .by_move()
-        .into_iter()
-        .map(|(m, n)| (m.to_string(), json!(n)))
-        .collect();
-    let bead_list = labels::bead_list(&game, &set, &beads);
     let what = match &trained {
-        Some(m) => format!("beads after {} games", crate::text::group(m.games_played)),
+        Some(m) => format!("beads after {} games", group(m.games_played)),
         None => format!("beads {initial}"),
     };
-    if let Some(path) = &a.labels {
-        // Every page is held, and then the whole PDF: a machine of tens of thousands of boxes
-        // would take minutes and gigabytes for a pile no class builds.
-        if set.len() > MAX_LABELS {
-            bail!(
-                "{} {}: {} boxes are too many to label (labels are made for machines of up to {} boxes; octopawn's 2,943 fill 164 pages); `boxes --count` gives the numbers",
-                game.name(),
-                game.variant(),
-                crate::text::group(set.len() as u64),
-                crate::text::group(MAX_LABELS as u64)
-            );
-        }
-        let title = format!(
-            "{}{} {} · {} · {} · {what}{}",
-            game.nickname(side, mode)
-                .map(|n| format!("{n}: "))
-                .unwrap_or_default(),
-            game.name(),
-            game.variant(),
-            game.side_name(side),
-            mode.words(),
-            match colours {
-                crate::palette::BeadColours::ByCell => " · a colour per cell",
-                crate::palette::BeadColours::ByArrow => "",
-            }
-        );
-        let layout = labels::Layout {
-            paper: a.paper,
-            label: a.label_size,
-        };
-        let pages = labels::sheets(&game, &set, &beads, &title, layout);
-        let stem = path.with_extension("");
-        let pdf_path = stem.with_extension("pdf");
-        let files: Vec<PathBuf> = (1..=pages.len())
-            .map(|i| PathBuf::from(format!("{}-{i}.svg", stem.display())))
-            .collect();
-        for file in files.iter().chain([&pdf_path]) {
-            store::check_writable(file)?;
-        }
-        let pdf = labels::pdf::pages_to_pdf(&pages)?;
-        for (file, page) in files.iter().zip(&pages) {
-            store::save_atomic(file, page)?;
-        }
-        store::save_atomic_bytes(&pdf_path, &pdf)?;
-        let stale = remove_stale_pages(&stem, pages.len());
-        if !a.json {
-            println!(
-                "labels: {} pages written to {} … {}, and all of them to {} (one file to print)",
-                pages.len(),
-                files[0].display(),
-                files[files.len() - 1].display(),
-                pdf_path.display()
-            );
-            if stale > 0 {
-                println!(
-                    "  removed {} from an earlier run with more pages ({}-{}.svg on)",
-                    crate::text::count(stale as u64, "stale page", "stale pages"),
-                    stem.display(),
-                    pages.len() + 1
-                );
-            }
-        }
-    }
-    if a.json {
-        let mut v = json!({
-            "bead_list": bead_list.iter().map(|(name, code, n)| json!({"colour": name, "code": code.to_string(), "beads": n})).collect::<Vec<_>>(),
-            "game": game.name(),
-            "size": game.variant(),
-            "side": game.side_name(side),
-            "symmetry": mode.to_string(),
-            "boxes": set.len(),
-            "arrows": set.arrow_count(),
-            "beads": total_beads,
-            "initial_beads": initial.to_string(),
-            "bead_colours": colours.to_string(),
-            "by_move": by_move,
-        });
-        if let Some(m) = &trained {
-            v["games_played"] = json!(m.games_played);
-        }
-        if !a.count {
-            v["box_list"] = set
-                .iter()
-                .enumerate()
-                .map(|(i, b)| {
-                    json!({
-                        "box": i + 1,
-                        "move": b.move_number(),
-                        "position": game.format_position(&b.position),
-                        "arrows": b.arrows.iter().map(|&m| game.format_move(m)).collect::<Vec<_>>(),
-                        "beads": beads.of(i),
-                    })
-                })
-                .collect();
-        }
-        print_json(&v);
-        return Ok(());
-    }
-    let name = game
-        .nickname(side, mode)
-        .map(|n| format!("{n}: "))
-        .unwrap_or_default();
-    let per_move: Vec<String> = set
-        .by_move()
-        .iter()
-        .map(|(m, n)| format!("move {m}: {}", crate::text::group(*n as u64)))
-        .collect();
-    let amount = match &trained {
-        Some(m) => format!(
-            "{} beads after {} games",
-            crate::text::group(total_beads),
-            crate::text::group(m.games_played)
-        ),
-        None => format!(
-            "{} beads at {initial} per arrow",
-            crate::text::group(total_beads)
-        ),
+    let labels = match &a.labels {
+        Some(path) => Some(write_labels(&game, &set, &beads, &what, a, path)?),
+        None => None,
     };
-    println!(
-        "{name}{} {}, learner {}, symmetry {}: {} boxes, {} arrows, {amount} ({})",
-        game.name(),
-        game.variant(),
-        game.side_name(side),
-        mode,
-        crate::text::group(set.len() as u64),
-        crate::text::group(set.arrow_count() as u64),
-        per_move.join(", ")
-    );
-    if a.bead_list {
-        println!("beads to buy:");
-        for (name, code, n) in &bead_list {
-            println!("  {code} {name:<10} {}", crate::text::group(*n));
-        }
-    }
-    if a.count || a.bead_list || a.labels.is_some() {
-        return Ok(());
-    }
-    let cards: Vec<Vec<String>> = set
-        .iter()
+    let listed = !(a.count || a.bead_list || a.labels.is_some());
+    let bead_list = labels::bead_list(&game, &set, &beads)
+        .into_iter()
+        .map(|(colour, code, beads)| BeadLine {
+            colour,
+            code: code.to_string(),
+            beads,
+        })
+        .collect();
+    Ok(BoxesReport {
+        bead_list: Some(bead_list),
+        game: game.name(),
+        size: game.variant(),
+        side: game.side_name(side),
+        symmetry: mode.to_string(),
+        boxes: set.len() as u64,
+        arrows: set.arrow_count() as u64,
+        beads: total_beads,
+        initial_beads: initial.to_string(),
+        bead_colours: Some(colours.to_string()),
+        by_move: set
+            .by_move()
+            .into_iter()
+            .map(|(m, n)| (m.to_string(), n as u64))
+            .collect(),
+        games_played: trained.as_ref().map(|m| m.games_played),
+        box_list: (!a.count).then(|| box_list(&game, &set, &beads)),
+        nickname: game.nickname(side, mode),
+        show_bead_list: a.bead_list,
+        cards: listed.then(|| box_cards(&game, &set, &beads)),
+        labels,
+    })
+}
+
+/// Every box for the JSON list.
+fn box_list<G: FullGame>(game: &G, set: &BoxSet<G>, beads: &labels::LabelBeads) -> Vec<BoxLine> {
+    set.iter()
+        .enumerate()
+        .map(|(i, b)| BoxLine {
+            number: i + 1,
+            move_number: b.move_number(),
+            position: game.format_position(&b.position),
+            arrows: b.arrows.iter().map(|&m| game.format_move(m)).collect(),
+            beads: beads.of(i),
+        })
+        .collect()
+}
+
+/// Every box as a text card: its diagram and each arrow with its bead.
+fn box_cards<G: FullGame>(
+    game: &G,
+    set: &BoxSet<G>,
+    beads: &labels::LabelBeads,
+) -> Vec<Vec<String>> {
+    set.iter()
         .enumerate()
         .map(|(i, b)| {
             let mut card = vec![format!("Box {} · move {}", i + 1, b.move_number())];
             card.extend(game.diagram(&b.position));
             let counts = beads.of(i);
             card.extend(b.arrows.iter().enumerate().map(|(k, &m)| {
-                let (colour, _, letter) = labels::bead(beads.colour(&game, k, m));
+                let (colour, _, letter) = labels::bead(beads.colour(game, k, m));
                 format!(
                     "  {letter} {} ×{} ({colour})",
                     game.format_move(m),
@@ -224,9 +269,71 @@ pub(super) fn boxes<G: FullGame>(game: G, a: &BoxesArgs) -> Result<()> {
             }));
             card
         })
+        .collect()
+}
+
+/// Writes the label pages (SVG) and the PDF of all of them, and removes stale pages.
+fn write_labels<G: FullGame>(
+    game: &G,
+    set: &BoxSet<G>,
+    beads: &labels::LabelBeads,
+    what: &str,
+    a: &BoxesArgs,
+    path: &std::path::Path,
+) -> Result<LabelsWritten> {
+    // Every page is held, and then the whole PDF: a machine of tens of thousands of boxes
+    // would take minutes and gigabytes for a pile no class builds.
+    if set.len() > MAX_LABELS {
+        bail!(
+            "{} {}: {} boxes are too many to label (labels are made for machines of up to {} boxes; octopawn's 2,943 fill 164 pages); `boxes --count` gives the numbers",
+            game.name(),
+            game.variant(),
+            group(set.len() as u64),
+            group(MAX_LABELS as u64)
+        );
+    }
+    let (side, mode) = (set.side(), set.mode());
+    let title = format!(
+        "{}{} {} · {} · {} · {what}{}",
+        game.nickname(side, mode)
+            .map(|n| format!("{n}: "))
+            .unwrap_or_default(),
+        game.name(),
+        game.variant(),
+        game.side_name(side),
+        mode.words(),
+        match beads.colours {
+            crate::palette::BeadColours::ByCell => " · a colour per cell",
+            crate::palette::BeadColours::ByArrow => "",
+        }
+    );
+    let layout = labels::Layout {
+        paper: a.paper,
+        label: a.label_size,
+    };
+    let pages = labels::sheets(game, set, beads, &title, layout);
+    let stem = path.with_extension("");
+    let pdf_path = stem.with_extension("pdf");
+    let files: Vec<PathBuf> = (1..=pages.len())
+        .map(|i| PathBuf::from(format!("{}-{i}.svg", stem.display())))
         .collect();
-    print!("{}", lay_out(&cards, 4));
-    Ok(())
+    for file in files.iter().chain([&pdf_path]) {
+        store::check_writable(file)?;
+    }
+    let pdf = labels::pdf::pages_to_pdf(&pages)?;
+    for (file, page) in files.iter().zip(&pages) {
+        store::save_atomic(file, page)?;
+    }
+    store::save_atomic_bytes(&pdf_path, &pdf)?;
+    let stale = remove_stale_pages(&stem, pages.len());
+    Ok(LabelsWritten {
+        pages: pages.len(),
+        first: files[0].display().to_string(),
+        last: files[files.len() - 1].display().to_string(),
+        pdf: pdf_path.display().to_string(),
+        stale,
+        stem: stem.display().to_string(),
+    })
 }
 
 /// The game's own exact count of a learner's boxes, with the move numbers on stderr as it goes
@@ -271,55 +378,40 @@ pub(super) fn own_count_beads(counts: &BoxCounts, initial: &StageBeads) -> u64 {
 }
 
 /// `boxes --count` from a game's own count (no box list: the boxes are not made).
-pub(super) fn print_own_count<G: FullGame>(
+pub(super) fn own_count_report<G: FullGame>(
     game: &G,
     side: Side,
     mode: SymmetryMode,
     a: &BoxesArgs,
     counts: &BoxCounts,
-) -> Result<()> {
+) -> BoxesReport {
     let initial = a
         .beads
         .clone()
         .unwrap_or_else(|| a.preset.unwrap_or_else(|| game.default_preset()).beads());
-    let beads = own_count_beads(counts, &initial);
-    if a.json {
-        let by_move: serde_json::Map<String, Value> = counts
+    BoxesReport {
+        bead_list: None,
+        game: game.name(),
+        size: game.variant(),
+        side: game.side_name(side),
+        symmetry: mode.to_string(),
+        boxes: counts.total_boxes(),
+        arrows: counts.total_arrows(),
+        beads: own_count_beads(counts, &initial),
+        initial_beads: initial.to_string(),
+        bead_colours: None,
+        by_move: counts
             .boxes
             .iter()
-            .map(|(m, n)| (m.to_string(), json!(n)))
-            .collect();
-        print_json(&json!({
-            "game": game.name(),
-            "size": game.variant(),
-            "side": game.side_name(side),
-            "symmetry": mode.to_string(),
-            "boxes": counts.total_boxes(),
-            "arrows": counts.total_arrows(),
-            "beads": beads,
-            "initial_beads": initial.to_string(),
-            "by_move": by_move,
-        }));
-        return Ok(());
+            .map(|(m, n)| (m.to_string(), *n))
+            .collect(),
+        games_played: None,
+        box_list: None,
+        nickname: None,
+        show_bead_list: false,
+        cards: None,
+        labels: None,
     }
-    let per_move: Vec<String> = counts
-        .boxes
-        .iter()
-        .map(|(m, n)| format!("move {m}: {}", crate::text::group(*n)))
-        .collect();
-    println!(
-        "{} {}, learner {}, symmetry {}: {} boxes, {} arrows, {} beads at {} per arrow ({})",
-        game.name(),
-        game.variant(),
-        game.side_name(side),
-        mode,
-        crate::text::group(counts.total_boxes()),
-        crate::text::group(counts.total_arrows()),
-        crate::text::group(beads),
-        initial,
-        per_move.join(", ")
-    );
-    Ok(())
 }
 
 /// Text cards side by side, `per_row` to a row.

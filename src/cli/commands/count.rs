@@ -1,4 +1,9 @@
-//! TODO
+//! `count`: how many matchboxes, arrows and beads each learner of a game needs, and how big
+//! the pile would be.
+
+use std::fmt;
+
+use serde::Serialize;
 
 use super::boxes::{own_count, own_count_beads};
 use super::*;
@@ -19,42 +24,150 @@ pub(super) fn pile(boxes: f64) -> (String, f64) {
     (volume, side_m)
 }
 
-pub(super) fn count<G: FullGame>(game: G, a: &CountArgs) -> Result<()> {
+/// One learner's count: its boxes, arrows and beads, and the pile they make.
+#[derive(Serialize)]
+struct CountRow {
+    side: &'static str,
+    symmetry: String,
+    boxes: f64,
+    arrows: Option<u64>,
+    beads: Option<u64>,
+    method: String,
+    volume: String,
+    volume_litres: f64,
+    cube_side_m: f64,
+}
+
+impl CountRow {
+    fn new(
+        side: &'static str,
+        mode: SymmetryMode,
+        boxes: f64,
+        totals: Option<(u64, u64)>,
+        method: String,
+    ) -> CountRow {
+        let (volume, cube) = pile(boxes);
+        CountRow {
+            side,
+            symmetry: mode.to_string(),
+            boxes,
+            arrows: totals.map(|t| t.0),
+            beads: totals.map(|t| t.1),
+            method,
+            volume,
+            volume_litres: boxes * MATCHBOX_LITRES,
+            cube_side_m: cube,
+        }
+    }
+}
+
+/// How many matchboxes each learner of a game needs.
+#[derive(Serialize)]
+pub(super) struct CountReport {
+    game: &'static str,
+    size: String,
+    initial_beads: String,
+    matchbox_mm: [u32; 3],
+    counts: Vec<CountRow>,
+}
+
+impl fmt::Display for CountReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} {}: matchboxes of 53 × 36 × 14 mm; beads per arrow: {}",
+            self.game, self.size, self.initial_beads
+        )?;
+        writeln!(
+            f,
+            "  {:<7} {:<9} {:>12} {:>11} {:>11}  {:<16} {:>10}  how",
+            "side", "symmetry", "boxes", "arrows", "beads", "pile", "cube side"
+        )?;
+        for r in &self.counts {
+            let cube = r.cube_side_m;
+            let cube = if cube < 1.0 {
+                format!("{:.0} cm", cube * 100.0)
+            } else if cube < 1000.0 {
+                format!("{cube:.1} m")
+            } else {
+                format!("{:.1} km", cube / 1000.0)
+            };
+            let n = if r.boxes < 1e12 {
+                crate::text::group(r.boxes as u64)
+            } else {
+                format!("{:.2e}", r.boxes)
+            };
+            let opt = |x: &Option<u64>| x.map_or("–".to_string(), crate::text::group);
+            writeln!(
+                f,
+                "  {:<7} {:<9} {:>12} {:>11} {:>11}  {:<16} {:>10}  {}",
+                r.side,
+                r.symmetry,
+                n,
+                opt(&r.arrows),
+                opt(&r.beads),
+                r.volume,
+                cube,
+                r.method
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// The counts of a side on a board too big to enumerate: the game's own exact count, or the
+/// bound on its positions (shared by the symmetries for full symmetry).
+fn counted_rows<G: FullGame>(
+    game: &G,
+    side: Side,
+    bound: (f64, &str),
+    beads: &StageBeads,
+    quiet: bool,
+) -> Vec<CountRow> {
+    let mut rows = Vec::new();
+    let (b, method) = bound;
+    let shared = format!(
+        "estimate: the bound shared by the {} symmetries",
+        game.symmetry_count()
+    );
+    for (mode, factor, note) in [
+        (SymmetryMode::None, 1.0, method.to_string()),
+        (
+            SymmetryMode::Full,
+            1.0 / game.symmetry_count() as f64,
+            shared,
+        ),
+    ] {
+        let name = game.side_name(side);
+        match own_count(game, side, mode, game.default_forced(), quiet) {
+            Some(counts) => rows.push(CountRow::new(
+                name,
+                mode,
+                counts.total_boxes() as f64,
+                Some((counts.total_arrows(), own_count_beads(&counts, beads))),
+                "exact: every reachable position counted, move by move".to_string(),
+            )),
+            None => rows.push(CountRow::new(name, mode, b * factor, None, note)),
+        }
+    }
+    rows
+}
+
+pub(super) fn count<G: FullGame>(game: G, a: &CountArgs, out: Out) -> Result<CountReport> {
     let preset = game.default_preset();
     let beads = a.beads.clone().unwrap_or_else(|| preset.beads());
     let mut rows = Vec::new();
     for side in [Side::First, Side::Second] {
-        let bound = game.position_bound(side);
-        match bound {
+        match game.position_bound(side) {
             // Every board that `boxes` and `solve` can list is counted exactly.
             Some((b, method)) if !crate::cli::setup::enumerable(&game) => {
-                for (mode, factor, note) in [
-                    (SymmetryMode::None, 1.0, method.to_string()),
-                    (
-                        SymmetryMode::Full,
-                        1.0 / game.symmetry_count() as f64,
-                        format!(
-                            "estimate: the bound shared by the {} symmetries",
-                            game.symmetry_count()
-                        ),
-                    ),
-                ] {
-                    let forced = game.default_forced();
-                    if let Some(counts) = own_count(&game, side, mode, forced, a.json) {
-                        let beads_total = own_count_beads(&counts, &beads);
-                        rows.push((
-                            side,
-                            mode,
-                            counts.total_boxes() as f64,
-                            Some(counts.total_arrows()),
-                            Some(beads_total),
-                            "exact: every reachable position counted, move by move".to_string(),
-                        ));
-                        continue;
-                    }
-                    let boxes = b * factor;
-                    rows.push((side, mode, boxes, None, None, note));
-                }
+                rows.extend(counted_rows(
+                    &game,
+                    side,
+                    (b, method),
+                    &beads,
+                    out.is_json(),
+                ));
             }
             _ => {
                 for &mode in game.symmetry_modes() {
@@ -70,80 +183,22 @@ pub(super) fn count<G: FullGame>(game: G, a: &CountArgs) -> Result<()> {
                                 * set.arrows(b).len() as u64
                         })
                         .sum();
-                    rows.push((
-                        side,
+                    rows.push(CountRow::new(
+                        game.side_name(side),
                         mode,
                         set.len() as f64,
-                        Some(set.arrow_count() as u64),
-                        Some(beads_total),
+                        Some((set.arrow_count() as u64, beads_total)),
                         "exact: every reachable position enumerated".to_string(),
                     ));
                 }
             }
         }
     }
-    if a.json {
-        let list: Vec<Value> = rows
-            .iter()
-            .map(|(side, mode, boxes, arrows, bead_total, method)| {
-                let (volume, cube) = pile(*boxes);
-                json!({
-                    "side": game.side_name(*side),
-                    "symmetry": mode.to_string(),
-                    "boxes": boxes,
-                    "arrows": arrows,
-                    "beads": bead_total,
-                    "method": method,
-                    "volume": volume,
-                    "volume_litres": boxes * MATCHBOX_LITRES,
-                    "cube_side_m": cube,
-                })
-            })
-            .collect();
-        print_json(&json!({
-            "game": game.name(),
-            "size": game.variant(),
-            "initial_beads": beads.to_string(),
-            "matchbox_mm": [53, 36, 14],
-            "counts": list,
-        }));
-        return Ok(());
-    }
-    println!(
-        "{} {}: matchboxes of 53 × 36 × 14 mm; beads per arrow: {}",
-        game.name(),
-        game.variant(),
-        beads
-    );
-    println!(
-        "  {:<7} {:<9} {:>12} {:>11} {:>11}  {:<16} {:>10}  how",
-        "side", "symmetry", "boxes", "arrows", "beads", "pile", "cube side"
-    );
-    for (side, mode, boxes, arrows, bead_total, method) in &rows {
-        let (volume, cube) = pile(*boxes);
-        let cube = if cube < 1.0 {
-            format!("{:.0} cm", cube * 100.0)
-        } else if cube < 1000.0 {
-            format!("{cube:.1} m")
-        } else {
-            format!("{:.1} km", cube / 1000.0)
-        };
-        let n = if *boxes < 1e12 {
-            crate::text::group(*boxes as u64)
-        } else {
-            format!("{boxes:.2e}")
-        };
-        let opt = |x: &Option<u64>| x.map_or("–".to_string(), crate::text::group);
-        println!(
-            "  {:<7} {:<9} {:>12} {:>11} {:>11}  {:<16} {:>10}  {method}",
-            game.side_name(*side),
-            mode.to_string(),
-            n,
-            opt(arrows),
-            opt(bead_total),
-            volume,
-            cube
-        );
-    }
-    Ok(())
+    Ok(CountReport {
+        game: game.name(),
+        size: game.variant(),
+        initial_beads: beads.to_string(),
+        matchbox_mm: [53, 36, 14],
+        counts: rows,
+    })
 }

@@ -6,6 +6,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::*;
+use serde_json::Value;
 
 /// The variants of `--compare KEY=V1,V2`: each value applied to a copy of the options.
 pub(super) fn variants(

@@ -30,7 +30,6 @@ use std::io::IsTerminal;
 
 use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::{Value, json};
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -75,7 +74,11 @@ pub(super) fn learn_kind(a: &LearnArgs) -> Result<crate::games::GameKind> {
 
 pub(super) fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Boxes(a) => with_game!(game_kind(&a.game, a.boxes.as_deref())?, |g| boxes(g, &a)),
+        Command::Boxes(a) => {
+            let out = Out::new(a.json);
+            let kind = game_kind(&a.game, a.boxes.as_deref())?;
+            out.report(&with_game!(kind, |g| boxes(g, &a, out))?)
+        }
         Command::Solve(a) => {
             Out::new(a.json).report(&with_game!(game_kind(&a.game, None)?, |g| solve(g, &a))?)
         }
@@ -94,23 +97,30 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             let kind = game_kind(&a.game, a.machine.boxes.as_deref())?;
             with_game!(kind, |g| play(g, &a))
         }
-        Command::Plot(a) => plot(&a),
-        Command::Count(a) if arimaa::is_full_arimaa(&a.game) => arimaa::count(&a),
-        Command::Count(a) => with_game!(game_kind(&a.game, None)?, |g| count(g, &a)),
-        Command::Replay(a) if arimaa::is_arimaa(&a.game) => arimaa::replay(&a),
+        Command::Plot(a) => Out::new(false).report(&plot(&a)?),
+        Command::Count(a) if arimaa::is_full_arimaa(&a.game) => {
+            Out::new(a.json).report(&arimaa::count(&a)?)
+        }
+        Command::Count(a) => {
+            let out = Out::new(a.json);
+            out.report(&with_game!(game_kind(&a.game, None)?, |g| count(
+                g, &a, out
+            ))?)
+        }
+        Command::Replay(a) if arimaa::is_arimaa(&a.game) => {
+            Out::new(a.json).report(&arimaa::replay(&a)?)
+        }
         Command::Replay(a) => {
             if a.position.is_some() || a.side.is_some() || a.turn.is_some() {
                 bail!("--position, --side and --turn are for arimaa records");
             }
-            with_game!(game_kind(&a.game, None)?, |g| replay(g, &a))
+            Out::new(a.json).report(&with_game!(game_kind(&a.game, None)?, |g| replay(g, &a))?)
         }
-        Command::Moves(a) => arimaa::moves(&a),
-        Command::Playout(a) => with_game!(game_kind(&a.game, None)?, |g| playout(g, &a)),
+        Command::Moves(a) => Out::new(a.json).report(&arimaa::moves(&a)?),
+        Command::Playout(a) => {
+            Out::new(a.json).report(&with_game!(game_kind(&a.game, None)?, |g| playout(g, &a))?)
+        }
     }
-}
-
-pub(super) fn print_json(v: &Value) {
-    println!("{v}");
 }
 
 /// Where a command's results go: its report as text (`Display`) or as one JSON object (serde)

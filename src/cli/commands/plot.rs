@@ -1,8 +1,12 @@
-//! TODO
+//! `plot`: a chart drawn from a CSV file that `train` or `experiment` wrote.
+
+use std::fmt;
+
+use serde::Serialize;
 
 use super::*;
 
-pub(super) fn plot(a: &PlotArgs) -> Result<()> {
+pub(super) fn plot(a: &PlotArgs) -> Result<Written> {
     chart::exporter_for(&a.out)?;
     store::check_writable(&a.out)?;
     store::check_distinct(&[
@@ -39,6 +43,19 @@ pub(super) fn plot(a: &PlotArgs) -> Result<()> {
         .with_context(|| format!("{}", a.csv.display()))?;
     let bytes = chart::exporter_for(&a.out)?.export(&spec)?;
     store::save_atomic_bytes(&a.out, &bytes)?;
-    println!("chart written to {}", a.out.display());
-    Ok(())
+    Ok(Written {
+        chart: a.out.display().to_string(),
+    })
+}
+
+/// The chart `plot` wrote.
+#[derive(Serialize)]
+pub(super) struct Written {
+    chart: String,
+}
+
+impl fmt::Display for Written {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "chart written to {}", self.chart)
+    }
 }

@@ -1,8 +1,12 @@
-//! TODO
+//! `replay`: a game record played move by move from the start, every move checked.
+
+use std::fmt;
+
+use serde::Serialize;
 
 use super::*;
 
-pub(super) fn replay<G: FullGame>(game: G, a: &ReplayArgs) -> Result<()> {
+pub(super) fn replay<G: FullGame>(game: G, a: &ReplayArgs) -> Result<ReplayReport> {
     let mut pos = game.start();
     let mut played = Vec::new();
     for (i, text) in a
@@ -26,43 +30,51 @@ pub(super) fn replay<G: FullGame>(game: G, a: &ReplayArgs) -> Result<()> {
         pos = game.play(&pos, mv);
     }
     let outcome = game.outcome(&pos);
-    let winner = match outcome {
-        None => "none",
-        Some(o) => o.winner.map_or("draw", |w| game.side_name(w)),
-    };
-    let structures = game.structures(&pos);
-    if a.json {
-        print_json(&json!({
-            "game": game.name(),
-            "size": game.size_key(),
-            "ply": played.len(),
-            "winner": winner,
-            "reason": outcome.map(|o| o.reason.to_string()),
-            "structures": structures,
-            "position": game.format_position(&pos),
-            "moves": played,
-        }));
-        return Ok(());
-    }
-    for line in game.diagram(&pos) {
-        println!("{line}");
-    }
-    let plies = played.len();
-    let ply_word = if plies == 1 { "ply" } else { "plies" };
-    match outcome {
-        None => println!(
-            "{plies} {ply_word}; not over: {} to move",
-            game.side_name(game.to_move(&pos))
-        ),
-        Some(o) => match o.winner {
-            Some(w) => println!(
-                "{plies} {ply_word}; {} wins: {}",
-                game.side_name(w),
-                o.reason
-            ),
-            None => println!("{plies} {ply_word}; drawn: {}", o.reason),
+    Ok(ReplayReport {
+        game: game.name(),
+        size: game.size_key(),
+        ply: played.len(),
+        winner: match outcome {
+            None => "none",
+            Some(o) => o.winner.map_or("draw", |w| game.side_name(w)),
         },
+        reason: outcome.map(|o| o.reason.to_string()),
+        structures: game.structures(&pos),
+        position: game.format_position(&pos),
+        moves: played,
+        diagram: game.diagram(&pos),
+        to_move: game.side_name(game.to_move(&pos)),
+    })
+}
+
+/// A game record played through: where it ended and why.
+#[derive(Serialize)]
+pub(super) struct ReplayReport {
+    game: &'static str,
+    size: Option<String>,
+    ply: usize,
+    winner: &'static str,
+    reason: Option<String>,
+    structures: Vec<&'static str>,
+    position: String,
+    moves: Vec<String>,
+    #[serde(skip)]
+    diagram: Vec<String>,
+    #[serde(skip)]
+    to_move: &'static str,
+}
+
+impl fmt::Display for ReplayReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for line in &self.diagram {
+            writeln!(f, "{line}")?;
+        }
+        let plies = crate::text::count(self.ply as u64, "ply", "plies");
+        match (self.winner, &self.reason) {
+            ("none", _) | (_, None) => writeln!(f, "{plies}; not over: {} to move", self.to_move)?,
+            ("draw", Some(r)) => writeln!(f, "{plies}; drawn: {r}")?,
+            (w, Some(r)) => writeln!(f, "{plies}; {w} wins: {r}")?,
+        }
+        writeln!(f, "position: {}", self.position)
     }
-    println!("position: {}", game.format_position(&pos));
-    Ok(())
 }
