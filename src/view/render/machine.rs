@@ -1,0 +1,165 @@
+//! The machine panel: every box as a bar of beads, a page at a time.
+
+use super::*;
+
+/// A bar for a bead count.
+pub(super) fn bar(n: u32) -> char {
+    const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    if n == 0 {
+        '·'
+    } else {
+        BARS[(n as usize).min(8) - 1]
+    }
+}
+
+/// The whole machine: each box with its bead counts as small bars.
+/// A machine's boxes as the machine panel draws them: the learner's, or its rival's.
+pub struct MachineView<'a, G: BoardView> {
+    pub boxes: &'a SnapBoxes<G>,
+    pub shown: &'a [usize],
+    pub beads: &'a HashMap<usize, Vec<u32>>,
+    /// The box drawn highlighted (the one opened last).
+    pub highlight: Option<usize>,
+    pub emptied: usize,
+    pub colours: BeadColours,
+    pub title: String,
+}
+
+impl<G: BoardView> MachineView<'_, G> {
+    fn colour(&self, game: &G, b: usize, k: usize) -> Color {
+        self.boxes.arrow_colour(game, self.colours, b, k)
+    }
+}
+
+/// The learner's machine panel.
+pub(super) fn learner_view<G: BoardView>(snap: &Snapshot<G>) -> MachineView<'_, G> {
+    MachineView {
+        boxes: &snap.boxes,
+        shown: &snap.shown,
+        beads: &snap.beads,
+        highlight: snap.opened.map(|o| o.box_index),
+        emptied: snap.boxes_emptied,
+        colours: snap.colours,
+        title: "Machine".into(),
+    }
+}
+
+pub fn machine_panel<G: BoardView>(
+    f: &mut Frame,
+    area: Rect,
+    game: &G,
+    v: &MachineView<'_, G>,
+    browse: Option<usize>,
+) {
+    let total = v.boxes.len();
+    let inner_w = area.width.saturating_sub(2) as usize;
+    let inner_h = area.height.saturating_sub(2) as usize;
+    let arrows = v
+        .shown
+        .iter()
+        .map(|&b| v.boxes.get(b).arrows.len())
+        .max()
+        .unwrap_or(1)
+        .min(10);
+    let num_w = total.to_string().len();
+    let entry_w = num_w + 2 + arrows + 1;
+    let cols = (inner_w / entry_w).max(1);
+    let all = v.shown.len() == total;
+    let rows_avail = if all {
+        inner_h
+    } else {
+        inner_h.saturating_sub(1)
+    };
+    let fits = (cols * rows_avail).max(1);
+    let browse = browse.filter(|b| v.shown.contains(b));
+    // The browsed box is always among those drawn: the page of boxes around it.
+    let skip = match browse.and_then(|b| v.shown.iter().position(|&x| x == b)) {
+        Some(i) => (i / fits) * fits,
+        None => 0,
+    };
+    let shown: Vec<usize> = v.shown.iter().copied().skip(skip).take(fits).collect();
+    let opened = browse.or(v.highlight);
+    let rows = shown.len().div_ceil(cols);
+    let mut lines = Vec::new();
+    for r in 0..rows {
+        let mut spans = vec![Span::raw(" ")];
+        for c in 0..cols {
+            // Column-major, so boxes read down the columns in order.
+            let Some(&b) = shown.get(c * rows + r) else {
+                continue;
+            };
+            let beads = &v.beads[&b];
+            let empty = beads.iter().all(|&n| n == 0);
+            let num_style = if Some(b) == opened {
+                BOLD.add_modifier(Modifier::REVERSED)
+            } else if empty {
+                Style::new().fg(Color::Red)
+            } else {
+                DIM
+            };
+            spans.push(Span::styled(format!("{:>num_w$}", b + 1), num_style));
+            spans.push(Span::raw(" "));
+            if empty {
+                spans.push(Span::styled(
+                    format!("{:<arrows$}", "✗"),
+                    BOLD.fg(Color::Red),
+                ));
+            } else {
+                // A box with more arrows than the column holds: the first ones, then "…".
+                let cut = beads.len() > arrows;
+                let drawn = if cut { arrows - 1 } else { beads.len() };
+                for (i, &n) in beads.iter().enumerate().take(drawn) {
+                    spans.push(Span::styled(
+                        bar(n).to_string(),
+                        Style::new().fg(v.colour(game, b, i)),
+                    ));
+                }
+                if cut {
+                    spans.push(Span::styled("…", DIM));
+                }
+                spans.push(Span::raw(" ".repeat(arrows.saturating_sub(beads.len()))));
+            }
+            spans.push(Span::raw("  "));
+        }
+        lines.push(Line::from(spans));
+    }
+    let all = all && shown.len() == total;
+    if !all {
+        let width = inner_w.saturating_sub(1);
+        let emptied = group(v.emptied as u64);
+        let (first, last) = (
+            shown.iter().min().map_or(0, |&b| b + 1),
+            shown.iter().max().map_or(0, |&b| b + 1),
+        );
+        let options = if browse.is_some() {
+            [
+                format!(
+                    "boxes {}–{} · {emptied} empty",
+                    group(first as u64),
+                    group(last as u64)
+                ),
+                format!("boxes {}–{}", group(first as u64), group(last as u64)),
+                format!("{}–{}", first, last),
+            ]
+        } else {
+            [
+                format!("{} latest shown · {emptied} empty", shown.len()),
+                format!("{} latest · {emptied} empty", shown.len()),
+                format!("{} latest", shown.len()),
+            ]
+        };
+        lines.push(Line::styled(
+            format!(" {}", first_fit(&options, width)),
+            DIM,
+        ));
+    }
+    let short = v.title.split(" (").next().unwrap_or_default();
+    let titles = [
+        format!(" {}: {} boxes ", v.title, group(total as u64)),
+        format!(" {short}: {} boxes ", group(total as u64)),
+        format!(" {} boxes ", group(total as u64)),
+        format!(" {short} "),
+    ];
+    let title = first_fit(&titles, area.width.saturating_sub(2) as usize);
+    f.render_widget(Paragraph::new(lines).block(panel(title)), area);
+}

@@ -1,0 +1,177 @@
+//! The play screen: a person against the machine.
+
+use super::score::{emptied_values, kv, kv_fit};
+use super::*;
+
+/// The play screen, in the app's theme.
+pub fn play<G: BoardView>(f: &mut Frame, app: &crate::view::play::PlayApp<G>) {
+    draw_play(f, app);
+    app.theme.apply(f.buffer_mut());
+}
+
+pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &crate::view::play::PlayApp<G>) {
+    let game = app.session.game();
+    let Some(Screen {
+        title,
+        board: board_area,
+        under_board: score_area,
+        middle: b,
+        right: c,
+        keys,
+    }) = screen(f, game, ScreenKind::Play)
+    else {
+        return;
+    };
+    let area = f.area();
+    let s = &app.snapshot;
+    let left = fit(
+        &[
+            format!(
+                " matchbox play · you ({}) against {} · {}",
+                game.side_name(app.human),
+                app.titles.machine,
+                app.titles.game
+            ),
+            format!(" · {}", app.titles.symmetry),
+            format!(" · seed {}", s.seed),
+        ],
+        area.width as usize,
+    );
+    f.render_widget(
+        Paragraph::new(Line::styled(left, BOLD)).style(Style::new().bg(TITLE_BG)),
+        title,
+    );
+    let options = app.options();
+    let selected: Vec<(G::Move, Color)> = options
+        .get(app.cursor)
+        .filter(|_| app.input.is_empty())
+        .map(|&m| vec![(m, Color::Cyan)])
+        .unwrap_or_default();
+    board_panel(f, board_area, game, s, &app.titles.machine, &selected);
+    // Your moves.
+    let mut lines: Vec<Line> = Vec::new();
+    if options.is_empty() && !app.session.in_game() {
+        lines.push(Line::styled(" game over", DIM));
+        lines.push(Line::styled(" Enter: next game", DIM));
+    } else if options.is_empty() {
+        lines.push(Line::styled(" (not your turn)", DIM));
+    }
+    // Under the list: the line being typed and the last message, always in view.
+    let mut below = vec![
+        Line::raw(""),
+        Line::from(vec![
+            Span::styled(" type: ", DIM),
+            Span::styled(format!("{}▏", app.input), BOLD),
+        ]),
+    ];
+    if let Some(m) = &app.message {
+        below.push(Line::raw(""));
+        for chunk in wrap(m, b.width.saturating_sub(3) as usize) {
+            below.push(Line::styled(format!(" {chunk}"), BOLD.fg(Color::Yellow)));
+        }
+    }
+    // The moves offered, as many as fit around the cursor (a big board has more than rows).
+    let room = (b.height.saturating_sub(2) as usize).saturating_sub(lines.len() + below.len());
+    let (start, end) = list_window(options.len(), app.cursor, room);
+    if start > 0 {
+        lines.push(Line::styled(format!("   ↑ {} more", start), DIM));
+    }
+    for (i, &m) in options.iter().enumerate().take(end).skip(start) {
+        let here = i == app.cursor && app.input.is_empty();
+        lines.push(Line::styled(
+            format!(" {} {}", if here { "▶" } else { " " }, game.format_move(m)),
+            if here {
+                BOLD.fg(Color::Cyan)
+            } else {
+                Style::new()
+            },
+        ));
+    }
+    if end < options.len() {
+        lines.push(Line::styled(
+            format!("   ↓ {} more", options.len() - end),
+            DIM,
+        ));
+    }
+    lines.extend(below);
+    f.render_widget(Paragraph::new(lines).block(panel(" Your move ".into())), b);
+    let machine_plays = !app.session.has_stand_in();
+    if machine_plays {
+        box_panel(f, c, game, s, 1.0, false, app.browser.shown);
+    } else {
+        // A player stands in for the machine: no boxes to show.
+        let text = format!(
+            "{}: a player that needs no matchboxes, so there are no boxes or beads to show.",
+            app.titles.machine
+        );
+        let lines: Vec<Line> = std::iter::once(Line::raw(""))
+            .chain(
+                wrap(&text, c.width.saturating_sub(4) as usize)
+                    .into_iter()
+                    .map(|chunk| Line::styled(format!(" {chunk}"), DIM)),
+            )
+            .collect();
+        f.render_widget(Paragraph::new(lines).block(panel(" Opponent ".into())), c);
+    }
+    let st = &s.stats;
+    let mut score = vec![
+        kv("games", group(st.games)),
+        kv("you won", group(st.losses)),
+        kv("it won", group(st.wins)),
+        kv("drawn", group(st.draws)),
+    ];
+    if machine_plays {
+        score.push(kv("its beads", group(s.beads_left)));
+        score.push(kv_fit(
+            "emptied",
+            &emptied_values(s.boxes_emptied, s.boxes.len()),
+            score_area.width,
+        ));
+    }
+    // The panel's title, shorter where the name does not fit: "You v the machine (silver)",
+    // "You v the machine", "Score".
+    let name = &app.titles.machine;
+    let short = name.split(" (").next().unwrap_or(name);
+    let title = first_fit(
+        &[
+            format!(" You v {name} "),
+            format!(" You v {short} "),
+            " Score ".to_string(),
+        ],
+        score_area.width.saturating_sub(2) as usize,
+    );
+    f.render_widget(Paragraph::new(score).block(panel(title)), score_area);
+    // The example is a move of this game (the first one offered, or the game's first move).
+    let game = app.session.game();
+    let example = app
+        .options()
+        .first()
+        .copied()
+        .or_else(|| game.moves(&game.start()).first().copied())
+        .map(|m| game.format_move(m))
+        .unwrap_or_default();
+    // The box browser is offered where the machine plays (a stand-in has no boxes to browse).
+    let boxes = if machine_plays { " · [ ] boxes" } else { "" };
+    let bar = match app.browser.key_line() {
+        Some(k) => Line::styled(k, BOLD.fg(Color::Cyan)),
+        None => Line::styled(
+            first_fit(
+                &[
+                    format!(
+                        " ↑↓ choose · Enter play · or type a move like {example}{boxes} · ? help · q quit"
+                    ),
+                    format!(
+                        " ↑↓ choose · Enter play · or type a move like {example} · ? help · q quit"
+                    ),
+                    format!(" ↑↓ choose · Enter play · type {example} · ? help · q quit"),
+                ],
+                area.width as usize,
+            ),
+            DIM,
+        ),
+    };
+    f.render_widget(Paragraph::new(bar), keys);
+    if app.show_help {
+        help(f, Mode::Play, app.session.game().legend());
+    }
+}

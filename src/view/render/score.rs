@@ -1,0 +1,135 @@
+//! The scoreboard.
+
+use super::*;
+
+/// A key and the first of `values` that leaves a space before the border of a panel `width` wide.
+pub(super) fn kv_fit(k: &str, values: &[String], width: u16) -> Line<'static> {
+    kv(
+        k,
+        first_fit(values, (width as usize).saturating_sub(2 + 12 + 1)),
+    )
+}
+
+/// "3 of 304 boxes", or shorter where that does not fit.
+pub(super) fn emptied_values(emptied: usize, boxes: usize) -> [String; 3] {
+    let (e, b) = (group(emptied as u64), group(boxes as u64));
+    [
+        format!("{e} of {b} boxes"),
+        format!("{e} of {b}"),
+        format!("{e}/{b}"),
+    ]
+}
+
+pub(super) fn kv(k: &str, v: String) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(format!(" {k:<10} "), DIM),
+        Span::styled(v, BOLD),
+    ])
+}
+
+/// The scoreboard.
+pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
+    let s = &app.snapshot;
+    let st = &s.stats;
+    let width = area.width;
+    // Each value as written in full, then shorter where the panel is narrow (158,098,674 as 158.1M).
+    let streak = match st.streak {
+        Some((r, n)) => {
+            let word = match r {
+                GameResult::Win => "won",
+                GameResult::Draw => "drawn",
+                GameResult::Loss => "lost",
+            };
+            vec![
+                format!("{} {word}", group(n)),
+                format!("{} {word}", short_count(n)),
+            ]
+        }
+        None => vec!["–".into()],
+    };
+    let mut lines = vec![
+        kv_fit(
+            "games",
+            &[group(s.games_played), short_count(s.games_played)],
+            width,
+        ),
+        kv_fit(
+            "W/D/L",
+            &[
+                format!(
+                    "{}/{}/{}",
+                    group(st.wins),
+                    group(st.draws),
+                    group(st.losses)
+                ),
+                format!(
+                    "{}/{}/{}",
+                    short_count(st.wins),
+                    short_count(st.draws),
+                    short_count(st.losses)
+                ),
+            ],
+            width,
+        ),
+        kv_fit("streak", &streak, width),
+        kv_fit(
+            "last loss",
+            &st.last_loss.map_or(vec!["none yet".into()], |g| {
+                vec![
+                    format!("game {}", group(g)),
+                    format!("game {}", short_count(g)),
+                ]
+            }),
+            width,
+        ),
+        kv_fit(
+            "emptied",
+            &emptied_values(s.boxes_emptied, s.boxes.len()),
+            width,
+        ),
+        kv_fit(
+            "beads",
+            &[
+                format!("{} left", group(s.beads_left)),
+                format!("{} left", short_count(s.beads_left)),
+            ],
+            width,
+        ),
+        kv("speed", format!("{} games/s", rate(app.games_per_sec))),
+        kv("screen", format!("{:.0} frames/s", app.fps)),
+    ];
+    if s.can_only_lose {
+        // Perfect play wins this board for the other side: no machine can do better than lose.
+        lines.insert(
+            3,
+            Line::from(vec![
+                Span::styled(format!(" {:<10} ", "outlook"), DIM),
+                Span::styled(
+                    first_fit(
+                        &[
+                            "can only lose: perfect play wins for the other side".into(),
+                            "can only lose (perfect play)".into(),
+                            "can only lose".into(),
+                        ],
+                        (area.width as usize).saturating_sub(2 + 12 + 1),
+                    ),
+                    BOLD.fg(Color::Red),
+                ),
+            ]),
+        );
+    }
+    if let Some(r) = &s.rival_machine {
+        // The rival machine's own count, beside the learner's.
+        let name = app.titles.rival.as_deref().unwrap_or("rival");
+        let short = name.split(" (").next().unwrap_or(name);
+        lines.insert(
+            5,
+            kv_fit(
+                &format!("{short} empt."),
+                &emptied_values(r.boxes_emptied, r.boxes.len()),
+                area.width,
+            ),
+        );
+    }
+    f.render_widget(Paragraph::new(lines).block(panel(" Score ".into())), area);
+}

@@ -1,0 +1,127 @@
+//! The watch screen, laid out from its panels.
+
+use super::machine::learner_view;
+use super::*;
+
+/// The watch screen, in the app's theme.
+pub fn watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
+    draw_watch(f, app);
+    app.theme.apply(f.buffer_mut());
+}
+
+pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
+    let Some(Screen {
+        title,
+        board: board_area,
+        under_board: box_area,
+        middle: b,
+        right: c,
+        keys,
+    }) = screen(f, &app.game, ScreenKind::Watch)
+    else {
+        return;
+    };
+    let area = f.area();
+    let s = &app.snapshot;
+    let mut opponent = match (s.rival, &app.titles.rival) {
+        (Opponent::Human, _) => "you".into(),
+        (Opponent::Matchbox, Some(name)) => format!("{name}, another machine"),
+        (Opponent::Mcts(_), _) => "the tree search".into(),
+        (k, _) => format!("the {k} player"),
+    };
+    let searching = match s.rival {
+        Opponent::Mcts(n) => format!(" · MCTS, {} simulations a move", group(n as u64)),
+        _ => String::new(),
+    };
+    if app.opponent != s.rival && s.rival != Opponent::Human {
+        // `o` applies from the next game: say so until it does.
+        opponent = format!("{opponent} (next game: {})", app.opponent);
+    }
+    let state = if s.limit_reached {
+        "done".to_string()
+    } else if app.paused {
+        "paused".to_string()
+    } else {
+        app.speed.label().to_string()
+    };
+    let left = fit(
+        &[
+            format!(
+                " {} learns {} against {opponent}",
+                app.titles.machine, app.titles.game
+            ),
+            searching,
+            format!(" · {}", app.titles.symmetry),
+            format!(" · {} reinforcement", s.reinforcement),
+            format!(" · seed {}", s.seed),
+        ],
+        // A space at least between the title and the state in brackets.
+        (area.width as usize).saturating_sub(state.chars().count() + 4),
+    );
+    let right = format!("[{state}] ");
+    let pad = (area.width as usize).saturating_sub(left.chars().count() + right.chars().count());
+    f.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled(left, BOLD),
+            Span::raw(" ".repeat(pad)),
+            Span::styled(right, BOLD.fg(Color::Yellow)),
+        ]))
+        .style(Style::new().bg(TITLE_BG)),
+        title,
+    );
+    board_panel(f, board_area, &app.game, s, &app.titles.machine, &[]);
+    box_panel(
+        f,
+        box_area,
+        &app.game,
+        s,
+        app.anim,
+        app.speed.animated(),
+        app.browser.shown,
+    );
+    match &s.rival_machine {
+        Some(r) => {
+            // Learner against learner: both machines, one above the other.
+            let [top, bottom] =
+                Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(b);
+            machine_panel(f, top, &app.game, &learner_view(s), app.browser.shown);
+            let view = MachineView {
+                boxes: &r.boxes,
+                shown: &r.shown,
+                beads: &r.beads,
+                highlight: r
+                    .shown
+                    .first()
+                    .copied()
+                    .filter(|_| r.boxes.len() > r.shown.len()),
+                emptied: r.boxes_emptied,
+                colours: s.colours,
+                title: app.titles.rival.clone().unwrap_or_else(|| "Rival".into()),
+            };
+            machine_panel(f, bottom, &app.game, &view, None);
+        }
+        None => machine_panel(f, b, &app.game, &learner_view(s), app.browser.shown),
+    }
+    let [score_area, curve_area] =
+        Layout::vertical([Constraint::Length(11), Constraint::Min(0)]).areas(c);
+    score_panel(f, score_area, app);
+    curve_panel(f, curve_area, &s.curve, s.games_played);
+    let bar = match (&app.message, app.browser.key_line()) {
+        (Some(m), _) => Line::styled(format!(" {m}"), BOLD.fg(Color::Yellow)),
+        (None, Some(k)) => Line::styled(k, BOLD.fg(Color::Cyan)),
+        (None, None) => Line::styled(
+            first_fit(
+                &[
+                    " space pause  n step  +/- speed  o opponent  [ ] boxes  r reset  s save  ? help  q quit".into(),
+                    " space pause  n step  +/- speed  o opponent  r reset  s save  ? help  q quit".into(),
+                ],
+                area.width as usize,
+            ),
+            DIM,
+        ),
+    };
+    f.render_widget(Paragraph::new(bar), keys);
+    if app.show_help {
+        help(f, Mode::Watch, app.game.legend());
+    }
+}
