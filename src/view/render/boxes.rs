@@ -2,77 +2,40 @@
 
 use super::*;
 
-/// The box the machine opened last (or the box the browser shows): its diagram with coloured
-/// arrows, and the beads inside, the drawn one marked; a confiscated bead leaves the box, added
-/// beads appear, an empty box is marked. A browsed box lists each arrow's chance.
-pub fn box_panel<G: BoardView>(
-    f: &mut Frame,
-    area: Rect,
-    game: &G,
-    snap: &Snapshot<G>,
-    anim: f32,
-    animated: bool,
-    browse: Option<usize>,
-) {
-    let browsed =
-        browse.filter(|&b| snap.boxes.try_get(b).is_some() && snap.beads.contains_key(&b));
-    let Some(b) = browsed.or(snap.opened.map(|o| o.box_index)) else {
-        let p = Paragraph::new(vec![Line::raw(""), Line::styled(" no box opened yet", DIM)])
-            .block(panel(" Matchbox ".into()));
-        f.render_widget(p, area);
-        return;
-    };
-    // The machine's last opening, when it is this box.
-    let live = snap.opened.filter(|o| o.box_index == b);
-    let mbox = snap.boxes.get(b);
-    let beads = &snap.beads[&b];
-    let changes: Vec<(usize, i64)> = match live {
-        Some(opened) => snap
-            .reinforced
-            .as_ref()
-            .filter(|r| r.game == opened.game)
-            .map(|r| {
-                r.changes
-                    .iter()
-                    .filter(|c| c.0 == b)
-                    .map(|&(_, a, d)| (a, d))
-                    .collect()
-            })
-            .unwrap_or_default(),
-        None => Vec::new(),
-    };
-    let drawn_arrow = live.and_then(|o| o.arrow);
-    let playing = anim < 1.0;
-    let arrows: Vec<(G::Move, Color, u32)> = mbox
-        .arrows
-        .iter()
-        .enumerate()
-        .map(|(i, &m)| {
-            (
-                m,
-                snap.arrow_colour(game, b, i),
-                beads.get(i).copied().unwrap_or(0),
-            )
-        })
-        .collect();
-    let diagram = game.box_lines(&mbox.position, &arrows);
-    let mut right: Vec<Line> = Vec::new();
-    for (i, &mv) in mbox.arrows.iter().enumerate() {
-        let colour = snap.arrow_colour(game, b, i);
-        let n = beads.get(i).copied().unwrap_or(0);
-        let drawn = drawn_arrow == Some(i);
-        let delta = changes.iter().find(|c| c.0 == i).map_or(0, |c| c.1);
-        let name = format!("{:<6}", game.format_move(mv));
+/// The box a panel shows, and what the machine did with it last.
+struct Shown<'a, G: BoardView> {
+    game: &'a G,
+    snap: &'a Snapshot<G>,
+    b: usize,
+    mbox: &'a crate::learn::MatchBox<G>,
+    beads: &'a [u32],
+    total: u32,
+    /// The machine's last opening, when it is this box.
+    live: Option<crate::view::session::Opened>,
+    /// The last game's bead changes in this box: (arrow, change).
+    changes: Vec<(usize, i64)>,
+}
+
+impl<G: BoardView> Shown<'_, G> {
+    fn drawn(&self) -> Option<usize> {
+        self.live.and_then(|o| o.arrow)
+    }
+
+    /// One arrow: its move, its beads as dots, the drawn one marked, beads added in green, the
+    /// confiscated bead sliding out in red.
+    fn arrow_line(&self, i: usize, mv: G::Move, anim: f32, animated: bool) -> Line<'static> {
+        let colour = self.snap.arrow_colour(self.game, self.b, i);
+        let n = self.beads.get(i).copied().unwrap_or(0);
+        let drawn = self.drawn() == Some(i);
+        let delta = self.changes.iter().find(|c| c.0 == i).map_or(0, |c| c.1);
+        let playing = anim < 1.0;
+        let name_style = match drawn {
+            true => BOLD.fg(Color::Black).bg(colour),
+            false => Style::new().fg(colour),
+        };
         let mut spans = vec![
             Span::styled(if drawn { "▶" } else { " " }, BOLD.fg(colour)),
-            Span::styled(
-                name,
-                if drawn {
-                    BOLD.fg(Color::Black).bg(colour)
-                } else {
-                    Style::new().fg(colour)
-                },
-            ),
+            Span::styled(format!("{:<6}", self.game.format_move(mv)), name_style),
             Span::raw(" "),
         ];
         if delta > 0 && playing {
@@ -96,43 +59,57 @@ pub fn box_panel<G: BoardView>(
             ));
             spans.push(Span::styled(format!(" {delta}"), BOLD.fg(Color::Red)));
         }
-        right.push(Line::from(spans));
+        Line::from(spans)
     }
-    let total: u32 = beads.iter().sum();
-    let dw = game.board_size().0 as usize + 2;
-    let room = (area.width as usize).saturating_sub(dw + 4);
-    if live.is_some_and(|o| o.arrow.is_none()) {
-        let text = first_fit(&[" empty: resigned".into(), " resigned".into()], room);
-        right.push(Line::styled(text, BOLD.fg(Color::Red)));
-    } else if total == 0 {
-        right.push(Line::styled(" empty ✗", BOLD.fg(Color::Red)));
-    }
-    let rows = diagram.len().max(right.len());
-    let mut lines = Vec::with_capacity(rows);
-    for r in 0..rows {
-        let mut spans = vec![Span::raw(" ")];
-        match diagram.get(r) {
-            Some(l) => {
-                let w: usize = l.spans.iter().map(|s| s.content.chars().count()).sum();
-                spans.extend(l.spans.iter().cloned());
-                spans.push(Span::raw(" ".repeat(dw.saturating_sub(w))));
-            }
-            None => spans.push(Span::raw(" ".repeat(dw))),
+
+    /// The diagram with the arrows beside it.
+    fn diagram_lines(&self, area: Rect, anim: f32, animated: bool) -> Vec<Line<'static>> {
+        let arrows: Vec<(G::Move, Color, u32)> = (self.mbox.arrows.iter().enumerate())
+            .map(|(i, &m)| {
+                let colour = self.snap.arrow_colour(self.game, self.b, i);
+                (m, colour, self.beads.get(i).copied().unwrap_or(0))
+            })
+            .collect();
+        let diagram = self.game.box_lines(&self.mbox.position, &arrows);
+        let mut right: Vec<Line> = (self.mbox.arrows.iter().enumerate())
+            .map(|(i, &mv)| self.arrow_line(i, mv, anim, animated))
+            .collect();
+        let dw = self.game.board_size().0 as usize + 2;
+        let room = (area.width as usize).saturating_sub(dw + 4);
+        if self.live.is_some_and(|o| o.arrow.is_none()) {
+            let text = first_fit(&[" empty: resigned".into(), " resigned".into()], room);
+            right.push(Line::styled(text, BOLD.fg(Color::Red)));
+        } else if self.total == 0 {
+            right.push(Line::styled(" empty ✗", BOLD.fg(Color::Red)));
         }
-        if let Some(l) = right.get(r) {
-            spans.extend(l.spans.iter().cloned());
-        }
-        lines.push(Line::from(spans));
+        (0..diagram.len().max(right.len()))
+            .map(|r| {
+                let mut spans = vec![Span::raw(" ")];
+                match diagram.get(r) {
+                    Some(l) => {
+                        let w: usize = l.spans.iter().map(|s| s.content.chars().count()).sum();
+                        spans.extend(l.spans.iter().cloned());
+                        spans.push(Span::raw(" ".repeat(dw.saturating_sub(w))));
+                    }
+                    None => spans.push(Span::raw(" ".repeat(dw))),
+                }
+                if let Some(l) = right.get(r) {
+                    spans.extend(l.spans.iter().cloned());
+                }
+                Line::from(spans)
+            })
+            .collect()
     }
-    // Text leaves a space before the border.
-    let width = area.width.saturating_sub(4) as usize;
-    let height = area.height.saturating_sub(2) as usize;
-    if let Some(sym) = live.and_then(|o| o.image) {
-        // The box is a symmetric image of the board: its move and the board's side by side.
-        let word = game.image_word(sym);
-        let text = match drawn_arrow {
+
+    /// When the box is a symmetric image of the board: its move and the board's side by side.
+    fn image_lines(&self, width: usize) -> Vec<Line<'static>> {
+        let Some(sym) = self.live.and_then(|o| o.image) else {
+            return Vec::new();
+        };
+        let (game, word) = (self.game, self.game.image_word(sym));
+        let text = match self.drawn() {
             Some(a) => {
-                let here = mbox.arrows[a];
+                let here = self.mbox.arrows[a];
                 let there = game.transform_move(game.inverse(sym), here);
                 if there == here {
                     // A move on the mirror's axis: the same on both.
@@ -150,53 +127,128 @@ pub fn box_panel<G: BoardView>(
             }
             None => format!("(the board {word} to match)"),
         };
-        for chunk in wrap(&text, width) {
-            lines.push(Line::styled(format!(" {chunk}"), DIM));
-        }
+        (wrap(&text, width).into_iter())
+            .map(|chunk| Line::styled(format!(" {chunk}"), DIM))
+            .collect()
     }
-    // Each arrow's chance of being drawn: always in the browser, and for the live box where the
-    // panel has room for all of them after the last game's bead changes.
-    let chance_lines = |room: usize| -> Vec<Line<'static>> {
-        let n = mbox.arrows.len();
+
+    /// Each arrow's chance of being drawn, in at most `room` lines.
+    fn chance_lines(&self, room: usize, width: usize) -> Vec<Line<'static>> {
+        let (n, total) = (self.mbox.arrows.len(), self.total);
         let show = if n <= room { n } else { room.saturating_sub(1) };
         let mut out = Vec::new();
-        for (i, &mv) in mbox.arrows.iter().enumerate().take(show) {
-            let k = beads.get(i).copied().unwrap_or(0);
-            let pct = if total == 0 {
-                0.0
-            } else {
-                100.0 * k as f64 / total as f64
+        for (i, &mv) in self.mbox.arrows.iter().enumerate().take(show) {
+            let k = self.beads.get(i).copied().unwrap_or(0);
+            let pct = match total {
+                0 => 0.0,
+                _ => 100.0 * k as f64 / total as f64,
             };
-            let name = game.format_move(mv);
+            let name = self.game.format_move(mv);
+            let beads_word = if total == 1 { "bead" } else { "beads" };
             let options = [
-                format!(
-                    "{name}: {k} of {total} {} = {pct:.0} %",
-                    if total == 1 { "bead" } else { "beads" }
-                ),
+                format!("{name}: {k} of {total} {beads_word} = {pct:.0} %"),
                 format!("{name}: {k} of {total} = {pct:.0} %"),
                 format!("{name}: {k}/{total} = {pct:.0}%"),
                 format!("{name} {pct:.0}%"),
             ];
             out.push(Line::styled(
                 format!(" {}", first_fit(&options, width)),
-                Style::new().fg(snap.arrow_colour(game, b, i)),
+                Style::new().fg(self.snap.arrow_colour(self.game, self.b, i)),
             ));
         }
         if show < n {
             out.push(Line::styled(format!(" … {} more arrows", n - show), DIM));
         }
         out
+    }
+
+    /// The panel's title: the box's number (of how many, in the browser) and move.
+    fn title(&self, browsing: bool, width: u16) -> String {
+        let number = group(self.b as u64 + 1);
+        let of = group(self.snap.boxes.len() as u64);
+        let move_no = self.mbox.move_number();
+        let titles = match browsing {
+            true => [
+                format!(" Box {number} of {of} · move {move_no} "),
+                format!(" Box {number}/{of} · move {move_no} "),
+                format!(" Box {number} "),
+            ],
+            false => [
+                format!(" Box {number} · move {move_no} "),
+                format!(" Box {number} · m{move_no} "),
+                format!(" Box {number} "),
+            ],
+        };
+        first_fit(&titles, width.saturating_sub(2) as usize)
+    }
+}
+
+/// The bead changes the last game made in box `b`, when the machine opened it in that game.
+fn changes_in<G: BoardView>(
+    snap: &Snapshot<G>,
+    b: usize,
+    live: Option<crate::view::session::Opened>,
+) -> Vec<(usize, i64)> {
+    let Some(opened) = live else {
+        return Vec::new();
     };
+    let of_game = snap.reinforced.as_ref().filter(|r| r.game == opened.game);
+    of_game.map_or_else(Vec::new, |r| {
+        (r.changes.iter().filter(|c| c.0 == b))
+            .map(|&(_, a, d)| (a, d))
+            .collect()
+    })
+}
+
+/// The box the machine opened last (or the box the browser shows): its diagram with coloured
+/// arrows, and the beads inside, the drawn one marked; a confiscated bead leaves the box, added
+/// beads appear, an empty box is marked. A browsed box lists each arrow's chance.
+pub fn box_panel<G: BoardView>(
+    f: &mut Frame,
+    area: Rect,
+    game: &G,
+    snap: &Snapshot<G>,
+    anim: f32,
+    animated: bool,
+    browse: Option<usize>,
+) {
+    let browsed =
+        browse.filter(|&b| snap.boxes.try_get(b).is_some() && snap.beads.contains_key(&b));
+    let Some(b) = browsed.or(snap.opened.map(|o| o.box_index)) else {
+        let p = Paragraph::new(vec![Line::raw(""), Line::styled(" no box opened yet", DIM)])
+            .block(panel(" Matchbox ".into()));
+        f.render_widget(p, area);
+        return;
+    };
+    let live = snap.opened.filter(|o| o.box_index == b);
+    let beads = &snap.beads[&b];
+    let shown = Shown {
+        game,
+        snap,
+        b,
+        mbox: snap.boxes.get(b),
+        beads,
+        total: beads.iter().sum(),
+        live,
+        changes: changes_in(snap, b, live),
+    };
+    let mut lines = shown.diagram_lines(area, anim, animated);
+    // Text leaves a space before the border.
+    let width = area.width.saturating_sub(4) as usize;
+    let height = area.height.saturating_sub(2) as usize;
+    lines.extend(shown.image_lines(width));
+    // Each arrow's chance of being drawn: always in the browser, and for the live box where the
+    // panel has room for all of them after the last game's bead changes.
     if browsed.is_some() && live.is_none() {
         lines.push(Line::raw(""));
-        if total == 0 {
+        if shown.total == 0 {
             // No chances to give: an empty box makes the machine resign.
             for chunk in wrap("no beads: the machine resigns here", width) {
                 lines.push(Line::styled(format!(" {chunk}"), BOLD.fg(Color::Red)));
             }
         } else {
             let room = height.saturating_sub(lines.len());
-            lines.extend(chance_lines(room));
+            lines.extend(shown.chance_lines(room, width));
         }
     } else {
         if let Some(r) = snap.reinforced.as_ref().filter(|_| live.is_some()) {
@@ -204,30 +256,14 @@ pub fn box_panel<G: BoardView>(
             lines.extend(reinforcement_lines(game, snap, r));
         }
         let room = height.saturating_sub(lines.len() + 1);
-        if total > 0 && mbox.arrows.len() <= room {
+        if shown.total > 0 && shown.mbox.arrows.len() <= room {
             lines.push(Line::raw(""));
-            lines.extend(chance_lines(room));
+            lines.extend(shown.chance_lines(room, width));
         }
     }
-    let lost_here = !changes.is_empty() && changes.iter().any(|c| c.1 < 0);
-    let number = group(b as u64 + 1);
-    let of = group(snap.boxes.len() as u64);
-    let move_no = mbox.move_number();
-    let titles = if browsed.is_some() {
-        [
-            format!(" Box {number} of {of} · move {move_no} "),
-            format!(" Box {number}/{of} · move {move_no} "),
-            format!(" Box {number} "),
-        ]
-    } else {
-        [
-            format!(" Box {number} · move {move_no} "),
-            format!(" Box {number} · m{move_no} "),
-            format!(" Box {number} "),
-        ]
-    };
-    let mut block = panel(first_fit(&titles, area.width.saturating_sub(2) as usize));
-    if lost_here && playing && !animated {
+    let lost_here = shown.changes.iter().any(|c| c.1 < 0);
+    let mut block = panel(shown.title(browsed.is_some(), area.width));
+    if lost_here && anim < 1.0 && !animated {
         block = block.border_style(BOLD.fg(Color::Red));
     }
     f.render_widget(Paragraph::new(lines).block(block), area);
