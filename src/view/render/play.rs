@@ -2,14 +2,15 @@
 
 use super::score::{emptied_values, kv, kv_fit};
 use super::*;
+use crate::view::play::PlayApp;
 
 /// The play screen, in the app's theme.
-pub fn play<G: BoardView>(f: &mut Frame, app: &crate::view::play::PlayApp<G>) {
+pub fn play<G: BoardView>(f: &mut Frame, app: &PlayApp<G>) {
     draw_play(f, app);
     app.theme.apply(f.buffer_mut());
 }
 
-pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &crate::view::play::PlayApp<G>) {
+pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &PlayApp<G>) {
     let game = app.session.game();
     let Some(Screen {
         title,
@@ -48,7 +49,28 @@ pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &crate::view::play::Pl
         .map(|&m| vec![(m, Color::Cyan)])
         .unwrap_or_default();
     board_panel(f, board_area, game, s, &app.titles.machine, &selected);
-    // Your moves.
+    let moves = move_lines(app, &options, b);
+    f.render_widget(Paragraph::new(moves).block(panel(" Your move ".into())), b);
+    let machine_plays = !app.session.has_stand_in();
+    if machine_plays {
+        box_panel(f, c, game, s, 1.0, false, app.browser.shown);
+    } else {
+        stand_in_panel(f, c, app);
+    }
+    score(f, score_area, app, machine_plays);
+    f.render_widget(
+        Paragraph::new(key_bar(app, machine_plays, area.width)),
+        keys,
+    );
+    if app.show_help {
+        help(f, Mode::Play, app.session.game().legend());
+    }
+}
+
+/// The person's moves, as many as fit around the cursor (a big board has more than rows), with
+/// the line being typed and the last message under them, always in view.
+fn move_lines<G: BoardView>(app: &PlayApp<G>, options: &[G::Move], b: Rect) -> Vec<Line<'static>> {
+    let game = app.session.game();
     let mut lines: Vec<Line> = Vec::new();
     if options.is_empty() && !app.session.in_game() {
         lines.push(Line::styled(" game over", DIM));
@@ -56,7 +78,6 @@ pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &crate::view::play::Pl
     } else if options.is_empty() {
         lines.push(Line::styled(" (not your turn)", DIM));
     }
-    // Under the list: the line being typed and the last message, always in view.
     let mut below = vec![
         Line::raw(""),
         Line::from(vec![
@@ -70,7 +91,6 @@ pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &crate::view::play::Pl
             below.push(Line::styled(format!(" {chunk}"), BOLD.fg(Color::Yellow)));
         }
     }
-    // The moves offered, as many as fit around the cursor (a big board has more than rows).
     let room = (b.height.saturating_sub(2) as usize).saturating_sub(lines.len() + below.len());
     let (start, end) = list_window(options.len(), app.cursor, room);
     if start > 0 {
@@ -78,13 +98,15 @@ pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &crate::view::play::Pl
     }
     for (i, &m) in options.iter().enumerate().take(end).skip(start) {
         let here = i == app.cursor && app.input.is_empty();
+        let style = if here {
+            BOLD.fg(Color::Cyan)
+        } else {
+            Style::new()
+        };
+        let mark = if here { "▶" } else { " " };
         lines.push(Line::styled(
-            format!(" {} {}", if here { "▶" } else { " " }, game.format_move(m)),
-            if here {
-                BOLD.fg(Color::Cyan)
-            } else {
-                Style::new()
-            },
+            format!(" {mark} {}", game.format_move(m)),
+            style,
         ));
     }
     if end < options.len() {
@@ -94,25 +116,28 @@ pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &crate::view::play::Pl
         ));
     }
     lines.extend(below);
-    f.render_widget(Paragraph::new(lines).block(panel(" Your move ".into())), b);
-    let machine_plays = !app.session.has_stand_in();
-    if machine_plays {
-        box_panel(f, c, game, s, 1.0, false, app.browser.shown);
-    } else {
-        // A player stands in for the machine: no boxes to show.
-        let text = format!(
-            "{}: a player that needs no matchboxes, so there are no boxes or beads to show.",
-            app.titles.machine
-        );
-        let lines: Vec<Line> = std::iter::once(Line::raw(""))
-            .chain(
-                wrap(&text, c.width.saturating_sub(4) as usize)
-                    .into_iter()
-                    .map(|chunk| Line::styled(format!(" {chunk}"), DIM)),
-            )
-            .collect();
-        f.render_widget(Paragraph::new(lines).block(panel(" Opponent ".into())), c);
-    }
+    lines
+}
+
+/// Where the box panel would be when a player stands in for the machine: no boxes to show.
+fn stand_in_panel<G: BoardView>(f: &mut Frame, c: Rect, app: &PlayApp<G>) {
+    let text = format!(
+        "{}: a player that needs no matchboxes, so there are no boxes or beads to show.",
+        app.titles.machine
+    );
+    let lines: Vec<Line> = std::iter::once(Line::raw(""))
+        .chain(
+            wrap(&text, c.width.saturating_sub(4) as usize)
+                .into_iter()
+                .map(|chunk| Line::styled(format!(" {chunk}"), DIM)),
+        )
+        .collect();
+    f.render_widget(Paragraph::new(lines).block(panel(" Opponent ".into())), c);
+}
+
+/// The score of the person against the machine.
+fn score<G: BoardView>(f: &mut Frame, area: Rect, app: &PlayApp<G>, machine_plays: bool) {
+    let s = &app.snapshot;
     let st = &s.stats;
     let mut score = vec![
         kv("games", group(st.games)),
@@ -125,7 +150,7 @@ pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &crate::view::play::Pl
         score.push(kv_fit(
             "emptied",
             &emptied_values(s.boxes_emptied, s.boxes.len()),
-            score_area.width,
+            area.width,
         ));
     }
     // The panel's title, shorter where the name does not fit: "You v the machine (silver)",
@@ -138,10 +163,13 @@ pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &crate::view::play::Pl
             format!(" You v {short} "),
             " Score ".to_string(),
         ],
-        score_area.width.saturating_sub(2) as usize,
+        area.width.saturating_sub(2) as usize,
     );
-    f.render_widget(Paragraph::new(score).block(panel(title)), score_area);
-    // The example is a move of this game (the first one offered, or the game's first move).
+    f.render_widget(Paragraph::new(score).block(panel(title)), area);
+}
+
+/// The keys, with an example move of this game (the first one offered, or the game's first).
+fn key_bar<G: BoardView>(app: &PlayApp<G>, machine_plays: bool, width: u16) -> Line<'static> {
     let game = app.session.game();
     let example = app
         .options()
@@ -152,7 +180,7 @@ pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &crate::view::play::Pl
         .unwrap_or_default();
     // The box browser is offered where the machine plays (a stand-in has no boxes to browse).
     let boxes = if machine_plays { " · [ ] boxes" } else { "" };
-    let bar = match app.browser.key_line() {
+    match app.browser.key_line() {
         Some(k) => Line::styled(k, BOLD.fg(Color::Cyan)),
         None => Line::styled(
             first_fit(
@@ -165,13 +193,9 @@ pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &crate::view::play::Pl
                     ),
                     format!(" ↑↓ choose · Enter play · type {example} · ? help · q quit"),
                 ],
-                area.width as usize,
+                width as usize,
             ),
             DIM,
         ),
-    };
-    f.render_widget(Paragraph::new(bar), keys);
-    if app.show_help {
-        help(f, Mode::Play, app.session.game().legend());
     }
 }
