@@ -44,6 +44,74 @@ pub(super) fn learner_view<G: BoardView>(snap: &Snapshot<G>) -> MachineView<'_, 
     }
 }
 
+/// One box of the machine panel: its number, then a bar per arrow (the first ones, then "…",
+/// in a column narrower than the box), or ✗ for an empty box.
+fn box_entry<G: BoardView>(
+    game: &G,
+    v: &MachineView<'_, G>,
+    b: usize,
+    (num_w, arrows): (usize, usize),
+    opened: Option<usize>,
+) -> Vec<Span<'static>> {
+    let beads = &v.beads[&b];
+    let empty = beads.iter().all(|&n| n == 0);
+    let num_style = if Some(b) == opened {
+        BOLD.add_modifier(Modifier::REVERSED)
+    } else if empty {
+        Style::new().fg(Color::Red)
+    } else {
+        DIM
+    };
+    let mut spans = vec![
+        Span::styled(format!("{:>num_w$}", b + 1), num_style),
+        Span::raw(" "),
+    ];
+    if empty {
+        spans.push(Span::styled(
+            format!("{:<arrows$}", "✗"),
+            BOLD.fg(Color::Red),
+        ));
+    } else {
+        let cut = beads.len() > arrows;
+        let drawn = if cut { arrows - 1 } else { beads.len() };
+        for (i, &n) in beads.iter().enumerate().take(drawn) {
+            spans.push(Span::styled(
+                bar(n).to_string(),
+                Style::new().fg(v.colour(game, b, i)),
+            ));
+        }
+        if cut {
+            spans.push(Span::styled("…", DIM));
+        }
+        spans.push(Span::raw(" ".repeat(arrows.saturating_sub(beads.len()))));
+    }
+    spans.push(Span::raw("  "));
+    spans
+}
+
+/// The line under a page of boxes: which boxes it shows, and how many are empty.
+fn page_line(shown: &[usize], emptied: usize, browsing: bool, width: usize) -> Line<'static> {
+    let emptied = group(emptied as u64);
+    let (first, last) = (
+        shown.iter().min().map_or(0, |&b| b + 1),
+        shown.iter().max().map_or(0, |&b| b + 1),
+    );
+    let (gf, gl) = (group(first as u64), group(last as u64));
+    let options = match browsing {
+        true => [
+            format!("boxes {gf}–{gl} · {emptied} empty"),
+            format!("boxes {gf}–{gl}"),
+            format!("{first}–{last}"),
+        ],
+        false => [
+            format!("{} latest shown · {emptied} empty", shown.len()),
+            format!("{} latest · {emptied} empty", shown.len()),
+            format!("{} latest", shown.len()),
+        ],
+    };
+    Line::styled(format!(" {}", first_fit(&options, width)), DIM)
+}
+
 pub fn machine_panel<G: BoardView>(
     f: &mut Frame,
     area: Rect,
@@ -54,16 +122,13 @@ pub fn machine_panel<G: BoardView>(
     let total = v.boxes.len();
     let inner_w = area.width.saturating_sub(2) as usize;
     let inner_h = area.height.saturating_sub(2) as usize;
-    let arrows = v
-        .shown
-        .iter()
+    let arrows = (v.shown.iter())
         .map(|&b| v.boxes.get(b).arrows.len())
         .max()
         .unwrap_or(1)
         .min(10);
     let num_w = total.to_string().len();
-    let entry_w = num_w + 2 + arrows + 1;
-    let cols = (inner_w / entry_w).max(1);
+    let cols = (inner_w / (num_w + 2 + arrows + 1)).max(1);
     let all = v.shown.len() == total;
     let rows_avail = if all {
         inner_h
@@ -80,78 +145,19 @@ pub fn machine_panel<G: BoardView>(
     let shown: Vec<usize> = v.shown.iter().copied().skip(skip).take(fits).collect();
     let opened = browse.or(v.highlight);
     let rows = shown.len().div_ceil(cols);
-    let mut lines = Vec::new();
-    for r in 0..rows {
-        let mut spans = vec![Span::raw(" ")];
-        for c in 0..cols {
+    let mut lines: Vec<Line> = (0..rows)
+        .map(|r| {
+            let mut spans = vec![Span::raw(" ")];
             // Column-major, so boxes read down the columns in order.
-            let Some(&b) = shown.get(c * rows + r) else {
-                continue;
-            };
-            let beads = &v.beads[&b];
-            let empty = beads.iter().all(|&n| n == 0);
-            let num_style = if Some(b) == opened {
-                BOLD.add_modifier(Modifier::REVERSED)
-            } else if empty {
-                Style::new().fg(Color::Red)
-            } else {
-                DIM
-            };
-            spans.push(Span::styled(format!("{:>num_w$}", b + 1), num_style));
-            spans.push(Span::raw(" "));
-            if empty {
-                spans.push(Span::styled(
-                    format!("{:<arrows$}", "✗"),
-                    BOLD.fg(Color::Red),
-                ));
-            } else {
-                // A box with more arrows than the column holds: the first ones, then "…".
-                let cut = beads.len() > arrows;
-                let drawn = if cut { arrows - 1 } else { beads.len() };
-                for (i, &n) in beads.iter().enumerate().take(drawn) {
-                    spans.push(Span::styled(
-                        bar(n).to_string(),
-                        Style::new().fg(v.colour(game, b, i)),
-                    ));
-                }
-                if cut {
-                    spans.push(Span::styled("…", DIM));
-                }
-                spans.push(Span::raw(" ".repeat(arrows.saturating_sub(beads.len()))));
+            for b in (0..cols).filter_map(|c| shown.get(c * rows + r)) {
+                spans.extend(box_entry(game, v, *b, (num_w, arrows), opened));
             }
-            spans.push(Span::raw("  "));
-        }
-        lines.push(Line::from(spans));
-    }
-    let all = all && shown.len() == total;
-    if !all {
+            Line::from(spans)
+        })
+        .collect();
+    if !(all && shown.len() == total) {
         let width = inner_w.saturating_sub(1);
-        let emptied = group(v.emptied as u64);
-        let (first, last) = (
-            shown.iter().min().map_or(0, |&b| b + 1),
-            shown.iter().max().map_or(0, |&b| b + 1),
-        );
-        let options = if browse.is_some() {
-            [
-                format!(
-                    "boxes {}–{} · {emptied} empty",
-                    group(first as u64),
-                    group(last as u64)
-                ),
-                format!("boxes {}–{}", group(first as u64), group(last as u64)),
-                format!("{}–{}", first, last),
-            ]
-        } else {
-            [
-                format!("{} latest shown · {emptied} empty", shown.len()),
-                format!("{} latest · {emptied} empty", shown.len()),
-                format!("{} latest", shown.len()),
-            ]
-        };
-        lines.push(Line::styled(
-            format!(" {}", first_fit(&options, width)),
-            DIM,
-        ));
+        lines.push(page_line(&shown, v.emptied, browse.is_some(), width));
     }
     let short = v.title.split(" (").next().unwrap_or_default();
     let titles = [

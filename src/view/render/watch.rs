@@ -21,7 +21,45 @@ pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
     else {
         return;
     };
-    let area = f.area();
+    let s = &app.snapshot;
+    f.render_widget(title_bar(app, f.area().width), title);
+    board_panel(f, board_area, &app.game, s, &app.titles.machine, &[]);
+    box_panel(
+        f,
+        box_area,
+        &app.game,
+        s,
+        app.anim,
+        app.speed.animated(),
+        app.browser.shown,
+    );
+    machines(f, b, app);
+    let [score_area, curve_area] =
+        Layout::vertical([Constraint::Length(11), Constraint::Min(0)]).areas(c);
+    score_panel(f, score_area, app);
+    curve_panel(f, curve_area, &s.curve, s.games_played);
+    let bar = match (&app.message, app.browser.key_line()) {
+        (Some(m), _) => Line::styled(format!(" {m}"), BOLD.fg(Color::Yellow)),
+        (None, Some(k)) => Line::styled(k, BOLD.fg(Color::Cyan)),
+        (None, None) => Line::styled(
+            first_fit(
+                &[
+                    " space pause  n step  +/- speed  o opponent  [ ] boxes  r reset  s save  ? help  q quit".into(),
+                    " space pause  n step  +/- speed  o opponent  r reset  s save  ? help  q quit".into(),
+                ],
+                f.area().width as usize,
+            ),
+            DIM,
+        ),
+    };
+    f.render_widget(Paragraph::new(bar), keys);
+    if app.show_help {
+        help(f, Mode::Watch, app.game.legend());
+    }
+}
+
+/// The title bar: who learns what against whom, the settings, and the speed in brackets.
+fn title_bar<G: BoardView>(app: &WatchApp<G>, width: u16) -> Paragraph<'static> {
     let s = &app.snapshot;
     let mut opponent = match (s.rival, &app.titles.rival) {
         (Opponent::Human, _) => "you".into(),
@@ -56,72 +94,40 @@ pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
             format!(" · seed {}", s.seed),
         ],
         // A space at least between the title and the state in brackets.
-        (area.width as usize).saturating_sub(state.chars().count() + 4),
+        (width as usize).saturating_sub(state.chars().count() + 4),
     );
     let right = format!("[{state}] ");
-    let pad = (area.width as usize).saturating_sub(left.chars().count() + right.chars().count());
-    f.render_widget(
-        Paragraph::new(Line::from(vec![
-            Span::styled(left, BOLD),
-            Span::raw(" ".repeat(pad)),
-            Span::styled(right, BOLD.fg(Color::Yellow)),
-        ]))
-        .style(Style::new().bg(TITLE_BG)),
-        title,
-    );
-    board_panel(f, board_area, &app.game, s, &app.titles.machine, &[]);
-    box_panel(
-        f,
-        box_area,
-        &app.game,
-        s,
-        app.anim,
-        app.speed.animated(),
-        app.browser.shown,
-    );
-    match &s.rival_machine {
-        Some(r) => {
-            // Learner against learner: both machines, one above the other.
-            let [top, bottom] =
-                Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(b);
-            machine_panel(f, top, &app.game, &learner_view(s), app.browser.shown);
-            let view = MachineView {
-                boxes: &r.boxes,
-                shown: &r.shown,
-                beads: &r.beads,
-                highlight: r
-                    .shown
-                    .first()
-                    .copied()
-                    .filter(|_| r.boxes.len() > r.shown.len()),
-                emptied: r.boxes_emptied,
-                colours: s.colours,
-                title: app.titles.rival.clone().unwrap_or_else(|| "Rival".into()),
-            };
-            machine_panel(f, bottom, &app.game, &view, None);
-        }
-        None => machine_panel(f, b, &app.game, &learner_view(s), app.browser.shown),
-    }
-    let [score_area, curve_area] =
-        Layout::vertical([Constraint::Length(11), Constraint::Min(0)]).areas(c);
-    score_panel(f, score_area, app);
-    curve_panel(f, curve_area, &s.curve, s.games_played);
-    let bar = match (&app.message, app.browser.key_line()) {
-        (Some(m), _) => Line::styled(format!(" {m}"), BOLD.fg(Color::Yellow)),
-        (None, Some(k)) => Line::styled(k, BOLD.fg(Color::Cyan)),
-        (None, None) => Line::styled(
-            first_fit(
-                &[
-                    " space pause  n step  +/- speed  o opponent  [ ] boxes  r reset  s save  ? help  q quit".into(),
-                    " space pause  n step  +/- speed  o opponent  r reset  s save  ? help  q quit".into(),
-                ],
-                area.width as usize,
-            ),
-            DIM,
-        ),
+    let pad = (width as usize).saturating_sub(left.chars().count() + right.chars().count());
+    Paragraph::new(Line::from(vec![
+        Span::styled(left, BOLD),
+        Span::raw(" ".repeat(pad)),
+        Span::styled(right, BOLD.fg(Color::Yellow)),
+    ]))
+    .style(Style::new().bg(TITLE_BG))
+}
+
+/// The machine panel; learner against learner, both machines, one above the other.
+fn machines<G: BoardView>(f: &mut Frame, b: Rect, app: &WatchApp<G>) {
+    let s = &app.snapshot;
+    let Some(r) = &s.rival_machine else {
+        machine_panel(f, b, &app.game, &learner_view(s), app.browser.shown);
+        return;
     };
-    f.render_widget(Paragraph::new(bar), keys);
-    if app.show_help {
-        help(f, Mode::Watch, app.game.legend());
-    }
+    let [top, bottom] =
+        Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(b);
+    machine_panel(f, top, &app.game, &learner_view(s), app.browser.shown);
+    let view = MachineView {
+        boxes: &r.boxes,
+        shown: &r.shown,
+        beads: &r.beads,
+        highlight: r
+            .shown
+            .first()
+            .copied()
+            .filter(|_| r.boxes.len() > r.shown.len()),
+        emptied: r.boxes_emptied,
+        colours: s.colours,
+        title: app.titles.rival.clone().unwrap_or_else(|| "Rival".into()),
+    };
+    machine_panel(f, bottom, &app.game, &view, None);
 }
