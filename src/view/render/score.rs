@@ -27,12 +27,17 @@ pub(super) fn kv(k: &str, v: String) -> Line<'static> {
     ])
 }
 
+/// A count in full, then in short where the panel is narrow (158,098,674 as 158.1M), with
+/// `words` around it.
+fn full_or_short(n: u64, words: impl Fn(String) -> String) -> Vec<String> {
+    vec![words(group(n)), words(short_count(n))]
+}
+
 /// The scoreboard.
 pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
     let s = &app.snapshot;
     let st = &s.stats;
     let width = area.width;
-    // Each value as written in full, then shorter where the panel is narrow (158,098,674 as 158.1M).
     let streak = match st.streak {
         Some((r, n)) => {
             let word = match r {
@@ -40,19 +45,12 @@ pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
                 GameResult::Draw => "drawn",
                 GameResult::Loss => "lost",
             };
-            vec![
-                format!("{} {word}", group(n)),
-                format!("{} {word}", short_count(n)),
-            ]
+            full_or_short(n, |c| format!("{c} {word}"))
         }
         None => vec!["–".into()],
     };
     let mut lines = vec![
-        kv_fit(
-            "games",
-            &[group(s.games_played), short_count(s.games_played)],
-            width,
-        ),
+        kv_fit("games", &full_or_short(s.games_played, |c| c), width),
         kv_fit(
             "W/D/L",
             &[
@@ -75,10 +73,7 @@ pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
         kv_fit(
             "last loss",
             &st.last_loss.map_or(vec!["none yet".into()], |g| {
-                vec![
-                    format!("game {}", group(g)),
-                    format!("game {}", short_count(g)),
-                ]
+                full_or_short(g, |c| format!("game {c}"))
             }),
             width,
         ),
@@ -89,10 +84,7 @@ pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
         ),
         kv_fit(
             "beads",
-            &[
-                format!("{} left", group(s.beads_left)),
-                format!("{} left", short_count(s.beads_left)),
-            ],
+            &full_or_short(s.beads_left, |c| format!("{c} left")),
             width,
         ),
         kv("speed", format!("{} games/s", rate(app.games_per_sec))),
