@@ -244,9 +244,13 @@ pub fn to_yaml<G: Game>(game: &G, m: &Machine<G>, size: Option<String>) -> Strin
     )
 }
 
-/// Loads and validates a machine for `game` from the text of `path`.
-pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G>, StoreError> {
-    let f = parse_file(path, text)?;
+/// Checks a file's header against `game`: the game, the side, the generator, the engine. Returns
+/// the learner's side and whether the machine is lazy.
+fn check_header<G: Game>(
+    game: &G,
+    path: &Path,
+    f: &MachineFile,
+) -> Result<(Side, bool), StoreError> {
     if f.game != game.name() {
         return Err(invalid(
             path,
@@ -297,6 +301,117 @@ pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G
             ),
         ));
     }
+    Ok((side, lazy))
+}
+
+/// The box a file's entry must be: the enumerated set's box for its position (a table
+/// machine), or a box made for it (a lazy machine).
+fn expected_box<G: Game>(
+    game: &G,
+    f: &MachineFile,
+    side: Side,
+    full_set: Option<&BoxSet<G>>,
+    (entry, pos): (&BoxEntry, &G::Position),
+) -> Result<MatchBox<G>, String> {
+    let Some(set) = full_set else {
+        return lazy_box(
+            game,
+            side,
+            f.symmetry,
+            f.forced_moves,
+            pos,
+            entry.move_number,
+        );
+    };
+    if let Some(b) = set.find(pos) {
+        return Ok(set.get(b));
+    }
+    let other = game.parse_position(&entry.position, side.other()).ok();
+    let other_side = other.is_some_and(|p| {
+        BoxSet::build_with(game, side.other(), f.symmetry, f.forced_moves)
+            .find(&p)
+            .is_some()
+    });
+    Err(if other_side {
+        format!(
+            "wrong side: a position for {}, but this file's learner plays {}",
+            game.side_name(side.other()),
+            game.side_name(side)
+        )
+    } else {
+        format!(
+            "not a position the {} learner meets with symmetry {} (unreachable, or not in the mode's frame)",
+            game.side_name(side),
+            f.symmetry
+        )
+    })
+}
+
+/// The beads of each arrow of `expected` (a box for `pos`) that the entry gives: every arrow
+/// once, each count from 0 to [`MAX_BOX_BEADS`], the box at most that in all.
+fn entry_beads<G: Game>(
+    game: &G,
+    entry: &BoxEntry,
+    pos: &G::Position,
+    expected: &MatchBox<G>,
+) -> Result<Vec<Beads>, String> {
+    let arrows = &expected.arrows;
+    let mut beads = vec![None; arrows.len()];
+    let mut total = 0u64;
+    for (k, v) in &entry.arrows {
+        let name = match k {
+            Value::String(s) => quote(s),
+            Value::Number(n) => n.to_string(),
+            other => yaml_scalar(other),
+        };
+        let mv = game
+            .parse_move(pos, &name)
+            .map_err(|e| format!("arrow `{name}`: {e}"))?;
+        let i = arrows.iter().position(|&a| a == mv).ok_or_else(|| {
+            format!(
+                "arrow `{name}` is legal but not an arrow of this box (symmetric moves share one arrow)"
+            )
+        })?;
+        let n = v
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|&n| n <= MAX_BOX_BEADS)
+            .ok_or_else(|| {
+                format!(
+                    "arrow `{name}`: bead count must be a whole number from 0 to {MAX_BOX_BEADS}, found {}",
+                    yaml_scalar(v)
+                )
+            })?;
+        total += n as u64;
+        if beads[i].replace(Beads(n)).is_some() {
+            return Err(format!("arrow `{name}` appears twice"));
+        }
+    }
+    if total > MAX_BOX_BEADS as u64 {
+        return Err(format!(
+            "{total} beads in one box: a box may hold at most {MAX_BOX_BEADS}"
+        ));
+    }
+    if let Some(i) = beads.iter().position(Option::is_none) {
+        return Err(format!(
+            "arrow `{}` is missing",
+            game.format_move(arrows[i])
+        ));
+    }
+    if entry.move_number != expected.move_number() {
+        return Err(format!(
+            "key `move`: {} but this position is met at move {}",
+            entry.move_number,
+            expected.move_number()
+        ));
+    }
+    Ok(beads.into_iter().flatten().collect())
+}
+
+/// Loads and validates a machine for `game` from the text of `path`.
+pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G>, StoreError> {
+    let f = parse_file(path, text)?;
+    let (side, lazy) = check_header(game, path, &f)?;
     // Every box's position is read and checked on its own before anything big is built.
     let box_error = |entry: &BoxEntry, msg: String| {
         invalid(
@@ -319,117 +434,33 @@ pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G
     let mut seen = HashSet::new();
     for (entry, pos) in f.boxes.iter().zip(positions) {
         let at = |msg: String| box_error(entry, msg);
-        let expected_box = match &full_set {
-            Some(set) => match set.find(&pos) {
-                Some(b) => set.get(b),
-                None => {
-                    let other = game.parse_position(&entry.position, side.other()).ok();
-                    let other_side = other.is_some_and(|p| {
-                        BoxSet::build_with(game, side.other(), f.symmetry, f.forced_moves)
-                            .find(&p)
-                            .is_some()
-                    });
-                    return Err(at(if other_side {
-                        format!(
-                            "wrong side: a position for {}, but this file's learner plays {}",
-                            game.side_name(side.other()),
-                            game.side_name(side)
-                        )
-                    } else {
-                        format!(
-                            "not a position the {} learner meets with symmetry {} (unreachable, or not in the mode's frame)",
-                            game.side_name(side),
-                            f.symmetry
-                        )
-                    }));
-                }
-            },
-            None => lazy_box(
-                game,
-                side,
-                f.symmetry,
-                f.forced_moves,
-                &pos,
-                entry.move_number,
-            )
-            .map_err(at)?,
-        };
+        let expected =
+            expected_box(game, &f, side, full_set.as_ref(), (entry, &pos)).map_err(at)?;
         if !seen.insert(pos.clone()) {
             return Err(at("duplicate box: this position already has a box".into()));
         }
-        let expected = &expected_box.arrows;
-        let mut beads = vec![None; expected.len()];
-        let mut total = 0u64;
-        for (k, v) in &entry.arrows {
-            let name = match k {
-                Value::String(s) => quote(s),
-                Value::Number(n) => n.to_string(),
-                other => yaml_scalar(other),
-            };
-            let mv = game
-                .parse_move(&pos, &name)
-                .map_err(|e| at(format!("arrow `{name}`: {e}")))?;
-            let i = expected.iter().position(|&a| a == mv).ok_or_else(|| {
-                at(format!(
-                    "arrow `{name}` is legal but not an arrow of this box (symmetric moves share one arrow)"
-                ))
-            })?;
-            let n = v
-                .as_u64()
-                .and_then(|n| u32::try_from(n).ok())
-                .filter(|&n| n <= MAX_BOX_BEADS)
-                .ok_or_else(|| {
-                    at(format!(
-                        "arrow `{name}`: bead count must be a whole number from 0 to {MAX_BOX_BEADS}, found {}",
-                        yaml_scalar(v)
-                    ))
-                })?;
-            total += n as u64;
-            if beads[i].replace(Beads(n)).is_some() {
-                return Err(at(format!("arrow `{name}` appears twice")));
-            }
-        }
-        if total > MAX_BOX_BEADS as u64 {
-            return Err(at(format!(
-                "{total} beads in one box: a box may hold at most {MAX_BOX_BEADS}"
-            )));
-        }
-        if let Some(i) = beads.iter().position(Option::is_none) {
-            return Err(at(format!(
-                "arrow `{}` is missing",
-                game.format_move(expected[i])
-            )));
-        }
-        if entry.move_number != expected_box.move_number() {
-            return Err(at(format!(
-                "key `move`: {} but this position is met at move {}",
-                entry.move_number,
-                expected_box.move_number()
-            )));
-        }
-        checked.push((expected_box, beads.into_iter().flatten().collect()));
+        let beads = entry_beads(game, entry, &pos, &expected).map_err(at)?;
+        checked.push((expected, beads));
     }
     let set = match full_set {
-        Some(set) => {
-            if seen.len() != set.len() {
-                let missing = set
-                    .iter()
-                    .find(|b| !seen.contains(&b.position))
-                    .map(|b| game.format_position(&b.position))
-                    .unwrap_or_default();
-                return Err(invalid(
-                    path,
-                    format!(
-                        "key `boxes`: {} boxes, but the {} set for {} has {}; missing {missing}",
-                        f.boxes.len(),
-                        f.symmetry,
-                        game.side_name(side),
-                        set.len(),
-                    ),
-                ));
-            }
-            set
+        Some(set) if seen.len() != set.len() => {
+            let missing = set
+                .iter()
+                .find(|b| !seen.contains(&b.position))
+                .map(|b| game.format_position(&b.position))
+                .unwrap_or_default();
+            return Err(invalid(
+                path,
+                format!(
+                    "key `boxes`: {} boxes, but the {} set for {} has {}; missing {missing}",
+                    f.boxes.len(),
+                    f.symmetry,
+                    game.side_name(side),
+                    set.len(),
+                ),
+            ));
         }
+        Some(set) => set,
         None => BoxSet::lazy_from(
             game,
             side,
