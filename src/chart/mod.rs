@@ -112,49 +112,52 @@ fn err(e: impl std::fmt::Display) -> ChartError {
     ChartError::Draw(e.to_string())
 }
 
-/// The chart as an SVG document.
-pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
-    register_fonts();
-    let points = |secondary: bool| -> Vec<(f64, f64)> {
-        spec.series
-            .iter()
-            .filter(|s| s.secondary == secondary)
-            .flat_map(|s| {
-                s.points.iter().copied().chain(
-                    s.band
-                        .iter()
-                        .flatten()
-                        .flat_map(|&(x, lo, hi)| [(x, lo), (x, hi)]),
-                )
-            })
-            .collect()
-    };
-    let (mut all, right) = (points(false), points(true));
+/// The axes of a chart: its ranges, the right-hand axis's top, and the legend's corner.
+struct Axes {
+    x: (f64, f64),
+    y: (f64, f64),
+    y2: f64,
+    two_axes: bool,
+    legend: Option<SeriesLabelPosition>,
+}
+
+/// The points of the series on the left axis (`secondary` false) or the right one, bands too.
+fn points(spec: &ChartSpec, secondary: bool) -> Vec<(f64, f64)> {
+    (spec.series.iter().filter(|s| s.secondary == secondary))
+        .flat_map(|s| {
+            s.points
+                .iter()
+                .copied()
+                .chain((s.band.iter().flatten()).flat_map(|&(x, lo, hi)| [(x, lo), (x, hi)]))
+        })
+        .collect()
+}
+
+/// The axes that hold every point: rates, counts and beads from 0, a margin above, and room for
+/// the legend.
+fn axes(spec: &ChartSpec) -> Result<Axes, ChartError> {
+    let (mut all, right) = (points(spec, false), points(spec, true));
     if all.is_empty() && right.is_empty() {
         return Err(ChartError::Empty(spec.title.clone()));
     }
     // An axis cannot run to infinity (its ticks would never end).
-    if let Some(s) = spec.series.iter().find(|s| {
+    let finite = |s: &Series| {
         s.points
             .iter()
-            .any(|&(x, y)| !x.is_finite() || !y.is_finite())
-            || s.band
-                .iter()
-                .flatten()
-                .any(|&(x, lo, hi)| !x.is_finite() || !lo.is_finite() || !hi.is_finite())
-    }) {
+            .all(|&(x, y)| x.is_finite() && y.is_finite())
+            && (s.band.iter().flatten())
+                .all(|&(x, lo, hi)| x.is_finite() && lo.is_finite() && hi.is_finite())
+    };
+    if let Some(s) = spec.series.iter().find(|s| !finite(s)) {
         return Err(ChartError::Draw(format!(
             "{}: a value that is not a finite number",
             s.name
         )));
     }
-    let (mut x0, mut x1) = all
-        .iter()
-        .chain(&right)
-        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
-    let (mut y0, mut y1) = all
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let (mut x0, mut x1) =
+        (all.iter().chain(&right)).fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let (mut y0, mut y1) =
+        (all.iter()).fold((f64::MAX, f64::MIN), |(a, b), p| (a.min(p.1), b.max(p.1)));
     if all.is_empty() {
         (y0, y1) = (0.0, 1.0);
     }
@@ -167,9 +170,7 @@ pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
     }
     // Rates, counts and beads are never negative: their axis starts at 0, so that a change is
     // seen at its true size.
-    if y0 >= 0.0 {
-        y0 = 0.0;
-    }
+    y0 = y0.min(0.0);
     if x1 <= x0 {
         x1 = x0 + 1.0;
     }
@@ -185,117 +186,129 @@ pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
     let legend = (spec.series.len() > 1).then(|| place_legend(spec, &all, (x0, x1), &mut y1, y0));
     // Where the legend opened a band along the top, the right-hand axis makes the same room.
     y2 *= (y1 - y0) / (before - y0);
-    let (x_step, y_step) = ((x1 - x0) / 10.0, (y1 - y0) / 10.0);
+    Ok(Axes {
+        x: (x0, x1),
+        y: (y0, y1),
+        y2,
+        two_axes: !right.is_empty(),
+        legend,
+    })
+}
+
+type Coords =
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>;
+type Plot<'a, 'b> = plotters::chart::DualCoordChartContext<'a, SVGBackend<'b>, Coords, Coords>;
+
+/// Draws series `i`: its band, then its line (dashed on the right axis or as a reference) or
+/// its bars, with its legend entry.
+fn draw_series(chart: &mut Plot, spec: &ChartSpec, i: usize) -> Result<(), ChartError> {
+    let s = &spec.series[i];
+    let colour = match s.colour {
+        _ if s.reference => RGBColor(90, 90, 90),
+        Some(c) => RGBColor(c.rgb.0, c.rgb.1, c.rgb.2),
+        None => colour(i),
+    };
+    if let Some(band) = &s.band {
+        let mut poly: Vec<(f64, f64)> = band.iter().map(|&(x, _, hi)| (x, hi)).collect();
+        poly.extend(band.iter().rev().map(|&(x, lo, _)| (x, lo)));
+        chart
+            .draw_series(std::iter::once(Polygon::new(
+                poly,
+                colour.mix(0.18).filled(),
+            )))
+            .map_err(err)?;
+    }
+    let style = colour.stroke_width(if s.reference { 2 } else { 4 });
+    let line = s.points.iter().copied();
+    let anno = match spec.kind {
+        Kind::Lines if s.secondary => chart
+            .draw_secondary_series(DashedLineSeries::new(line, 16, 6, style))
+            .map_err(err)?,
+        Kind::Lines if s.reference => chart
+            .draw_series(DashedLineSeries::new(line, 12, 8, style))
+            .map_err(err)?,
+        Kind::Lines => chart
+            .draw_series(LineSeries::new(line, style))
+            .map_err(err)?,
+        Kind::Bars => chart
+            .draw_series(s.points.iter().map(|&(x, y)| {
+                Rectangle::new([(x + 0.1, 0.0), (x + 0.9, y)], colour.mix(0.85).filled())
+            }))
+            .map_err(err)?,
+    };
+    anno.label(s.name.as_str()).legend(move |(x, y)| {
+        PathElement::new(vec![(x - 4, y), (x + 14, y)], colour.stroke_width(5))
+    });
+    Ok(())
+}
+
+/// The grid and both axes, labelled.
+fn draw_axes(chart: &mut Plot, spec: &ChartSpec, a: &Axes) -> Result<(), ChartError> {
+    let (x_step, y_step) = ((a.x.1 - a.x.0) / 10.0, (a.y.1 - a.y.0) / 10.0);
+    chart
+        .configure_mesh()
+        .x_desc(spec.x_label.as_str())
+        .y_desc(spec.y_label.as_str())
+        .label_style(("sans-serif", 26))
+        .axis_desc_style(("sans-serif", 30))
+        .x_label_formatter(&|x| tick(*x, x_step))
+        .y_label_formatter(&|y| tick(*y, y_step))
+        .light_line_style(RGBColor(235, 235, 235))
+        .bold_line_style(RGBColor(210, 210, 210))
+        .draw()
+        .map_err(err)?;
+    if a.two_axes {
+        // Whole numbers only: these are counts.
+        let labels = (a.y2.floor() as usize + 1).min(11);
+        chart
+            .configure_secondary_axes()
+            .y_desc(spec.y2_label.as_deref().unwrap_or(""))
+            .label_style(("sans-serif", 26))
+            .axis_desc_style(("sans-serif", 30))
+            .y_labels(labels)
+            .y_label_formatter(&|y| {
+                if (y - y.round()).abs() < 1e-9 {
+                    crate::text::group(y.round().max(0.0) as u64)
+                } else {
+                    String::new()
+                }
+            })
+            .draw()
+            .map_err(err)?;
+    }
+    Ok(())
+}
+
+/// The chart as an SVG document.
+pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
+    register_fonts();
+    let a = axes(spec)?;
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (WIDTH, HEIGHT)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let (top, body) = root.split_vertically(130);
-        top.draw_text(
-            &spec.title,
-            &("sans-serif", 44)
-                .into_font()
-                .style(FontStyle::Bold)
-                .color(&BLACK),
-            (60, 28),
-        )
-        .map_err(err)?;
-        top.draw_text(
-            &spec.subtitle,
-            &("sans-serif", 28).into_font().color(&RGBColor(70, 70, 70)),
-            (60, 86),
-        )
-        .map_err(err)?;
-        let two_axes = !right.is_empty();
+        let title = ("sans-serif", 44).into_font().style(FontStyle::Bold);
+        top.draw_text(&spec.title, &title.color(&BLACK), (60, 28))
+            .map_err(err)?;
+        let subtitle = ("sans-serif", 28).into_font().color(&RGBColor(70, 70, 70));
+        top.draw_text(&spec.subtitle, &subtitle, (60, 86))
+            .map_err(err)?;
         let mut chart = ChartBuilder::on(&body)
             .margin_left(30)
-            .margin_right(if two_axes { 20 } else { 60 })
+            .margin_right(if a.two_axes { 20 } else { 60 })
             .margin_bottom(30)
             .x_label_area_size(90)
             .y_label_area_size(130)
-            .right_y_label_area_size(if two_axes { 120 } else { 0 })
-            .build_cartesian_2d(x0..x1, y0..y1)
+            .right_y_label_area_size(if a.two_axes { 120 } else { 0 })
+            .build_cartesian_2d(a.x.0..a.x.1, a.y.0..a.y.1)
             .map_err(err)?
-            .set_secondary_coord(x0..x1, 0.0..y2);
-        chart
-            .configure_mesh()
-            .x_desc(spec.x_label.as_str())
-            .y_desc(spec.y_label.as_str())
-            .label_style(("sans-serif", 26))
-            .axis_desc_style(("sans-serif", 30))
-            .x_label_formatter(&|x| tick(*x, x_step))
-            .y_label_formatter(&|y| tick(*y, y_step))
-            .light_line_style(RGBColor(235, 235, 235))
-            .bold_line_style(RGBColor(210, 210, 210))
-            .draw()
-            .map_err(err)?;
-        if two_axes {
-            // Whole numbers only: these are counts.
-            let labels = (y2.floor() as usize + 1).min(11);
-            chart
-                .configure_secondary_axes()
-                .y_desc(spec.y2_label.as_deref().unwrap_or(""))
-                .label_style(("sans-serif", 26))
-                .axis_desc_style(("sans-serif", 30))
-                .y_labels(labels)
-                .y_label_formatter(&|y| {
-                    if (y - y.round()).abs() < 1e-9 {
-                        crate::text::group(y.round().max(0.0) as u64)
-                    } else {
-                        String::new()
-                    }
-                })
-                .draw()
-                .map_err(err)?;
+            .set_secondary_coord(a.x.0..a.x.1, 0.0..a.y2);
+        draw_axes(&mut chart, spec, &a)?;
+        for i in 0..spec.series.len() {
+            draw_series(&mut chart, spec, i)?;
         }
-        for (i, s) in spec.series.iter().enumerate() {
-            let colour = match s.colour {
-                _ if s.reference => RGBColor(90, 90, 90),
-                Some(c) => RGBColor(c.rgb.0, c.rgb.1, c.rgb.2),
-                None => colour(i),
-            };
-            if let Some(band) = &s.band {
-                let mut poly: Vec<(f64, f64)> = band.iter().map(|&(x, _, hi)| (x, hi)).collect();
-                poly.extend(band.iter().rev().map(|&(x, lo, _)| (x, lo)));
-                chart
-                    .draw_series(std::iter::once(Polygon::new(
-                        poly,
-                        colour.mix(0.18).filled(),
-                    )))
-                    .map_err(err)?;
-            }
-            let style = colour.stroke_width(if s.reference { 2 } else { 4 });
-            let anno = match spec.kind {
-                Kind::Lines if s.secondary => chart
-                    .draw_secondary_series(DashedLineSeries::new(
-                        s.points.iter().copied(),
-                        16,
-                        6,
-                        style,
-                    ))
-                    .map_err(err)?,
-                Kind::Lines if s.reference => chart
-                    .draw_series(DashedLineSeries::new(
-                        s.points.iter().copied(),
-                        12,
-                        8,
-                        style,
-                    ))
-                    .map_err(err)?,
-                Kind::Lines => chart
-                    .draw_series(LineSeries::new(s.points.iter().copied(), style))
-                    .map_err(err)?,
-                Kind::Bars => chart
-                    .draw_series(s.points.iter().map(|&(x, y)| {
-                        Rectangle::new([(x + 0.1, 0.0), (x + 0.9, y)], colour.mix(0.85).filled())
-                    }))
-                    .map_err(err)?,
-            };
-            anno.label(s.name.as_str()).legend(move |(x, y)| {
-                PathElement::new(vec![(x - 4, y), (x + 14, y)], colour.stroke_width(5))
-            });
-        }
-        if let Some(corner) = legend {
+        if let Some(corner) = a.legend {
             chart
                 .configure_series_labels()
                 .label_font(("sans-serif", 26))
