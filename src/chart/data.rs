@@ -357,123 +357,133 @@ fn titles(label: &str, chart: &str, runs: Option<u64>) -> (String, String) {
     (title, rest.join(" · "))
 }
 
-fn games_chart(kind: ChartKind, rows: &[GameRow]) -> ChartSpec {
-    let perfect = rows.first().and_then(|r| r.perfect_play);
-    let label = label_of(rows.iter().map(|r| &r.label));
-    let mut series = Vec::new();
-    let mut y2_label = None;
-    let (y_label, title) = match kind {
-        ChartKind::FirstBox => {
-            // Scroggs' chart: the beads in the first box, in all and arrow by arrow.
-            let arrows = rows.first().map_or(0, |r| {
-                r.first_box.split('/').filter(|s| !s.is_empty()).count()
-            });
-            let at = |r: &GameRow, k: usize| {
-                r.first_box
-                    .split('/')
-                    .nth(k)
-                    .and_then(|x| x.parse::<f64>().ok())
-                    .unwrap_or(0.0)
-            };
-            // Each arrow in its bead colour and letter, as on the box's label.
-            for k in 0..arrows {
-                series.push(
-                    Series::line(
-                        format!("arrow {}", crate::palette::letter(k)),
-                        rows.iter().map(|r| (r.game as f64, at(r, k))).collect(),
-                    )
-                    .in_colour(crate::palette::arrow(k)),
-                );
-            }
-            series.push(Series {
-                reference: true,
-                ..Series::line(
-                    "all beads in box 1",
-                    rows.iter()
-                        .map(|r| (r.game as f64, (0..arrows).map(|k| at(r, k)).sum()))
-                        .collect(),
-                )
-            });
-            ("beads", "beads in the first box")
-        }
-        ChartKind::Score => {
-            series.push(Series::line(
-                "the machine",
-                std::iter::once((0.0, 0.0))
-                    .chain(
-                        rows.iter()
-                            .map(|r| (r.game as f64, r.cumulative_score as f64)),
-                    )
-                    .collect(),
-            ));
-            if let (Some(p), Some(first), Some(last)) = (perfect, rows.first(), rows.last()) {
-                let start = first.game as f64 - 1.0;
-                let end = last.game as f64;
-                let base = first.cumulative_score as f64 - first.result.score() as f64;
-                series.push(Series {
-                    name: "perfect play".into(),
-                    points: vec![(start, base), (end, base + p as f64 * (end - start))],
-                    band: None,
-                    reference: true,
-                    secondary: false,
-                    colour: None,
-                });
-            }
-            ("score: wins − losses (games)", "learning curve")
-        }
-        _ => {
-            series.push(Series::line(
-                "beads left",
+/// The `k`-th of the `/`-separated numbers of a CSV field (0 where there is none).
+fn nth_field(field: &str, k: usize) -> f64 {
+    (field.split('/').nth(k))
+        .and_then(|x| x.parse::<f64>().ok())
+        .unwrap_or(0.0)
+}
+
+/// Scroggs' chart: the beads in the first box, in all and arrow by arrow, each arrow in its
+/// bead colour and letter, as on the box's label.
+fn first_box_series(rows: &[GameRow]) -> Vec<Series> {
+    let arrows = rows.first().map_or(0, |r| {
+        r.first_box.split('/').filter(|s| !s.is_empty()).count()
+    });
+    let mut series: Vec<Series> = (0..arrows)
+        .map(|k| {
+            Series::line(
+                format!("arrow {}", crate::palette::letter(k)),
                 rows.iter()
-                    .map(|r| (r.game as f64, r.beads_left as f64))
+                    .map(|r| (r.game as f64, nth_field(&r.first_box, k)))
                     .collect(),
-            ));
-            let stages = rows.first().map_or(0, |r| {
-                r.beads_by_move.split('/').filter(|s| !s.is_empty()).count()
-            });
-            // Named by the game's move numbers, as the boxes are ("move 2"), where the file says.
-            let numbers: Vec<String> = rows.first().map_or(Vec::new(), |r| {
-                r.move_numbers
-                    .split('/')
-                    .filter(|s| !s.is_empty())
-                    .map(String::from)
-                    .collect()
-            });
-            if stages > 1 {
-                for s in 0..stages {
-                    let name = match numbers.get(s) {
-                        Some(n) => format!("beads in the boxes of move {n}"),
-                        None => format!("beads, machine's move {}", s + 1),
-                    };
-                    series.push(Series::line(
-                        name,
-                        rows.iter()
-                            .map(|r| {
-                                let v = r
-                                    .beads_by_move
-                                    .split('/')
-                                    .nth(s)
-                                    .and_then(|x| x.parse::<f64>().ok())
-                                    .unwrap_or(0.0);
-                                (r.game as f64, v)
-                            })
-                            .collect(),
-                    ));
-                }
-            }
-            // A handful of boxes beside thousands of beads: on an axis of its own.
-            series.push(
-                Series::line(
-                    "boxes emptied (right-hand axis)",
-                    rows.iter()
-                        .map(|r| (r.game as f64, r.boxes_emptied as f64))
-                        .collect(),
-                )
-                .on_right_axis(),
-            );
-            y2_label = Some("boxes emptied".to_string());
-            ("beads left", "beads left and boxes emptied")
+            )
+            .in_colour(crate::palette::arrow(k))
+        })
+        .collect();
+    let all = |r: &GameRow| (0..arrows).map(|k| nth_field(&r.first_box, k)).sum();
+    series.push(Series {
+        reference: true,
+        ..Series::line(
+            "all beads in box 1",
+            rows.iter().map(|r| (r.game as f64, all(r))).collect(),
+        )
+    });
+    series
+}
+
+/// Michie's learning curve, with the line of perfect play where the run knows it.
+fn score_series(rows: &[GameRow]) -> Vec<Series> {
+    let curve = std::iter::once((0.0, 0.0))
+        .chain(
+            rows.iter()
+                .map(|r| (r.game as f64, r.cumulative_score as f64)),
+        )
+        .collect();
+    let mut series = vec![Series::line("the machine", curve)];
+    let perfect = rows.first().and_then(|r| r.perfect_play);
+    if let (Some(p), Some(first), Some(last)) = (perfect, rows.first(), rows.last()) {
+        let start = first.game as f64 - 1.0;
+        let end = last.game as f64;
+        let base = first.cumulative_score as f64 - first.result.score() as f64;
+        series.push(Series {
+            name: "perfect play".into(),
+            points: vec![(start, base), (end, base + p as f64 * (end - start))],
+            band: None,
+            reference: true,
+            secondary: false,
+            colour: None,
+        });
+    }
+    series
+}
+
+/// The beads left, by the machine's move where it has several, and the boxes emptied on an
+/// axis of their own.
+fn bead_series(rows: &[GameRow]) -> Vec<Series> {
+    let mut series = vec![Series::line(
+        "beads left",
+        rows.iter()
+            .map(|r| (r.game as f64, r.beads_left as f64))
+            .collect(),
+    )];
+    let stages = rows.first().map_or(0, |r| {
+        r.beads_by_move.split('/').filter(|s| !s.is_empty()).count()
+    });
+    // Named by the game's move numbers, as the boxes are ("move 2"), where the file says.
+    let numbers: Vec<String> = rows.first().map_or(Vec::new(), |r| {
+        (r.move_numbers.split('/'))
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect()
+    });
+    if stages > 1 {
+        for s in 0..stages {
+            let name = match numbers.get(s) {
+                Some(n) => format!("beads in the boxes of move {n}"),
+                None => format!("beads, machine's move {}", s + 1),
+            };
+            let points = rows
+                .iter()
+                .map(|r| (r.game as f64, nth_field(&r.beads_by_move, s)))
+                .collect();
+            series.push(Series::line(name, points));
         }
+    }
+    // A handful of boxes beside thousands of beads: on an axis of its own.
+    series.push(
+        Series::line(
+            "boxes emptied (right-hand axis)",
+            rows.iter()
+                .map(|r| (r.game as f64, r.boxes_emptied as f64))
+                .collect(),
+        )
+        .on_right_axis(),
+    );
+    series
+}
+
+fn games_chart(kind: ChartKind, rows: &[GameRow]) -> ChartSpec {
+    let label = label_of(rows.iter().map(|r| &r.label));
+    let (series, y_label, title, y2_label) = match kind {
+        ChartKind::FirstBox => (
+            first_box_series(rows),
+            "beads",
+            "beads in the first box",
+            None,
+        ),
+        ChartKind::Score => (
+            score_series(rows),
+            "score: wins − losses (games)",
+            "learning curve",
+            None,
+        ),
+        _ => (
+            bead_series(rows),
+            "beads left",
+            "beads left and boxes emptied",
+            Some("boxes emptied".to_string()),
+        ),
     };
     let (title, subtitle) = titles(&label, title, None);
     ChartSpec {
