@@ -2,12 +2,15 @@
 //! rules (`rules.rs`), the defaults matchbox uses for its learners (here), its board on the
 //! screen (`screen.rs`) and on a printed label (`label.rs`).
 
+mod cells;
 mod count;
+mod game;
 mod label;
 pub mod playout;
 mod rules;
 mod screen;
 pub mod solve;
+mod variant;
 
 pub use count::{count_boxes, count_boxes_to};
 pub use rules::*;
