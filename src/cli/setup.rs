@@ -312,101 +312,111 @@ pub(crate) fn build_machine<G: GameDefaults>(
     game: &G,
     opts: &MachineOptions,
 ) -> Result<Machine<G>> {
-    Ok(match &opts.boxes {
-        Some(path) => {
-            let mut m = store::from_yaml(game, path, &store::read(path)?)?;
-            if m.boxes.is_lazy() && opts.engine == Engine::Table {
-                bail!(
-                    "{}: the file holds a lazy machine (only the boxes it made); use --engine lazy or auto",
-                    path.display()
-                );
-            }
-            if !m.boxes.is_lazy() && opts.engine == Engine::Auto {
-                check_enumerable(game)?;
-            }
-            if let Some(s) = &opts.set.side
-                && parse_side(game, s)? != m.boxes.side()
-            {
-                bail!(
-                    "{}: the file's learner plays {}, but --side asks for {}",
-                    path.display(),
-                    game.side_name(m.boxes.side()),
-                    quote(s)
-                );
-            }
-            if let Some(mode) = opts.set.symmetry
-                && mode != m.boxes.mode()
-            {
-                bail!(
-                    "{}: the file's boxes use symmetry {}, but --symmetry asks for {mode}",
-                    path.display(),
-                    m.boxes.mode()
-                );
-            }
-            if let Some(forced) = opts.set.forced
-                && forced != m.boxes.forced()
-            {
-                bail!(
-                    "{}: the file's boxes {} forced moves, which the command's option contradicts",
-                    path.display(),
-                    m.boxes.forced()
-                );
-            }
-            if let Some(p) = opts.preset {
-                m.reinforcement = p.reinforcement();
-                m.initial = p.beads();
-            }
-            if let Some(r) = opts.reinforcement {
-                m.reinforcement = r;
-            }
-            if let Some(b) = &opts.beads {
-                if !m.boxes.is_lazy() {
-                    bail!(
-                        "{}: its boxes already hold their beads; --beads sets the beads of a new machine (drop --beads to go on with the file's)",
-                        path.display()
-                    );
-                }
-                // A lazy machine fills the boxes it has yet to make with these.
-                m.initial = b.clone();
-            }
-            if let Some(seed) = opts.seed {
-                m.seed = seed;
-                m.rng = rng_from_seed(seed);
-            }
-            m
+    match &opts.boxes {
+        Some(path) => machine_from_file(game, opts, path),
+        None => fresh_machine(game, opts),
+    }
+}
+
+/// The machine a file holds, checked against the command's options and with its settings.
+fn machine_from_file<G: GameDefaults>(
+    game: &G,
+    opts: &MachineOptions,
+    path: &Path,
+) -> Result<Machine<G>> {
+    let mut m = store::from_yaml(game, path, &store::read(path)?)?;
+    if m.boxes.is_lazy() && opts.engine == Engine::Table {
+        bail!(
+            "{}: the file holds a lazy machine (only the boxes it made); use --engine lazy or auto",
+            path.display()
+        );
+    }
+    if !m.boxes.is_lazy() && opts.engine == Engine::Auto {
+        check_enumerable(game)?;
+    }
+    if let Some(s) = &opts.set.side
+        && parse_side(game, s)? != m.boxes.side()
+    {
+        bail!(
+            "{}: the file's learner plays {}, but --side asks for {}",
+            path.display(),
+            game.side_name(m.boxes.side()),
+            quote(s)
+        );
+    }
+    if let Some(mode) = opts.set.symmetry
+        && mode != m.boxes.mode()
+    {
+        bail!(
+            "{}: the file's boxes use symmetry {}, but --symmetry asks for {mode}",
+            path.display(),
+            m.boxes.mode()
+        );
+    }
+    if let Some(forced) = opts.set.forced
+        && forced != m.boxes.forced()
+    {
+        bail!(
+            "{}: the file's boxes {} forced moves, which the command's option contradicts",
+            path.display(),
+            m.boxes.forced()
+        );
+    }
+    if let Some(p) = opts.preset {
+        m.reinforcement = p.reinforcement();
+        m.initial = p.beads();
+    }
+    if let Some(r) = opts.reinforcement {
+        m.reinforcement = r;
+    }
+    if let Some(b) = &opts.beads {
+        if !m.boxes.is_lazy() {
+            bail!(
+                "{}: its boxes already hold their beads; --beads sets the beads of a new machine (drop --beads to go on with the file's)",
+                path.display()
+            );
         }
-        None => {
-            let (side, mode, forced) = set_choice(game, &opts.set)?;
-            let boxes = if lazy_engine(game, opts.engine)? {
-                BoxSet::lazy(game, side, mode, forced)
-            } else {
-                BoxSet::build_with(game, side, mode, forced)
-            };
-            if let Some(beads) = &opts.beads
-                && !boxes.is_lazy()
-            {
-                let moves = (0..boxes.len())
-                    .map(|b| boxes.stage(b) as usize + 1)
-                    .max()
-                    .unwrap_or(0);
-                if beads.counts().len() > moves {
-                    bail!(
-                        "--beads {beads} gives {} counts, but the learner makes at most {moves} moves in {} {} (one count a move, the last repeated)",
-                        beads.counts().len(),
-                        game.name(),
-                        game.variant()
-                    );
-                }
-            }
-            let preset = opts.preset.unwrap_or_else(|| game.default_preset());
-            Machine::new(
-                Arc::new(boxes),
-                opts.beads.clone().unwrap_or_else(|| preset.beads()),
-                opts.reinforcement.unwrap_or_else(|| preset.reinforcement()),
-                opts.seed.unwrap_or_else(rand::random),
-            )
+        // A lazy machine fills the boxes it has yet to make with these.
+        m.initial = b.clone();
+    }
+    if let Some(seed) = opts.seed {
+        m.seed = seed;
+        m.rng = rng_from_seed(seed);
+    }
+    Ok(m)
+}
+
+/// A machine with fresh boxes and the command's (or the game's) settings.
+fn fresh_machine<G: GameDefaults>(game: &G, opts: &MachineOptions) -> Result<Machine<G>> {
+    let (side, mode, forced) = set_choice(game, &opts.set)?;
+    let boxes = if lazy_engine(game, opts.engine)? {
+        BoxSet::lazy(game, side, mode, forced)
+    } else {
+        BoxSet::build_with(game, side, mode, forced)
+    };
+    if let Some(beads) = &opts.beads
+        && !boxes.is_lazy()
+    {
+        let moves = (0..boxes.len())
+            .map(|b| boxes.stage(b) as usize + 1)
+            .max()
+            .unwrap_or(0);
+        if beads.counts().len() > moves {
+            bail!(
+                "--beads {beads} gives {} counts, but the learner makes at most {moves} moves in {} {} (one count a move, the last repeated)",
+                beads.counts().len(),
+                game.name(),
+                game.variant()
+            );
         }
-    })
+    }
+    let preset = opts.preset.unwrap_or_else(|| game.default_preset());
+    Ok(Machine::new(
+        Arc::new(boxes),
+        opts.beads.clone().unwrap_or_else(|| preset.beads()),
+        opts.reinforcement.unwrap_or_else(|| preset.reinforcement()),
+        opts.seed.unwrap_or_else(rand::random),
+    ))
 }
 
 /// The second machine of a learner-against-learner run: the file's, or a fresh one for the other

@@ -311,6 +311,100 @@ impl Rules {
         }
     }
 
+    /// The step from `from` in direction `dir` on `b`, the board it leads to and the state of
+    /// the turn after it, added to `out`.
+    fn push_step(
+        &self,
+        b: &Board,
+        (from, dir): (u8, Dir),
+        pending: Pending,
+        out: &mut Vec<(Step, Board, Pending)>,
+    ) {
+        let mut nb = *b;
+        let mut caps = Vec::new();
+        self.apply_step_into(&mut nb, Step { from, dir }, &mut caps);
+        out.push((Step { from, dir }, nb, pending));
+    }
+
+    /// The direction from `sq` to the adjacent square `to`.
+    fn towards(&self, sq: u8, to: u8) -> Dir {
+        Dir::ALL
+            .into_iter()
+            .find(|&d| self.step_to(sq, d) == Some(to))
+            .expect("adjacent")
+    }
+
+    /// The steps of the pieces in `pieces`, each into `to` (a push's second half, a pull's).
+    fn steps_into(
+        &self,
+        b: &Board,
+        mut pieces: u64,
+        to: u8,
+        out: &mut Vec<(Step, Board, Pending)>,
+    ) {
+        while pieces != 0 {
+            let sq = pieces.trailing_zeros() as u8;
+            pieces &= pieces - 1;
+            self.push_step(b, (sq, self.towards(sq, to)), Pending::None, out);
+        }
+    }
+
+    /// The steps of `mover`'s piece on `sq` (unfrozen): to every empty square beside it (a
+    /// rabbit never back), and the pushes it begins with two steps or more left.
+    fn piece_steps(
+        &self,
+        b: &Board,
+        (sq, kind): (u8, u8),
+        mover: Side,
+        left: u8,
+        out: &mut Vec<(Step, Board, Pending)>,
+    ) {
+        let empty = !b.occupied() & self.all;
+        let backward = match mover {
+            Side::First => Dir::South,
+            Side::Second => Dir::North,
+        };
+        for dir in Dir::ALL {
+            if kind == RABBIT && dir == backward {
+                continue;
+            }
+            if let Some(to) = self.step_to(sq, dir)
+                && empty & (1 << to) != 0
+            {
+                let next = match kind > RABBIT {
+                    true => Pending::Pull {
+                        from: sq,
+                        strength: kind,
+                    },
+                    false => Pending::None,
+                };
+                self.push_step(b, (sq, dir), next, out);
+            }
+        }
+        // Pushes by this piece: a weaker enemy piece beside it moves to an empty square.
+        if left < 2 || kind == RABBIT {
+            return;
+        }
+        let enemy = mover.other();
+        let mut victims = self.neighbours(1 << sq) & b.side(enemy) & !b.stronger(enemy, kind - 1);
+        while victims != 0 {
+            let v = victims.trailing_zeros() as u8;
+            victims &= victims - 1;
+            let (_, vkind) = b.at(v).expect("a piece");
+            for dir in Dir::ALL {
+                if let Some(to) = self.step_to(v, dir)
+                    && empty & (1 << to) != 0
+                {
+                    let pending = Pending::Push {
+                        to: v,
+                        strength: vkind,
+                    };
+                    self.push_step(b, (v, dir), pending, out);
+                }
+            }
+        }
+    }
+
     /// Every step allowed from a state of `mover`'s turn with `left` steps left, and the state
     /// it leads to.
     fn steps_from(
@@ -323,50 +417,30 @@ impl Rules {
     ) {
         let empty = !b.occupied() & self.all;
         let enemy = mover.other();
-        let push = |out: &mut Vec<_>, from: u8, dir: Dir, pending: Pending| {
-            let mut nb = *b;
-            let mut caps = Vec::new();
-            self.apply_step_into(&mut nb, Step { from, dir }, &mut caps);
-            out.push((Step { from, dir }, nb, pending));
-        };
         if let Pending::Push { to, strength } = pending {
             // Only the push's second half: a stronger unfrozen piece beside `to` moves into it.
-            let around = self.neighbours(1 << to);
-            let mut pushers = around & b.stronger(mover, strength);
+            let mut pushers = self.neighbours(1 << to) & b.stronger(mover, strength);
+            let mut unfrozen = 0u64;
             while pushers != 0 {
                 let sq = pushers.trailing_zeros() as u8;
                 pushers &= pushers - 1;
                 let (_, kind) = b.at(sq).expect("a piece");
-                if self.frozen(b, sq, mover, kind) {
-                    continue;
+                if !self.frozen(b, sq, mover, kind) {
+                    unfrozen |= 1 << sq;
                 }
-                let dir = Dir::ALL
-                    .into_iter()
-                    .find(|&d| self.step_to(sq, d) == Some(to))
-                    .expect("adjacent");
-                push(out, sq, dir, Pending::None);
             }
+            self.steps_into(b, unfrozen, to, out);
             return;
         }
         // Completing a pull: a weaker enemy piece beside the square just left moves into it.
         if let Pending::Pull { from, strength } = pending
             && empty & (1 << from) != 0
+            && strength > 0
         {
-            let mut pulled = self.neighbours(1 << from)
+            let pulled = self.neighbours(1 << from)
                 & b.side(enemy)
                 & !b.stronger(enemy, strength.saturating_sub(1));
-            if strength == 0 {
-                pulled = 0;
-            }
-            while pulled != 0 {
-                let sq = pulled.trailing_zeros() as u8;
-                pulled &= pulled - 1;
-                let dir = Dir::ALL
-                    .into_iter()
-                    .find(|&d| self.step_to(sq, d) == Some(from))
-                    .expect("adjacent");
-                push(out, sq, dir, Pending::None);
-            }
+            self.steps_into(b, pulled, from, out);
         }
         // The mover's own steps, and pushes begun.
         let mut own = b.side(mover);
@@ -374,55 +448,8 @@ impl Rules {
             let sq = own.trailing_zeros() as u8;
             own &= own - 1;
             let (_, kind) = b.at(sq).expect("a piece");
-            if self.frozen(b, sq, mover, kind) {
-                continue;
-            }
-            for dir in Dir::ALL {
-                let backward = match mover {
-                    Side::First => Dir::South,
-                    Side::Second => Dir::North,
-                };
-                if kind == RABBIT && dir == backward {
-                    continue;
-                }
-                if let Some(to) = self.step_to(sq, dir)
-                    && empty & (1 << to) != 0
-                {
-                    let next = if kind > RABBIT {
-                        Pending::Pull {
-                            from: sq,
-                            strength: kind,
-                        }
-                    } else {
-                        Pending::None
-                    };
-                    push(out, sq, dir, next);
-                }
-            }
-            // Pushes by this piece: a weaker enemy piece beside it moves to an empty square.
-            if left >= 2 && kind > RABBIT {
-                let mut victims =
-                    self.neighbours(1 << sq) & b.side(enemy) & !b.stronger(enemy, kind - 1);
-                while victims != 0 {
-                    let v = victims.trailing_zeros() as u8;
-                    victims &= victims - 1;
-                    let (_, vkind) = b.at(v).expect("a piece");
-                    for dir in Dir::ALL {
-                        if let Some(to) = self.step_to(v, dir)
-                            && empty & (1 << to) != 0
-                        {
-                            push(
-                                out,
-                                v,
-                                dir,
-                                Pending::Push {
-                                    to: v,
-                                    strength: vkind,
-                                },
-                            );
-                        }
-                    }
-                }
+            if !self.frozen(b, sq, mover, kind) {
+                self.piece_steps(b, (sq, kind), mover, left, out);
             }
         }
     }
