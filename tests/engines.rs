@@ -539,8 +539,8 @@ fn one_registry_names_every_game() {
         GameKind::parse("mini-arimaa", None),
         Ok(GameKind::MiniArimaa)
     );
-    for name in matchbox::games::NAMES {
-        let size = (*name == "arimaa").then_some("4");
+    for name in matchbox::games::names() {
+        let size = (name == "arimaa").then_some("4");
         let kind = GameKind::parse(name, size).unwrap();
         // Printed as typed, parsed back to the same kind.
         let printed = kind.to_string();
@@ -610,6 +610,37 @@ fn remembering_the_perfect_players_options_changes_no_move() {
     check(&Havannah::new(Base::new(2).unwrap()), Side::First, 1000);
     check(&Havannah::new(Base::new(2).unwrap()), Side::Second, 500);
     check(&Hexapawn::new(Size::new(3, 4).unwrap()), Side::First, 200);
+}
+
+/// Every command's GAME help is generated from the registry: it names every game and alias,
+/// and every name and alias parses.
+#[test]
+fn the_help_names_every_game_of_the_registry() {
+    for command in [
+        "boxes",
+        "solve",
+        "train",
+        "experiment",
+        "watch",
+        "play",
+        "count",
+        "replay",
+        "moves",
+        "playout",
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+            .args([command, "--help"])
+            .output()
+            .unwrap();
+        let help = String::from_utf8_lossy(&out.stdout);
+        for g in matchbox::games::GAMES {
+            assert!(help.contains(g.name), "{command} --help lacks {}", g.name);
+            for alias in g.aliases {
+                assert!(help.contains(alias), "{command} --help lacks {alias}");
+                assert!(matchbox::games::entry(alias).is_some());
+            }
+        }
+    }
 }
 
 /// Havannah's word-packed positions: distinct positions never share a word and unpack to

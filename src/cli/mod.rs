@@ -126,8 +126,7 @@ pub struct CountArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct GameArgs {
-    /// The game: hexapawn (--size RxC, 3x3 unless given), octopawn (4x4), tictactoe (noughts)
-    #[arg(value_parser = parse_game_name)]
+    #[arg(value_parser = parse_game_name, help = crate::games::game_help())]
     pub game: String,
     /// Board size: RxC for hexapawn, 2 to 8 each (3x3 unless given, or the file's); the base N for havannah, 2 to 10 (2 unless given)
     #[arg(long)]
@@ -142,18 +141,12 @@ pub struct GameArgs {
 
 /// A game name the registry knows (any case), lower-cased.
 fn parse_game_name(s: &str) -> Result<String, String> {
-    let name = s.trim().to_ascii_lowercase();
-    let known = crate::games::NAMES
-        .iter()
-        .chain(crate::games::ALIASES)
-        .any(|&n| n == name);
-    if known {
-        Ok(name)
-    } else {
-        Err(format!(
+    match crate::games::entry(s) {
+        Some((_, typed)) => Ok(typed),
+        None => Err(format!(
             "unknown game (known: {})",
-            crate::games::NAMES.join(", ")
-        ))
+            crate::games::names().join(", ")
+        )),
     }
 }
 

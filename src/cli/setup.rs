@@ -33,12 +33,12 @@ pub(crate) fn game_kind(args: &GameArgs, file: Option<&Path>) -> Result<GameKind
     };
     let f = store::file_game(path, &store::read(path)?)?;
     if f.game != kind.name() {
-        if !crate::games::NAMES.contains(&f.game.as_str()) {
+        if !crate::games::names().contains(&f.game.as_str()) {
             bail!(
                 "{}: key `game`: unknown game `{}` (known: {})",
                 path.display(),
                 quote(&f.game),
-                crate::games::NAMES.join(", ")
+                crate::games::names().join(", ")
             );
         }
         bail!(

@@ -17,32 +17,100 @@ use crate::game::GameError;
 use havannah::{Base, Variant};
 use hexapawn::Size;
 
-/// The game names the command line and files accept.
-pub const NAMES: &[&str] = &["hexapawn", "octopawn", "tictactoe", "havannah", "arimaa"];
+/// One game as the command line and files name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The name in files and on the command line.
+    pub name: &'static str,
+    /// Other names accepted for it.
+    pub aliases: &'static [&'static str],
+    /// One line for help texts.
+    pub about: &'static str,
+}
 
-/// Other names accepted for games.
-pub const ALIASES: &[&str] = &["noughts", "noughts-and-crosses", "mini-arimaa"];
-
-/// One line per game, for help texts.
-pub const ABOUT: &[(&str, &str)] = &[
-    (
-        "hexapawn",
-        "Hexapawn on an R×C board, --size RxC from 2x2 to 8x8 (3x3: Gardner's HER)",
-    ),
-    ("octopawn", "Hexapawn on 4×4"),
-    (
-        "tictactoe",
-        "noughts and crosses, Michie's MENACE (also: noughts)",
-    ),
-    (
-        "havannah",
-        "Havannah on a hexagonal board, --size N for base N from 2 to 10 (2 unless given)",
-    ),
-    (
-        "arimaa",
-        "Arimaa: the full game (8×8) for moves, replay and count; --size 4 (mini-arimaa) for learners",
-    ),
+/// Every game, once: the one list every name list, help text and parse comes from.
+pub const GAMES: &[Entry] = &[
+    Entry {
+        name: "hexapawn",
+        aliases: &[],
+        about: "Hexapawn on an R×C board, --size RxC from 2x2 to 8x8 (3x3: Gardner's HER)",
+    },
+    Entry {
+        name: "octopawn",
+        aliases: &[],
+        about: "Hexapawn on 4×4",
+    },
+    Entry {
+        name: "tictactoe",
+        aliases: &["noughts", "noughts-and-crosses"],
+        about: "noughts and crosses, Michie's MENACE",
+    },
+    Entry {
+        name: "havannah",
+        aliases: &[],
+        about: "Havannah on a hexagonal board, --size N for base N from 2 to 10 (2 unless given)",
+    },
+    Entry {
+        name: "arimaa",
+        aliases: &["mini-arimaa"],
+        about: "Arimaa: the full game (8×8) for moves, replay and count; --size 4 (mini-arimaa) for learners",
+    },
 ];
+
+/// The game names the command line and files accept (aliases aside).
+pub fn names() -> Vec<&'static str> {
+    GAMES.iter().map(|g| g.name).collect()
+}
+
+/// The registry's entry for a name or an alias (any case, spaces trimmed), and the name as
+/// typed, lower-cased.
+pub fn entry(name: &str) -> Option<(&'static Entry, String)> {
+    let typed = name.trim().to_ascii_lowercase();
+    let e = GAMES
+        .iter()
+        .find(|g| g.name == typed || g.aliases.contains(&typed.as_str()))?;
+    Some((e, typed))
+}
+
+/// The help of a GAME argument: every game with its line, from [`GAMES`].
+pub fn game_help() -> String {
+    let games: Vec<String> = GAMES
+        .iter()
+        .map(|g| {
+            let aliases = match g.aliases {
+                [] => String::new(),
+                a => format!(" (also {})", a.join(", ")),
+            };
+            format!("{}{aliases}: {}", g.name, g.about)
+        })
+        .collect();
+    format!("The game: {}", games.join("; "))
+}
+
+/// What a name on the command line stands for: a game a learner can play, or full Arimaa, whose
+/// rules the commands `moves`, `replay` and `count` take as they are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Named {
+    Game(GameKind),
+    FullArimaa,
+}
+
+impl Named {
+    /// Parses a name and its `--size`, as [`GameKind::parse`] does, with full Arimaa too.
+    pub fn parse(name: &str, size: Option<&str>) -> Result<Named, GameError> {
+        let is_arimaa = entry(name).is_some_and(|(e, _)| e.name == "arimaa");
+        let full = matches!(size.map(str::trim), None | Some("8"));
+        let mini = entry(name).is_some_and(|(_, typed)| typed == "mini-arimaa");
+        if is_arimaa && full && !mini {
+            return Ok(Named::FullArimaa);
+        }
+        GameKind::parse(name, size).map(Named::Game)
+    }
+    /// Whether it is Arimaa, full or mini.
+    pub fn is_arimaa(self) -> bool {
+        matches!(self, Named::FullArimaa | Named::Game(GameKind::MiniArimaa))
+    }
+}
 
 /// Why full Arimaa has no matchbox machine, for the commands that would need one.
 pub const FULL_ARIMAA: &str = "full Arimaa cannot be learned with matchboxes (about 17,000 turns a position, 64,864,800 setups a side: see `matchbox count arimaa`); its rules are in `moves arimaa` and `replay arimaa`; for a learner use `arimaa --size 4` (mini-arimaa)";
@@ -61,34 +129,40 @@ impl GameKind {
     /// Parses a game name (any case; `octopawn` and `noughts` are aliases) and its `--size`, if
     /// given. With no size, the game's default size (or `default_size`, e.g. from a file).
     pub fn parse(name: &str, size: Option<&str>) -> Result<GameKind, GameError> {
-        let name = name.trim().to_ascii_lowercase();
+        let Some((entry, typed)) = entry(name) else {
+            return Err(GameError::BadVariant(format!(
+                "unknown game `{}` (known: {})",
+                crate::text::quote(&name.trim().to_ascii_lowercase()),
+                names().join(", ")
+            )));
+        };
         let size = size.map(str::trim);
-        match name.as_str() {
-            "hexapawn" => Ok(GameKind::Hexapawn(match size {
+        match (entry.name, typed.as_str()) {
+            ("hexapawn", _) => Ok(GameKind::Hexapawn(match size {
                 Some(s) => s.parse()?,
                 None => Size::GARDNER,
             })),
-            "octopawn" => match size.map(str::parse::<Size>).transpose()? {
+            ("octopawn", _) => match size.map(str::parse::<Size>).transpose()? {
                 Some(s) if s != Size::OCTOPAWN => Err(GameError::BadVariant(format!(
                     "octopawn is hexapawn on 4x4; for {s} use `hexapawn --size {s}`"
                 ))),
                 _ => Ok(GameKind::Hexapawn(Size::OCTOPAWN)),
             },
-            "tictactoe" | "noughts" | "noughts-and-crosses" => match size {
+            ("tictactoe", _) => match size {
                 Some(_) => Err(GameError::BadVariant(
                     "noughts and crosses has no --size".into(),
                 )),
                 None => Ok(GameKind::TicTacToe),
             },
-            "havannah" => Ok(GameKind::Havannah(match size {
+            ("havannah", _) => Ok(GameKind::Havannah(match size {
                 Some(s) => s.parse()?,
                 None => Variant::plain(Base::new(2)?),
             })),
-            "mini-arimaa" => match size {
+            ("arimaa", "mini-arimaa") => match size {
                 None | Some("4") => Ok(GameKind::MiniArimaa),
                 Some(_) => Err(GameError::BadVariant("mini-arimaa is 4x4 only".into())),
             },
-            "arimaa" => match size {
+            ("arimaa", _) => match size {
                 Some("4") => Ok(GameKind::MiniArimaa),
                 None | Some("8") => Err(GameError::BadVariant(FULL_ARIMAA.into())),
                 Some(s) => Err(GameError::BadVariant(format!(
@@ -96,10 +170,8 @@ impl GameKind {
                     crate::text::quote(s)
                 ))),
             },
-            _ => Err(GameError::BadVariant(format!(
-                "unknown game `{}` (known: {})",
-                crate::text::quote(&name),
-                NAMES.join(", ")
+            (other, _) => Err(GameError::BadVariant(format!(
+                "{other} is in the registry but has no parser"
             ))),
         }
     }

@@ -11,25 +11,38 @@ use sha2::{Digest, Sha256};
 use crate::cli::error::BadRecord;
 use crate::cli::{CountArgs, GameArgs, MovesArgs, ReplayArgs};
 use crate::game::{Game, Side};
+use crate::games::Named;
 use crate::games::arimaa::{
     Board, GameLine, MiniArimaa, Rules, parse_side, side_name, split_turns,
 };
 use crate::rng::{rng_from_seed, uniform_below};
 use crate::text::{group, quote};
 
+/// What the arguments name, by the registry.
+fn named(game: &GameArgs) -> Option<Named> {
+    Named::parse(&game.game, game.size.as_deref()).ok()
+}
+
 /// Whether the arguments name Arimaa (full or mini), which these commands take themselves.
 pub(super) fn is_arimaa(game: &GameArgs) -> bool {
-    matches!(game.game.as_str(), "arimaa" | "mini-arimaa")
+    named(game).is_some_and(Named::is_arimaa) || is_bad_arimaa_size(game)
+}
+
+/// Whether the arguments name Arimaa with a size it does not come in (refused with its message
+/// by [`board_of`]).
+fn is_bad_arimaa_size(game: &GameArgs) -> bool {
+    crate::games::entry(&game.game).is_some_and(|(e, _)| e.name == "arimaa")
+        && named(game).is_none()
 }
 
 /// Whether the arguments name mini-Arimaa (`mini-arimaa`, or `arimaa --size 4`).
 pub(super) fn is_mini(game: &GameArgs) -> bool {
-    game.game == "mini-arimaa" || game.size.as_deref().map(str::trim) == Some("4")
+    named(game) == Some(Named::Game(crate::games::GameKind::MiniArimaa))
 }
 
 /// Whether the arguments name the full game, which has no learner.
 pub(super) fn is_full_arimaa(game: &GameArgs) -> bool {
-    is_arimaa(game) && !is_mini(game)
+    named(game) == Some(Named::FullArimaa) || is_bad_arimaa_size(game)
 }
 
 /// The rules and start of the board the arguments name: the full game, or the mini one.
