@@ -312,7 +312,7 @@ fn actions_drive_the_session() {
     assert_eq!(s.stats().games, 20, "one game per 10 ms");
     // Opponent changes from the next game.
     apply(app.update(Action::ToggleOpponent), &mut s, &mut c);
-    assert_eq!(s.rival(), Opponent::Random);
+    assert_eq!(s.opponent(), Opponent::Random);
     // Reset asks first: one `r` does nothing but ask, another key cancels, two `r`s refill
     // every box.
     assert!(s.machine().beads_left() < 55);
@@ -929,7 +929,7 @@ fn a_second_machine_as_the_rival() {
         Reinforcement::GARDNER,
         13,
     ));
-    assert_eq!(s.rival(), Opponent::Matchbox);
+    assert_eq!(s.opponent(), Opponent::Matchbox);
     for _ in 0..20 {
         s.recorded_game();
     }
@@ -962,7 +962,7 @@ fn a_second_machine_as_the_rival() {
     };
     for expected in [Opponent::Perfect, Opponent::Random, Opponent::Matchbox] {
         apply(app.update(Action::ToggleOpponent), &mut s, &mut c);
-        assert_eq!(s.rival(), expected);
+        assert_eq!(s.opponent(), expected);
     }
     // Back to the same rival machine, which kept what it learned.
     assert_eq!(s.rival_machine().unwrap().games_played, 220);
@@ -1003,7 +1003,7 @@ fn the_screen_says_when_a_learner_can_only_lose() {
     let cut = cut_at_a_border(&small);
     assert!(cut.is_empty(), "{cut:?}\n{}", screen_text(&small));
     // Against the random player it can win; and HER on 3x3 wins under perfect play.
-    s.set_rival(Opponent::Random);
+    s.set_opponent(Opponent::Random);
     assert!(!s.can_only_lose());
     assert!(!session(1, Opponent::Perfect).can_only_lose());
     let text = screen_text(&draw_watch(

@@ -12,7 +12,9 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use super::engine::{Duel, DuelState, Enumerated, ExperimentResult, GameState, Table, Trainer};
+use super::engine::{
+    Enumerated, ExperimentResult, GameState, RivalGame, RivalTrainer, Table, Trainer,
+};
 use super::lazy::{self, MatchboxPlayer, Scratch};
 use super::{Engine, GameDefaults, GameResult, Machine, MachineGame, MachineMove, Score};
 use crate::game::{Game, Side, Sym};
@@ -179,7 +181,7 @@ pub struct Bout<G: GameDefaults> {
     values: Option<(SharedValues<G>, Value)>,
     live: Option<Live<G>>,
     st: GameState,
-    duel: DuelState,
+    rival_game: RivalGame,
     scratch: Scratch<G>,
     score: Score,
 }
@@ -207,7 +209,7 @@ impl<G: GameDefaults> Bout<G> {
             values: None,
             live: None,
             st: GameState::new(),
-            duel: DuelState::default(),
+            rival_game: RivalGame::default(),
             scratch: Scratch::default(),
             score: Score::default(),
         };
@@ -772,12 +774,12 @@ impl<G: GameDefaults> Bout<G> {
         Some(
             match (&self.table, &self.enumerated, &mut self.opposition) {
                 (Some(t), _, Opposition::Rival(r)) => {
-                    Duel::new(t).play_game(m, &mut r.machine, &mut self.duel)
+                    RivalTrainer::new(t).play_game(m, &mut r.machine, &mut self.rival_game)
                 }
                 (Some(t), Some(en), Opposition::Player(_)) => {
                     Trainer::new(en, t).play_game(m, &mut self.st)
                 }
-                (_, _, Opposition::Rival(r)) => lazy::duel_game(g, m, r, &mut self.scratch),
+                (_, _, Opposition::Rival(r)) => lazy::rival_game(g, m, r, &mut self.scratch),
                 (_, _, Opposition::Player(p)) => lazy::play_game(g, m, p, &mut self.scratch),
                 (_, _, Opposition::Person) => return None,
             },
@@ -788,7 +790,7 @@ impl<G: GameDefaults> Bout<G> {
     /// arrow), for a machine's running totals ([`super::Tally`]).
     pub fn last_played(&self) -> &[(u32, u32)] {
         match (&self.table, &self.opposition) {
-            (Some(_), Opposition::Rival(_)) => &self.duel.learner,
+            (Some(_), Opposition::Rival(_)) => &self.rival_game.learner,
             (Some(_), _) => &self.st.played,
             _ => self.scratch.learner_played(),
         }
@@ -812,9 +814,9 @@ impl<G: GameDefaults> Bout<G> {
         };
         match (&self.table, &self.enumerated, &mut self.opposition) {
             (Some(t), _, Opposition::Rival(r)) => {
-                let duel = Duel::new(t);
+                let trainer = RivalTrainer::new(t);
                 for _ in 0..games {
-                    let res = duel.play_game(m, &mut r.machine, &mut self.duel);
+                    let res = trainer.play_game(m, &mut r.machine, &mut self.rival_game);
                     count(m, res);
                 }
             }
@@ -827,7 +829,7 @@ impl<G: GameDefaults> Bout<G> {
             }
             (_, _, Opposition::Rival(r)) => {
                 for _ in 0..games {
-                    let res = lazy::duel_game(g, m, r, &mut self.scratch);
+                    let res = lazy::rival_game(g, m, r, &mut self.scratch);
                     count(m, res);
                 }
             }
@@ -864,13 +866,13 @@ impl<G: GameDefaults> Bout<G> {
         let (m, g) = (&self.learner, &self.game);
         match (&self.table, &self.enumerated, &self.opposition) {
             (Some(t), _, Opposition::Rival(r)) => {
-                Duel::new(t).experiment(m, &r.machine, seed, runs, games, on_run)
+                RivalTrainer::new(t).experiment(m, &r.machine, seed, runs, games, on_run)
             }
             (Some(t), Some(en), _) => {
                 Trainer::new(en, t).experiment_with(m, seed, runs, games, on_run)
             }
             (_, _, Opposition::Rival(r)) => {
-                lazy::duel_experiment(g, m, &r.machine, seed, runs, games, on_run)
+                lazy::rival_experiment(g, m, &r.machine, seed, runs, games, on_run)
             }
             (_, _, Opposition::Player(p)) => {
                 lazy::experiment(g, m, |_| p.clone(), seed, runs, games, on_run)

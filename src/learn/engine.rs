@@ -571,7 +571,7 @@ fn draw_recorded<G: Game>(
 
 /// The learner's and its rival's moves in a game between two machines.
 #[derive(Clone, Debug, Default)]
-pub struct DuelState {
+pub struct RivalGame {
     /// The learner's moves of the last game: (box base, arrow index in the box).
     pub learner: Vec<(u32, u32)>,
     rival: Vec<(u32, u32)>,
@@ -579,14 +579,14 @@ pub struct DuelState {
 
 /// Two machines playing each other, both learning: the learner (`a`) and its rival (`b`), compiled
 /// with [`Table::against_machine`].
-pub struct Duel<'a, G: Game> {
+pub struct RivalTrainer<'a, G: Game> {
     pub table: &'a Table,
     game: std::marker::PhantomData<G>,
 }
 
-impl<'a, G: Game> Duel<'a, G> {
+impl<'a, G: Game> RivalTrainer<'a, G> {
     pub fn new(table: &'a Table) -> Self {
-        Duel {
+        RivalTrainer {
             table,
             game: std::marker::PhantomData,
         }
@@ -597,7 +597,7 @@ impl<'a, G: Game> Duel<'a, G> {
         &self,
         a: &mut Machine<G>,
         b: &mut Machine<G>,
-        st: &mut DuelState,
+        st: &mut RivalGame,
     ) -> GameResult {
         st.learner.clear();
         st.rival.clear();
@@ -627,7 +627,7 @@ impl<'a, G: Game> Duel<'a, G> {
 
     /// Plays `games` games, returning each result from the learner's side.
     pub fn train(&self, a: &mut Machine<G>, b: &mut Machine<G>, games: usize) -> Vec<GameResult> {
-        let mut st = DuelState::default();
+        let mut st = RivalGame::default();
         (0..games).map(|_| self.play_game(a, b, &mut st)).collect()
     }
 

@@ -148,7 +148,7 @@ pub fn train<G: Game>(
 }
 
 /// One game between two machines from positions; both learn. The result is the learner's (`a`).
-pub fn duel_game<G: Game>(
+pub fn rival_game<G: Game>(
     game: &G,
     a: &mut Machine<G>,
     b: &mut MatchboxPlayer<G>,
@@ -184,7 +184,7 @@ pub fn experiment<G: Game, P: Player<G>>(
 
 /// As [`experiment`], against a rival machine that learns too: a fresh copy of `rival` a run,
 /// seeded from the run's seed.
-pub fn duel_experiment<G: Game>(
+pub fn rival_experiment<G: Game>(
     game: &G,
     template: &Machine<G>,
     rival: &Machine<G>,
@@ -200,7 +200,7 @@ pub fn duel_experiment<G: Game>(
         let mut b = MatchboxPlayer::new(rival.clone());
         b.machine.reseed(derive_seed(run_seed, u64::MAX));
         let mut scratch = Scratch::default();
-        results.extend((0..games).map(|_| duel_game(game, &mut a, &mut b, &mut scratch)));
+        results.extend((0..games).map(|_| rival_game(game, &mut a, &mut b, &mut scratch)));
         first_box_empty(&a)
     })
 }

@@ -63,7 +63,7 @@ pub fn watch<G: BoardView + Clone + 'static>(
     theme: theme::Theme,
 ) -> Result<Session<G>> {
     let game = session.game().clone();
-    let opponent = match session.rival() {
+    let opponent = match session.opponent() {
         Opponent::Human => Opponent::Perfect,
         k => k,
     };

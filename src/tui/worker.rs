@@ -32,7 +32,7 @@ pub fn handle<G: BoardView>(cmd: &Command, s: &mut Session<G>, c: &mut Control) 
                 return Some("the session's game limit is reached".into());
             }
         }
-        Command::SetOpponent(kind) => s.set_rival(*kind),
+        Command::SetOpponent(kind) => s.set_opponent(*kind),
         Command::Browse(b) => c.browse = *b,
         Command::Reset => s.reset(),
         Command::Save(path) => return Some(save(path, s, c)),

@@ -328,7 +328,7 @@ pub struct Snapshot<G: BoardView> {
     pub games_played: u64,
     pub beads_left: u64,
     pub boxes_emptied: usize,
-    pub rival: Opponent,
+    pub opponent: Opponent,
     pub seed: u64,
     pub reinforcement: String,
     pub limit_reached: bool,
@@ -439,7 +439,7 @@ impl<G: BoardView> Snapshot<G> {
             games_played: m.games_played,
             beads_left,
             boxes_emptied,
-            rival: s.playing_rival(),
+            opponent: s.playing_opponent(),
             seed: m.seed,
             reinforcement: m.reinforcement.to_string(),
             limit_reached: s.limit_reached(),
@@ -447,7 +447,7 @@ impl<G: BoardView> Snapshot<G> {
             can_only_lose: s.can_only_lose(),
             rival_machine: s
                 .rival_machine()
-                .filter(|_| s.playing_rival() == Opponent::Matchbox)
+                .filter(|_| s.playing_opponent() == Opponent::Matchbox)
                 .map(|m| RivalSnap::of(m, &s.rival_recent)),
             boxes,
         }

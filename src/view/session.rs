@@ -272,11 +272,11 @@ impl<G: GameDefaults> Session<G> {
         self.bout.learner()
     }
     /// The opponent, as asked for (it plays from the next game when changed during one).
-    pub fn rival(&self) -> Opponent {
+    pub fn opponent(&self) -> Opponent {
         self.bout.asked_opponent()
     }
     /// The opponent playing the game under way.
-    pub fn playing_rival(&self) -> Opponent {
+    pub fn playing_opponent(&self) -> Opponent {
         self.bout.opponent()
     }
     pub fn tie_break(&self) -> TieBreak {
@@ -292,8 +292,8 @@ impl<G: GameDefaults> Session<G> {
 
     /// Changes the opponent from the next game on; one that cannot be had (the perfect player on
     /// a game it cannot solve) is not taken: the session keeps the one it has.
-    pub fn set_rival(&mut self, rival: Opponent) {
-        let _ = self.bout.set_opponent(rival);
+    pub fn set_opponent(&mut self, kind: Opponent) {
+        let _ = self.bout.set_opponent(kind);
     }
 
     /// Refills every box, reseeds, and forgets the games played.

@@ -61,17 +61,17 @@ pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
 /// The title bar: who learns what against whom, the settings, and the speed in brackets.
 fn title_bar<G: BoardView>(app: &WatchApp<G>, width: u16) -> Paragraph<'static> {
     let s = &app.snapshot;
-    let mut opponent = match (s.rival, &app.titles.rival) {
+    let mut opponent = match (s.opponent, &app.titles.rival) {
         (Opponent::Human, _) => "you".into(),
         (Opponent::Matchbox, Some(name)) => format!("{name}, another machine"),
         (Opponent::Mcts(_), _) => "the tree search".into(),
         (k, _) => format!("the {k} player"),
     };
-    let searching = match s.rival {
+    let searching = match s.opponent {
         Opponent::Mcts(n) => format!(" · MCTS, {} simulations a move", group(n as u64)),
         _ => String::new(),
     };
-    if app.opponent != s.rival && s.rival != Opponent::Human {
+    if app.opponent != s.opponent && s.opponent != Opponent::Human {
         // `o` applies from the next game: say so until it does.
         opponent = format!("{opponent} (next game: {})", app.opponent);
     }
