@@ -2,6 +2,7 @@
 
 mod commands;
 mod error;
+mod progress;
 pub mod setup;
 
 use std::path::PathBuf;

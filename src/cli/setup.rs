@@ -8,10 +8,9 @@ use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
 use super::{BoxSetArgs, GameArgs, LearnArgs, MachineArgs, OpponentSpec};
+use crate::cli::progress::Steps;
 use crate::game::{Game, Side};
 use crate::games::GameKind;
-use std::io::IsTerminal;
-
 use crate::learn::engine::ExperimentResult;
 use crate::learn::{
     Against, Bout, BoutOptions, BoxSet, Engine, Forced, GameDefaults, GameResult, Machine,
@@ -81,7 +80,7 @@ fn big_graph<G: Game>(game: &G) -> bool {
 /// The whole graph of a game, with progress on stderr for big ones: a notice first, then (on a
 /// terminal) the positions found so far and the memory they take.
 pub(crate) fn build_graph<G: Game>(game: &G) -> crate::game::graph::GameGraph<G> {
-    let mut stages = Stages::new(
+    let mut steps = Steps::new(
         big_graph(game),
         format!(
             "{} {}: enumerating every reachable position; on big boards this takes minutes and gigabytes (about 60 bytes a position: hexapawn 5x6 has 80,857,107 positions and needs about 5 GB)",
@@ -89,66 +88,21 @@ pub(crate) fn build_graph<G: Game>(game: &G) -> crate::game::graph::GameGraph<G>
             game.variant()
         ),
     );
-    stages.next("enumerating");
-    let graph = graph_with_progress(game);
-    stages.end();
-    graph
-}
-
-fn graph_with_progress<G: Game>(game: &G) -> crate::game::graph::GameGraph<G> {
-    use std::io::IsTerminal;
-    let shown = std::io::stderr().is_terminal() && big_graph(game);
-    let started = std::time::Instant::now();
+    steps.next("enumerating");
     let graph = crate::game::graph::GameGraph::build_with_progress(game, &mut |n, bytes| {
-        if shown {
-            eprint!(
-                "\r  {} positions so far, {:.1} GB, {} s   ",
-                crate::text::group(n as u64),
-                bytes as f64 / 1e9,
-                started.elapsed().as_secs()
-            );
-        }
+        steps.detail(positions_so_far(n, bytes))
     });
-    if shown {
-        eprintln!();
-    }
+    steps.end();
     graph
 }
 
-/// The steps of preparing a big game, on stderr: a headline first, then each step's name as it
-/// starts and its time as it ends; nothing at all for small games (well under a second).
-struct Stages {
-    shown: bool,
-    current: Option<(String, std::time::Instant)>,
-}
-
-impl Stages {
-    fn new(shown: bool, headline: String) -> Stages {
-        if shown {
-            eprintln!("{headline}");
-        }
-        Stages {
-            shown,
-            current: None,
-        }
-    }
-    /// Ends the step under way (if any) and starts `what`.
-    fn next(&mut self, what: impl Into<String>) {
-        self.end();
-        if self.shown {
-            let what = what.into();
-            eprintln!("  {what} …");
-            self.current = Some((what, std::time::Instant::now()));
-        }
-    }
-    fn end(&mut self) {
-        if let Some((what, started)) = self.current.take() {
-            eprintln!(
-                "  {what}: {}",
-                crate::text::duration_text(started.elapsed().as_secs_f64())
-            );
-        }
-    }
+/// The positions an enumeration has found so far, and their memory.
+fn positions_so_far(n: usize, bytes: usize) -> String {
+    format!(
+        "{} positions so far, {}",
+        crate::text::group(n as u64),
+        crate::text::bytes(bytes as u64)
+    )
 }
 
 /// The opponent asked for, or the default: the perfect player where the game can be solved
@@ -255,7 +209,7 @@ pub(crate) fn enumerate_boxes<G: GameDefaults>(
     mode: SymmetryMode,
     forced: Forced,
 ) -> BoxSet<G> {
-    let mut stages = Stages::new(
+    let mut steps = Steps::new(
         big_graph(game),
         format!(
             "{} {}: the {} learner's boxes, symmetry {mode}; on a board this big it can take minutes",
@@ -264,9 +218,9 @@ pub(crate) fn enumerate_boxes<G: GameDefaults>(
             game.side_name(side)
         ),
     );
-    stages.next("enumerating the boxes");
+    steps.next("enumerating the boxes");
     let set = BoxSet::build_with(game, side, mode, forced);
-    stages.end();
+    steps.end();
     set
 }
 
@@ -488,7 +442,7 @@ impl<G: GameDefaults> Setup<G> {
             && !matches!(opponent.kind, Opponent::Mcts(_))
             && game.ply_limit().is_none()
             && enumerable(&game);
-        let mut stages = Stages::new(
+        let mut steps = Steps::new(
             table && big_graph(&game),
             format!(
                 "{} {} is big: preparing its table takes minutes and gigabytes (hexapawn 5x6: about 2½ minutes and 8 GB; `--engine lazy` starts at once, slower per game)",
@@ -496,7 +450,7 @@ impl<G: GameDefaults> Setup<G> {
                 game.variant()
             ),
         );
-        stages.next(match &opts.boxes {
+        steps.next(match &opts.boxes {
             Some(path) => format!("reading the learner's boxes from {}", path.display()),
             None => "building the learner's boxes".into(),
         });
@@ -511,24 +465,18 @@ impl<G: GameDefaults> Setup<G> {
             engine: opts.engine,
             tie_break,
         };
-        let shown = stages.shown && std::io::stderr().is_terminal();
-        let started = std::time::Instant::now();
         let bout = Bout::new(game, machine, against, options, &mut |p| match p {
             Preparing::Enumerating {
                 positions: 0,
                 bytes: 0,
-            } => stages.next("enumerating every reachable position"),
-            Preparing::Enumerating { positions, bytes } if shown => eprint!(
-                "\r  {} positions so far, {:.1} GB, {} s   ",
-                crate::text::group(positions as u64),
-                bytes as f64 / 1e9,
-                started.elapsed().as_secs()
-            ),
-            Preparing::Enumerating { .. } => {}
-            Preparing::Solving => stages.next("solving the game for the perfect player"),
-            Preparing::Compiling => stages.next("compiling the table"),
+            } => steps.next("enumerating every reachable position"),
+            Preparing::Enumerating { positions, bytes } => {
+                steps.detail(positions_so_far(positions, bytes))
+            }
+            Preparing::Solving => steps.next("solving the game for the perfect player"),
+            Preparing::Compiling => steps.next("compiling the table"),
         })?;
-        stages.end();
+        steps.end();
         Ok(Setup {
             bout,
             resumed_from: opts.boxes.clone(),

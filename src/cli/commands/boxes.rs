@@ -345,24 +345,14 @@ pub(super) fn own_count<G: FullGame>(
     forced: Forced,
     quiet: bool,
 ) -> Option<BoxCounts> {
-    let bar = (!quiet).then(|| {
-        let bar = ProgressBar::new_spinner();
-        bar.set_message(format!(
-            "counting {} {} boxes move by move",
-            game.name(),
-            game.variant()
-        ));
-        bar
-    });
-    let counts = game.own_count(side, mode, forced, &|m| {
-        if let Some(bar) = &bar {
-            bar.set_message(format!("counting boxes: move {m}"));
-            bar.tick();
-        }
-    });
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
+    let what = format!(
+        "counting {} {} boxes move by move",
+        game.name(),
+        game.variant()
+    );
+    let mut steps = crate::cli::progress::Steps::spinner(!quiet, what);
+    let counts = game.own_count(side, mode, forced, &|m| steps.detail(format!("move {m}")));
+    steps.end();
     counts
 }
 

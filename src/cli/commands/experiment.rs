@@ -6,6 +6,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::*;
+use crate::cli::progress::Work;
 use serde_json::Value;
 
 /// The variants of `--compare KEY=V1,V2`: each value applied to a copy of the options.
@@ -271,7 +272,8 @@ fn forecast<G: FullGame>(s: &Setup<G>, runs: usize, games: usize) -> Result<()> 
             total / YEAR
         );
     }
-    if total > 120.0 {
+    if total > 120.0 && !std::io::stderr().is_terminal() {
+        // Where a bar is drawn, it says how long is left.
         eprintln!(
             "about {} to go ({} runs × {} games on {} threads; Ctrl-C stops)",
             crate::text::duration_text(total),
@@ -292,12 +294,8 @@ pub(super) fn experiment<G: FullGame>(
     let games = a.learn.games.unwrap_or(50);
     check_size(a, games)?;
     let variants = variants(&a.learn, a.compare.as_deref())?;
-    let bar = progress(a.runs * variants.len());
-    let tick = || {
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-    };
+    let work = Work::with_bar((a.runs * variants.len()) as u64, "runs");
+    let tick = || work.tick();
     let mut rows = Vec::new();
     let mut csv = match &a.output.csv {
         Some(path) => Some(csv::Writer::from_writer(store::AtomicWriter::create(path)?)),
@@ -330,9 +328,7 @@ pub(super) fn experiment<G: FullGame>(
         }
         reports.push(VariantReport::of(name, s.settings_json(), &result, a.runs));
     }
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
+    work.finish();
     if let (Some(w), Some(path)) = (csv, &a.output.csv) {
         w.into_inner()
             .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.error()))?

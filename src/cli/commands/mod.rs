@@ -7,7 +7,6 @@ mod experiment;
 mod outputs;
 mod playout;
 mod plot;
-mod progress;
 mod replay;
 mod screens;
 mod solve;
@@ -20,7 +19,6 @@ use experiment::experiment;
 use outputs::check_outputs;
 use playout::playout;
 use plot::plot;
-use progress::{estimate, progress};
 use replay::replay;
 use screens::{play, watch};
 use solve::solve;
@@ -29,7 +27,6 @@ use train::train;
 use std::io::IsTerminal;
 
 use anyhow::{Context, Result, bail};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -5,6 +5,7 @@ use std::fmt;
 use serde::Serialize;
 
 use super::*;
+use crate::cli::progress::Work;
 use crate::learn::{Score, result_letter};
 use crate::text::group;
 
@@ -138,15 +139,16 @@ pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<Tra
         train_tracked(&mut s, a, games, &mut log)?;
     } else {
         // In chunks, so that memory does not grow with the games played.
-        let (started, mut warned, mut done) = (std::time::Instant::now(), false, 0);
+        let (mut work, mut done) = (Work::new(games as u64, "games"), 0);
         while done < games {
             let chunk = (games - done).min(1 << 16);
             for r in s.train(chunk) {
                 log.push(r);
             }
             done += chunk;
-            warned |= estimate(started, done, games, warned)?;
+            work.at(done as u64)?;
         }
+        work.finish();
     }
     if let Some(path) = &a.save {
         store::save_machine(path, s.game(), s.machine())?;
@@ -199,7 +201,7 @@ fn train_tracked<G: FullGame>(
         None => None,
     };
     let mut sampled = chart::data::GameSampler::new();
-    let (started, mut warned, mut score) = (std::time::Instant::now(), false, 0i64);
+    let (mut work, mut score) = (Work::new(games as u64, "games"), 0i64);
     // Totals kept from the boxes each game changes: a row a game costs that game only.
     let mut tally = crate::learn::Tally::new(s.machine());
     let mut boxes_played = Vec::new();
@@ -240,9 +242,10 @@ fn train_tracked<G: FullGame>(
         }
         sampled.push(row);
         if played % 4096 == 4095 {
-            warned |= estimate(started, played + 1, games, warned)?;
+            work.at(played as u64 + 1)?;
         }
     }
+    work.finish();
     if let (Some(w), Some(path)) = (csv, &a.output.csv) {
         w.into_inner()
             .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.error()))?

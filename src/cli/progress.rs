@@ -1,0 +1,210 @@
+//! The command line's one progress mechanism, on indicatif (stderr, only where it is a
+//! terminal): the steps of preparing a big game ([`Steps`]), a bar with its ETA over a count of
+//! work ([`Work`]), and the check before long work that it will end in a reasonable time.
+
+use std::io::IsTerminal;
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
+
+/// Whether progress can be drawn: stderr is a terminal.
+fn drawn() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+/// The steps of preparing a big game: a headline first, then each step with a spinner (and its
+/// own count, such as the positions found so far), and its time as it ends. Nothing at all for
+/// small games (well under a second).
+pub(crate) struct Steps {
+    shown: bool,
+    spinner: Option<ProgressBar>,
+    current: Option<(String, Instant)>,
+    /// Whether each step's time is said when it ends.
+    timed: bool,
+}
+
+impl Steps {
+    pub fn new(shown: bool, headline: impl std::fmt::Display) -> Steps {
+        if shown {
+            eprintln!("{headline}");
+        }
+        Steps {
+            shown,
+            spinner: None,
+            current: None,
+            timed: true,
+        }
+    }
+    /// One step shown as a spinner only (no headline, no time said at its end): a count that
+    /// says how far it has come.
+    pub fn spinner(shown: bool, what: impl Into<String>) -> Steps {
+        let mut s = Steps {
+            shown: shown && drawn(),
+            spinner: None,
+            current: None,
+            timed: false,
+        };
+        s.next(what);
+        s
+    }
+    /// Ends the step under way (if any) and starts `what`.
+    pub fn next(&mut self, what: impl Into<String>) {
+        self.end();
+        if !self.shown {
+            return;
+        }
+        let what = what.into();
+        if drawn() {
+            let spinner = ProgressBar::new_spinner();
+            spinner.set_style(
+                ProgressStyle::with_template("  {spinner} {msg} · {elapsed}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            spinner.set_message(what.clone());
+            spinner.enable_steady_tick(std::time::Duration::from_millis(200));
+            self.spinner = Some(spinner);
+        } else {
+            eprintln!("  {what} …");
+        }
+        self.current = Some((what, Instant::now()));
+    }
+    /// Says how far the step under way has come (`detail`, beside its name).
+    pub fn detail(&self, detail: impl std::fmt::Display) {
+        if let (Some(s), Some((what, _))) = (&self.spinner, &self.current) {
+            s.set_message(format!("{what}: {detail}"));
+        }
+    }
+    /// Ends the step under way, saying how long it took.
+    pub fn end(&mut self) {
+        if let Some(s) = self.spinner.take() {
+            s.finish_and_clear();
+        }
+        if let Some((what, started)) = self.current.take()
+            && self.timed
+        {
+            eprintln!(
+                "  {what}: {}",
+                crate::text::duration_text(started.elapsed().as_secs_f64())
+            );
+        }
+    }
+}
+
+impl Drop for Steps {
+    fn drop(&mut self) {
+        if let Some(s) = self.spinner.take() {
+            s.finish_and_clear();
+        }
+    }
+}
+
+/// A count of work (`unit`: games, runs) with a bar and its ETA on stderr once the work is seen
+/// to take more than two minutes; work that would take more than a year is refused.
+pub(crate) struct Work {
+    total: u64,
+    unit: &'static str,
+    started: Instant,
+    bar: Option<ProgressBar>,
+    /// Whether the two-minute estimate has been said (where no bar can be drawn).
+    said: bool,
+}
+
+impl Work {
+    pub fn new(total: u64, unit: &'static str) -> Work {
+        Work {
+            total,
+            unit,
+            started: Instant::now(),
+            bar: None,
+            said: false,
+        }
+    }
+
+    /// A bar from the start (an experiment: its runs), where one can be drawn.
+    pub fn with_bar(total: u64, unit: &'static str) -> Work {
+        let mut w = Work::new(total, unit);
+        w.show();
+        w
+    }
+
+    fn show(&mut self) {
+        if !drawn() || self.bar.is_some() {
+            return;
+        }
+        let bar = ProgressBar::new(self.total);
+        let unit = self.unit;
+        let style = ProgressStyle::with_template(
+            "{bar:40} {human_pos}/{human_len} {unit} · {rate} · {eta} left",
+        )
+        .map(|s| {
+            s.with_key(
+                "unit",
+                move |_: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{unit}");
+                },
+            )
+            .with_key(
+                "rate",
+                move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{} {unit}/s", crate::text::rate(state.per_sec()));
+                },
+            )
+        })
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+        bar.set_style(style);
+        self.bar = Some(bar);
+    }
+
+    /// One more unit done (from any thread, for a bar shown from the start).
+    pub fn tick(&self) {
+        if let Some(b) = &self.bar {
+            b.inc(1);
+        }
+    }
+
+    /// `done` units done in all: refuses work that would take more than a year, and shows the
+    /// bar (or says once how long it will take) when more than two minutes are left.
+    pub fn at(&mut self, done: u64) -> Result<()> {
+        let elapsed = self.started.elapsed().as_secs_f64();
+        if let Some(b) = &self.bar {
+            b.set_position(done);
+        }
+        if done == 0 || elapsed < 0.05 {
+            return Ok(());
+        }
+        let per_sec = done as f64 / elapsed;
+        let left = (self.total.saturating_sub(done)) as f64 / per_sec;
+        const YEAR: f64 = 365.25 * 86400.0;
+        if left > YEAR {
+            bail!(
+                "this would take about {:.0} years at {} {} a second; ask for fewer {}",
+                left / YEAR,
+                crate::text::group(per_sec as u64),
+                self.unit,
+                self.unit
+            );
+        }
+        if left > 120.0 && self.bar.is_none() && !self.said {
+            self.said = true;
+            if drawn() {
+                self.show();
+            } else {
+                eprintln!(
+                    "about {} to go at {} {} a second (Ctrl-C stops without saving)",
+                    crate::text::duration_text(left),
+                    crate::text::group(per_sec as u64),
+                    self.unit
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The work is done: the bar goes.
+    pub fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
