@@ -1,7 +1,8 @@
 //! Sets of cells: bitboards over the grid with a guard column (`Bits`), or one word for small
 //! boards, and the images of a word under the board's symmetries.
 
-use super::rules::*;
+/// No neighbour (off the board).
+pub(super) const NONE: u16 = u16::MAX;
 
 /// 64-bit words in a board: base 10 takes 19 rows of 20 bits.
 pub(super) const WORDS: usize = 6;

@@ -138,9 +138,6 @@ impl Position {
     }
 }
 
-/// No neighbour (off the board).
-pub(super) const NONE: u16 = u16::MAX;
-
 /// Havannah on a board of base n, with its geometry precomputed.
 #[derive(Clone, Debug)]
 pub struct Havannah {
