@@ -807,7 +807,9 @@ impl<G: GameDefaults> Bout<G> {
                 return 0;
             }
         }
-        let (g, m, score) = (&self.game, &mut self.learner, &mut self.score);
+        let (g, m) = (&self.game, &mut self.learner);
+        // The score kept in a local for the loop (in registers), written back after it.
+        let mut score = self.score;
         let mut count = |m: &Machine<G>, r: GameResult| {
             score.add(m.games_played, r);
             each(m.games_played, r);
@@ -841,6 +843,7 @@ impl<G: GameDefaults> Bout<G> {
             }
             (_, _, Opposition::Person) => return 0,
         }
+        self.score = score;
         games
     }
 

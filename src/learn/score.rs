@@ -31,10 +31,10 @@ impl Score {
                 self.last_loss = Some(number);
             }
         }
-        self.streak = match self.streak {
-            Some((r, n)) if r == result => Some((r, n + 1)),
-            _ => Some((result, 1)),
-        };
+        match &mut self.streak {
+            Some((r, n)) if *r == result => *n += 1,
+            streak => *streak = Some((result, 1)),
+        }
     }
 
     /// Michie's score: wins − losses.

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::*;
 use crate::cli::progress::Work;
-use crate::learn::{Score, result_letter};
+use crate::learn::result_letter;
 use crate::text::group;
 
 pub(super) fn result_letters(results: &[GameResult]) -> String {
@@ -60,7 +60,7 @@ impl fmt::Display for TrainReport {
         let log = &self.log;
         let first_game = log.first_game;
         let tail: Vec<GameResult> = log.tail.iter().copied().collect();
-        let games = log.score.games;
+        let games = self.score.games;
         if games <= 200 {
             let mut all = log.head.clone();
             all.extend(tail.iter().skip(log.head.len() + 100 - games as usize));
@@ -79,7 +79,7 @@ impl fmt::Display for TrainReport {
                 result_letters(&tail)
             )?;
         }
-        let sc = &log.score;
+        let sc = &self.score;
         writeln!(
             f,
             "\n{} games: {} won, {} drawn, {} lost; last loss: {}",
@@ -163,12 +163,16 @@ pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<Tra
         .collect();
     Ok(TrainReport {
         settings,
-        score: ScoreCounts {
-            games: log.score.games,
-            wins: log.score.wins,
-            draws: log.score.draws,
-            losses: log.score.losses,
-            last_loss: log.score.last_loss,
+        score: {
+            // The bout's own tally: it began with this command.
+            let sc = s.bout.score();
+            ScoreCounts {
+                games: sc.games,
+                wins: sc.wins,
+                draws: sc.draws,
+                losses: sc.losses,
+                last_loss: sc.last_loss,
+            }
         },
         results: log.letters.clone().unwrap_or_default(),
         beads_left: m.beads_left(),
@@ -262,11 +266,11 @@ fn train_tracked<G: FullGame>(
     Ok(())
 }
 
-/// The results of one learner's run, in memory that does not grow with the games: the score,
-/// the first and the last 100 games, and (only for JSON, which lists them) one letter per game.
+/// The results of one learner's run, in memory that does not grow with the games (the counts
+/// are the bout's [`crate::learn::Score`]): the first and the last 100 games, and (only for
+/// JSON, which lists them) one letter per game.
 pub(super) struct ResultLog {
     first_game: u64,
-    score: Score,
     head: Vec<GameResult>,
     tail: std::collections::VecDeque<GameResult>,
     letters: Option<String>,
@@ -276,7 +280,6 @@ impl ResultLog {
     fn new(first_game: u64, letters: bool) -> Self {
         ResultLog {
             first_game,
-            score: Score::default(),
             head: Vec::new(),
             tail: Default::default(),
             letters: letters.then(String::new),
@@ -284,7 +287,6 @@ impl ResultLog {
     }
 
     fn push(&mut self, r: GameResult) {
-        self.score.add(self.first_game + self.score.games, r);
         if self.head.len() < 100 {
             self.head.push(r);
         }
