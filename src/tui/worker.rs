@@ -10,35 +10,15 @@ use crate::view::app::{Command, Snapshot, Speed};
 use crate::view::board::BoardView;
 use crate::view::session::Session;
 
-/// The trainer's speed and pause state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Control {
-    pub speed: Speed,
-    pub paused: bool,
-    /// The box the screen's browser shows, if any.
-    pub browse: Option<usize>,
-    /// Whether `s` may replace the file it saves to: it is the machine being resumed, `--force`
-    /// was given, or `s` was pressed once more after the screen said what the file holds.
-    pub may_replace: bool,
-}
+pub use crate::view::drive::Control;
 
-/// Applies a command to the session. Returns a message for the screen, if any.
+/// Applies a command to the session: a save here (a file), the rest as every front end does.
+/// Returns a message for the screen, if any.
 pub fn handle<G: BoardView>(cmd: &Command, s: &mut Session<G>, c: &mut Control) -> Option<String> {
     match cmd {
-        Command::SetSpeed(speed) => c.speed = *speed,
-        Command::Pause(p) => c.paused = *p,
-        Command::Step => {
-            if !s.ply() {
-                return Some("the session's game limit is reached".into());
-            }
-        }
-        Command::SetOpponent(kind) => s.set_opponent(*kind),
-        Command::Browse(b) => c.browse = *b,
-        Command::Reset => s.reset(),
-        Command::Save(path) => return Some(save(path, s, c)),
-        Command::Quit => {}
+        Command::Save(path) => Some(save(path, s, c)),
+        other => crate::view::drive::apply(other, s, c),
     }
-    None
 }
 
 /// Saves the machine to `path`, unless that would replace another file the person has not been
@@ -66,48 +46,24 @@ fn save<G: BoardView>(path: &std::path::Path, s: &Session<G>, c: &mut Control) -
     }
 }
 
-/// Does the training due at `now` at the current speed and moves `due` to when more is due.
+/// The clock's origin for the milliseconds the shared pacing counts in.
+fn epoch() -> Instant {
+    static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+fn ms(t: Instant) -> f64 {
+    t.saturating_duration_since(epoch()).as_secs_f64() * 1000.0
+}
+
+/// Does the training due at `now` at the current speed and moves `due` to when more is due (at
+/// flat out for 12 ms).
 pub fn work<G: BoardView>(s: &mut Session<G>, c: &Control, now: Instant, due: &mut Instant) {
-    if c.paused || s.limit_reached() {
-        return;
-    }
-    let every = |d: Duration, due: &mut Instant| {
-        // Catch up at most one period, so a stall does not cause a burst.
-        *due = (*due + d).max(now);
-    };
-    match c.speed {
-        Speed::Step => {}
-        Speed::Slow if now >= *due => {
-            s.ply();
-            every(Duration::from_millis(1000), due);
-        }
-        Speed::Games1 if now >= *due => {
-            s.ply();
-            // The moves of a game share the second by the recent games' length (a move after
-            // each but the last), and the pause after a game fills it: at least 250 ms, the
-            // whole second after a resignation before the first move.
-            let moves = (s.mean_plies - 1.0).max(0.0);
-            let step = (750.0 / moves.max(1.0)).clamp(20.0, 250.0);
-            let d = if s.in_game() {
-                step
-            } else {
-                (1000.0 - moves * step).clamp(250.0, 1000.0)
-            } as u64;
-            every(Duration::from_millis(d), due);
-        }
-        Speed::Games10 | Speed::Games100 if now >= *due => {
-            s.recorded_game();
-            let per_sec = if c.speed == Speed::Games10 { 10 } else { 100 };
-            every(Duration::from_millis(1000 / per_sec), due);
-        }
-        Speed::FlatOut => {
-            let deadline = now + Duration::from_millis(12);
-            s.flat_out(u64::MAX, || Instant::now() < deadline);
-            // One game move by move, so the board and the boxes show something real.
-            s.recorded_game();
-        }
-        _ => {}
-    }
+    let origin = epoch();
+    let mut d = ms(*due);
+    let deadline = now + Duration::from_millis(12);
+    crate::view::drive::work(s, c, ms(now), &mut d, || Instant::now() < deadline);
+    *due = origin + Duration::from_secs_f64(d / 1000.0);
 }
 
 /// The latest snapshot and message, for the screen to take.

@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod board;
+pub mod drive;
 pub mod key;
 pub mod play;
 pub mod render;
