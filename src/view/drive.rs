@@ -76,7 +76,7 @@ pub fn work<G: BoardView>(
         }
         Speed::Games10 | Speed::Games100 if now >= *due => {
             s.recorded_game();
-            let per_sec = if c.speed == Speed::Games10 {
+            let per_sec: f64 = if c.speed == Speed::Games10 {
                 10.0
             } else {
                 100.0
