@@ -2,7 +2,6 @@
 //! opponent, with every default made explicit so it can be printed and saved.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
@@ -11,13 +10,14 @@ use super::{BoxSetArgs, GameArgs, LearnArgs, MachineArgs, OpponentSpec};
 use crate::cli::progress::Steps;
 use crate::game::{Game, Side};
 use crate::games::GameKind;
+use crate::learn::MachineSpec;
 use crate::learn::engine::ExperimentResult;
 use crate::learn::{
     Against, Bout, BoutOptions, BoxSet, Engine, Forced, GameDefaults, GameResult, Machine,
     Preparing, Preset, Reinforcement, StageBeads, SymmetryMode,
 };
 use crate::players::Opponent;
-use crate::rng::{RNG_NAME, derive_seed, rng_from_seed};
+use crate::rng::{RNG_NAME, rng_from_seed};
 use crate::solve::TieBreak;
 use crate::store;
 use crate::text::quote;
@@ -342,35 +342,22 @@ fn machine_from_file<G: GameDefaults>(
 
 /// A machine with fresh boxes and the command's (or the game's) settings.
 fn fresh_machine<G: GameDefaults>(game: &G, opts: &MachineOptions) -> Result<Machine<G>> {
-    let (side, mode, forced) = set_choice(game, &opts.set)?;
-    let boxes = if lazy_engine(game, opts.engine)? {
-        BoxSet::lazy(game, side, mode, forced)
-    } else {
-        BoxSet::build_with(game, side, mode, forced)
+    let spec = MachineSpec {
+        side: opts
+            .set
+            .side
+            .as_deref()
+            .map(|s| parse_side(game, s))
+            .transpose()?,
+        symmetry: opts.set.symmetry,
+        forced: opts.set.forced,
+        preset: opts.preset,
+        reinforcement: opts.reinforcement,
+        beads: opts.beads.clone(),
+        seed: opts.seed.unwrap_or_else(rand::random),
+        lazy: lazy_engine(game, opts.engine)?,
     };
-    if let Some(beads) = &opts.beads
-        && !boxes.is_lazy()
-    {
-        let moves = (0..boxes.len())
-            .map(|b| boxes.stage(b) as usize + 1)
-            .max()
-            .unwrap_or(0);
-        if beads.counts().len() > moves {
-            bail!(
-                "--beads {beads} gives {} counts, but the learner makes at most {moves} moves in {} {} (one count a move, the last repeated)",
-                beads.counts().len(),
-                game.name(),
-                game.variant()
-            );
-        }
-    }
-    let preset = opts.preset.unwrap_or_else(|| game.default_preset());
-    Ok(Machine::new(
-        Arc::new(boxes),
-        opts.beads.clone().unwrap_or_else(|| preset.beads()),
-        opts.reinforcement.unwrap_or_else(|| preset.reinforcement()),
-        opts.seed.unwrap_or_else(rand::random),
-    ))
+    Ok(spec.build(game)?)
 }
 
 /// The second machine of a learner-against-learner run: the file's, or a fresh one for the other
@@ -400,21 +387,7 @@ pub(crate) fn rival_machine<G: GameDefaults>(
             }
             Ok(m)
         }
-        None => {
-            let preset = game.default_preset();
-            let mode = game.default_symmetry(side);
-            let boxes = if learner.boxes.is_lazy() {
-                BoxSet::lazy(game, side, mode, game.default_forced())
-            } else {
-                BoxSet::build_with(game, side, mode, game.default_forced())
-            };
-            Ok(Machine::new(
-                Arc::new(boxes),
-                preset.beads(),
-                preset.reinforcement(),
-                derive_seed(learner.seed, u64::MAX),
-            ))
-        }
+        None => Ok(crate::learn::rival_for(game, learner)),
     }
 }
 

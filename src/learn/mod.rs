@@ -7,6 +7,7 @@ pub mod engine;
 pub mod lazy;
 mod machine;
 mod score;
+mod spec;
 
 use std::fmt;
 use std::str::FromStr;
@@ -21,6 +22,7 @@ pub use boxes::{BoxSet, MatchBox};
 pub use defaults::{BoxCounts, GameDefaults, ON_DEMAND_LIMIT, perfect_values};
 pub use machine::{Machine, MachineGame, MachineMove, Tally, first_box_empty};
 pub use score::{Score, result_letter};
+pub use spec::{MachineSpec, rival_for};
 
 #[derive(Debug, Error, PartialEq, Eq, Clone)]
 pub enum LearnError {
@@ -36,6 +38,16 @@ pub enum LearnError {
     TooManyBeads(u64),
     #[error("{0} beads in one box is more than a box may hold ({MAX_BOX_BEADS})")]
     BoxTooFull(u64),
+    #[error(
+        "--beads {beads} gives {given} counts, but the learner makes at most {moves} moves in {game} {variant} (one count a move, the last repeated)"
+    )]
+    TooManyStages {
+        beads: String,
+        given: usize,
+        moves: usize,
+        game: &'static str,
+        variant: String,
+    },
     #[error("{found} bead counts for a box of {expected} arrows")]
     ArrowCount { expected: usize, found: usize },
     #[error(
