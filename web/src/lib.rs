@@ -1,1 +1,290 @@
-//! matchbox in a browser page.
+//! matchbox in a browser page: the terminal's screens (`watch` and `play`) drawn by ratzilla's
+//! DOM backend, the match driven a frame at a time from `requestAnimationFrame` with a budget of
+//! milliseconds (a page has no threads). The settings come from the page's address, with the
+//! command line's names: `?game=tictactoe&screen=play&side=x&seed=1961`.
+
+mod settings;
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+use matchbox::learn::{Against, Bout, BoutOptions, Engine, GameDefaults, rival_for};
+use matchbox::players::Opponent;
+use matchbox::view::app::{Action, Command, Mode, Snapshot, Titles, WatchApp, action_for};
+use matchbox::view::board::BoardView;
+use matchbox::view::drive::{self, Control};
+use matchbox::view::key::{Key, KeyCode};
+use matchbox::view::play::PlayApp;
+use matchbox::view::render;
+use matchbox::view::session::Session;
+use matchbox::with_game;
+use ratzilla::ratatui::Terminal;
+use ratzilla::{DomBackend, WebRenderer};
+use wasm_bindgen::prelude::*;
+
+pub use settings::{Screen, Settings};
+
+/// Milliseconds of training a frame at flat out: the rest of a 16 ms frame draws.
+const BUDGET_MS: f64 = 10.0;
+
+/// The page's clock, in milliseconds.
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Says `text` on the page, in the element `#message` (a bad address, a bad file).
+fn say(text: &str) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("message"))
+    {
+        el.set_text_content(Some(text));
+    }
+}
+
+/// The page starts here.
+#[wasm_bindgen(start)]
+pub fn start() -> Result<(), JsValue> {
+    console_error_panic_hook::set_once();
+    let search = web_sys::window()
+        .map(|w| w.location().search().unwrap_or_default())
+        .unwrap_or_default();
+    let settings = match Settings::from_query(&search) {
+        Ok(s) => s,
+        Err(e) => {
+            say(&format!("error: {e}"));
+            Settings::default()
+        }
+    };
+    let kind = settings.kind;
+    let result = with_game!(kind, |g| run(g, &settings));
+    if let Err(e) = result {
+        say(&format!("error: {e}"));
+    }
+    Ok(())
+}
+
+/// A key from the page as the screens' key.
+fn key_of(k: ratzilla::event::KeyEvent) -> Key {
+    use ratzilla::event::KeyCode as C;
+    let code = match k.code {
+        C::Char(c) => KeyCode::Char(c),
+        C::Enter => KeyCode::Enter,
+        C::Esc => KeyCode::Esc,
+        C::Backspace => KeyCode::Backspace,
+        C::Left => KeyCode::Left,
+        C::Right => KeyCode::Right,
+        C::Up => KeyCode::Up,
+        C::Down => KeyCode::Down,
+        C::PageUp => KeyCode::PageUp,
+        C::PageDown => KeyCode::PageDown,
+        _ => KeyCode::Other,
+    };
+    Key {
+        code,
+        ctrl: k.ctrl,
+    }
+}
+
+/// Keys pressed since the last frame.
+type Keys = Rc<RefCell<VecDeque<Key>>>;
+
+/// Builds the match the settings ask for and shows its screen.
+fn run<G: BoardView + Clone + 'static>(game: G, s: &Settings) -> Result<(), String> {
+    let machine = s.machine(&game)?;
+    let titles = Titles::of(&game, &machine);
+    let human = s.screen == Screen::Play;
+    let against = match (human, s.opponent) {
+        (true, _) => Against::Person,
+        (false, Opponent::Matchbox) => Against::Rival(rival_for(&game, &machine)),
+        (false, k) => Against::of(k).map_err(|e| e.to_string())?,
+    };
+    let options = BoutOptions {
+        engine: Engine::Auto,
+        tie_break: Default::default(),
+    };
+    let bout = Bout::new(game.clone(), machine, against, options, &mut |_| {})
+        .map_err(|e| e.to_string())?;
+    let session = Session::of(bout);
+    let mut backend = DomBackend::new_by_id("screen").map_err(|e| e.to_string())?;
+    // The grid the backend built in the page, as a fixed viewport: its `size` speaks of the
+    // window instead, which need not match.
+    use ratzilla::ratatui::backend::Backend;
+    let grid = backend.window_size().map_err(|e| e.to_string())?.columns_rows;
+    let viewport = ratzilla::ratatui::Viewport::Fixed(ratzilla::ratatui::layout::Rect::new(
+        0,
+        0,
+        grid.width,
+        grid.height,
+    ));
+    let mut terminal =
+        Terminal::with_options(backend, ratzilla::ratatui::TerminalOptions { viewport })
+            .map_err(|e| e.to_string())?;
+    let keys: Keys = Rc::default();
+    let pressed = Rc::clone(&keys);
+    terminal
+        .on_key_event(move |k| pressed.borrow_mut().push_back(key_of(k)))
+        .map_err(|e| e.to_string())?;
+    match s.screen {
+        Screen::Watch => watch(terminal, game, titles, session, s, keys),
+        Screen::Play => play(terminal, titles, session, keys),
+    }
+    Ok(())
+}
+
+/// The watch screen: the match trained at the chosen speed between frames.
+fn watch<G: BoardView + 'static>(
+    terminal: Terminal<DomBackend>,
+    game: G,
+    titles: Titles,
+    mut session: Session<G>,
+    s: &Settings,
+    keys: Keys,
+) {
+    let mut titles = titles;
+    if let Some(r) = session.rival_machine() {
+        let side = r.boxes.side();
+        let name = game.nickname(side, r.boxes.mode()).unwrap_or("rival");
+        titles.rival = Some(format!("{name} ({})", game.side_name(side)));
+    }
+    let opponent = session.opponent();
+    let snapshot = Snapshot::of(&session);
+    let mut app = WatchApp::new(game, titles, snapshot, s.speed, "machine.yaml".into(), opponent);
+    if session.rival_machine().is_some() {
+        app.opponents = vec![Opponent::Matchbox, Opponent::Perfect, Opponent::Random];
+    }
+    let mut control = Control {
+        speed: s.speed,
+        paused: false,
+        browse: None,
+        may_replace: true,
+    };
+    let mut due = now();
+    let mut rate = Rate::default();
+    terminal.draw_web(move |f| {
+        let t = now();
+        for key in keys.borrow_mut().drain(..) {
+            let Some(action) = action_for(key, Mode::Watch) else {
+                continue;
+            };
+            for cmd in app.update(action) {
+                if let Some(m) = command(&cmd, &mut session, &mut control) {
+                    app.message = Some(m);
+                }
+            }
+        }
+        let deadline = t + BUDGET_MS;
+        drive::work(&mut session, &control, t, &mut due, || now() < deadline);
+        app.snapshot = Snapshot::browsing(&session, control.browse);
+        rate.frame(t, &mut app);
+        render::watch(f, &app);
+    });
+}
+
+/// A command of the watch screen: a save is a download of the machine's file.
+fn command<G: BoardView>(cmd: &Command, s: &mut Session<G>, c: &mut Control) -> Option<String> {
+    match cmd {
+        Command::Save(_) => Some(download_machine(s)),
+        Command::Quit => None,
+        other => drive::apply(other, s, c),
+    }
+}
+
+/// Offers the machine's YAML file for download (the command line's format: it loads there).
+fn download_machine<G: GameDefaults>(s: &Session<G>) -> String {
+    let game = s.game();
+    let text = matchbox::store::to_yaml(game, s.machine(), game.size_key());
+    let name = format!(
+        "{}-{}-watch.yaml",
+        game.name(),
+        game.side_name(s.machine().boxes.side())
+    );
+    match download(&name, text.as_bytes(), "application/yaml") {
+        Ok(()) => format!(
+            "saved {} games to {name} (your downloads)",
+            s.machine().games_played
+        ),
+        Err(e) => format!("not saved: {e}"),
+    }
+}
+
+/// Offers `bytes` as a file named `name` for download.
+fn download(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
+    let err = |e: JsValue| format!("{e:?}");
+    let array = js_sys::Uint8Array::from(bytes);
+    let parts = js_sys::Array::of1(&array);
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
+        .map_err(err)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(err)?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let a: web_sys::HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(err)?
+        .dyn_into()
+        .map_err(|_| "not an anchor")?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    web_sys::Url::revoke_object_url(&url).map_err(err)?;
+    Ok(())
+}
+
+/// Games a second and frames a second, over the last seconds.
+#[derive(Default)]
+struct Rate {
+    since: f64,
+    games: u64,
+    frames: u32,
+}
+
+impl Rate {
+    fn frame<G: BoardView>(&mut self, t: f64, app: &mut WatchApp<G>) {
+        self.frames += 1;
+        let dt = t - self.since;
+        if dt >= 1000.0 {
+            let played = app.snapshot.games_played;
+            app.games_per_sec = played.saturating_sub(self.games) as f64 * 1000.0 / dt;
+            app.fps = self.frames as f64 * 1000.0 / dt;
+            if let Some(el) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id("rate"))
+            {
+                el.set_text_content(Some(&format!(
+                    "{:.0} games/s · {:.0} frames/s · {played} games",
+                    app.games_per_sec, app.fps
+                )));
+            }
+            (self.since, self.games, self.frames) = (t, played, 0);
+        }
+        app.anim = 1.0;
+    }
+}
+
+/// The play screen: the person moves, the machine answers at once.
+fn play<G: BoardView + 'static>(
+    terminal: Terminal<DomBackend>,
+    titles: Titles,
+    session: Session<G>,
+    keys: Keys,
+) {
+    let human = session.machine().boxes.side().other();
+    let mut app = PlayApp::new(session, titles, human, None);
+    terminal.draw_web(move |f| {
+        for key in keys.borrow_mut().drain(..) {
+            if let Some(action) = action_for(key, Mode::Play) {
+                if action == Action::Quit || action == Action::Interrupt {
+                    continue;
+                }
+                app.update(action);
+            }
+        }
+        render::play(f, &app);
+    });
+}

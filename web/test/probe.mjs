@@ -1,0 +1,13 @@
+import { chromium } from 'playwright-core';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+page.on('console', m => console.log('console:', m.text()));
+page.on('pageerror', e => console.log('pageerror:', e.message));
+await page.goto('http://127.0.0.1:8765/?speed=flat-out');
+await page.waitForTimeout(3000);
+const text = await page.locator('#screen').innerText();
+console.log(text.split('\n').slice(0, 30).join('\n'));
+console.log('rate:', await page.locator('#rate').innerText());
+console.log('message:', await page.locator('#message').innerText());
+await page.screenshot({ path: '/tmp/web1.png' });
+await browser.close();
