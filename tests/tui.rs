@@ -1326,3 +1326,53 @@ fn saving_over_another_machine_takes_a_second_s() {
     let fresh = Command::Save(dir.path().join("new.yaml"));
     assert!(apply(vec![fresh], &mut s, &mut c)[0].starts_with("saved"));
 }
+
+/// A click (or a tap) on a move of the list plays it, wherever the list is drawn; a click
+/// elsewhere does nothing. The row is found in the drawn screen, as a person sees it.
+#[test]
+fn a_click_on_a_move_in_the_list_plays_it() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let s = session(4, Opponent::Human);
+        let game = Hexapawn::new(Size::GARDNER);
+        let titles = Titles::of(&game, s.machine());
+        let mut app = PlayApp::new(s, titles, Side::First, None);
+        let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+        t.draw(|f| render::play(f, &app)).unwrap();
+        let buffer = t.backend().buffer().clone();
+        let rows: Vec<String> = (0..h)
+            .map(|y| {
+                (0..w)
+                    .map(|x| buffer[(x, y)].symbol().to_string())
+                    .collect()
+            })
+            .collect();
+        // The second move offered, b1-b2, where the screen shows it.
+        let (y, line) = rows
+            .iter()
+            .enumerate()
+            .find(|(_, l)| l.contains("  b1-b2"))
+            .expect("b1-b2 is listed");
+        let x = line.find("b1-b2").unwrap();
+        let x = line[..x].chars().count() as u16;
+        let area = ratatui::layout::Rect::new(0, 0, w, h);
+        assert_eq!(
+            render::play_click(&app, area, x, y as u16),
+            Some(Action::Choose(1))
+        );
+        assert_eq!(
+            render::play_click(&app, area, 0, 0),
+            None,
+            "the title is no move"
+        );
+        app.update(Action::Choose(1));
+        let moves = &app.session.game.as_ref().unwrap().moves;
+        assert!(
+            moves.len() >= 2,
+            "b1-b2 and the machine's answer: {moves:?}"
+        );
+        assert_eq!(
+            matchbox::game::Game::format_move(&game, moves[0].1),
+            "b1-b2"
+        );
+    }
+}

@@ -85,6 +85,8 @@ pub enum Action {
     Other,
     /// Ctrl-C: quits at once, whatever is open.
     Interrupt,
+    /// A click or a tap on the `i`-th move offered: it is played.
+    Choose(usize),
 }
 
 /// Which screen.

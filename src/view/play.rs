@@ -167,6 +167,11 @@ impl<G: BoardView> PlayApp<G> {
                 ));
             }
             Action::ToggleHelp => self.show_help = true,
+            Action::Choose(i) if i < options.len() && self.session.in_game() => {
+                self.input.clear();
+                self.cursor = i;
+                self.update(Action::Enter);
+            }
             Action::Up if !options.is_empty() => {
                 self.cursor = (self.cursor + options.len() - 1) % options.len();
             }

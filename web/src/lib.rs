@@ -3,13 +3,15 @@
 //! milliseconds (a page has no threads). The settings come from the page's address, with the
 //! command line's names: `?game=tictactoe&screen=play&side=x&seed=1961`.
 
+mod files;
 mod settings;
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use matchbox::learn::{Against, Bout, BoutOptions, Engine, GameDefaults, rival_for};
+use matchbox::labels::LabelView;
+use matchbox::learn::{Against, Bout, BoutOptions, Engine, rival_for};
 use matchbox::players::Opponent;
 use matchbox::view::app::{Action, Command, Mode, Snapshot, Titles, WatchApp, action_for};
 use matchbox::view::board::BoardView;
@@ -83,18 +85,54 @@ fn key_of(k: ratzilla::event::KeyEvent) -> Key {
         C::PageDown => KeyCode::PageDown,
         _ => KeyCode::Other,
     };
-    Key {
-        code,
-        ctrl: k.ctrl,
-    }
+    Key { code, ctrl: k.ctrl }
 }
 
 /// Keys pressed since the last frame.
 type Keys = Rc<RefCell<VecDeque<Key>>>;
 
+/// Every key pressed on the page (not in its own fields: the game list, a file), for the
+/// screen; the page's buttons send theirs the same way.
+fn listen_keys(keys: Keys) -> Result<(), String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let on_key =
+        Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
+            let in_field = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|el| {
+                    matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
+                });
+            if in_field {
+                return;
+            }
+            // Space and the arrows would scroll the page: they are the screen's.
+            if matches!(
+                e.key().as_str(),
+                " " | "ArrowUp" | "ArrowDown" | "ArrowLeft" | "ArrowRight"
+            ) {
+                e.prevent_default();
+            }
+            keys.borrow_mut()
+                .push_back(key_of(ratzilla::event::KeyEvent::from(e)));
+        });
+    window
+        .add_event_listener_with_callback("keydown", on_key.as_ref().unchecked_ref())
+        .map_err(|e| format!("{e:?}"))?;
+    // The listener lives as long as the page.
+    on_key.forget();
+    Ok(())
+}
+
 /// Builds the match the settings ask for and shows its screen.
-fn run<G: BoardView + Clone + 'static>(game: G, s: &Settings) -> Result<(), String> {
-    let machine = s.machine(&game)?;
+fn run<G: BoardView + LabelView + Clone + 'static>(game: G, s: &Settings) -> Result<(), String> {
+    let machine = match files::take_opened() {
+        Some((name, text)) => {
+            let path = std::path::Path::new(&name);
+            matchbox::store::from_yaml(&game, path, &text).map_err(|e| e.to_string())?
+        }
+        None => s.machine(&game)?,
+    };
     let titles = Titles::of(&game, &machine);
     let human = s.screen == Screen::Play;
     let against = match (human, s.opponent) {
@@ -113,21 +151,20 @@ fn run<G: BoardView + Clone + 'static>(game: G, s: &Settings) -> Result<(), Stri
     // The grid the backend built in the page, as a fixed viewport: its `size` speaks of the
     // window instead, which need not match.
     use ratzilla::ratatui::backend::Backend;
-    let grid = backend.window_size().map_err(|e| e.to_string())?.columns_rows;
+    let grid = backend
+        .window_size()
+        .map_err(|e| e.to_string())?
+        .columns_rows;
     let viewport = ratzilla::ratatui::Viewport::Fixed(ratzilla::ratatui::layout::Rect::new(
         0,
         0,
         grid.width,
         grid.height,
     ));
-    let mut terminal =
-        Terminal::with_options(backend, ratzilla::ratatui::TerminalOptions { viewport })
-            .map_err(|e| e.to_string())?;
-    let keys: Keys = Rc::default();
-    let pressed = Rc::clone(&keys);
-    terminal
-        .on_key_event(move |k| pressed.borrow_mut().push_back(key_of(k)))
+    let terminal = Terminal::with_options(backend, ratzilla::ratatui::TerminalOptions { viewport })
         .map_err(|e| e.to_string())?;
+    let keys: Keys = Rc::default();
+    listen_keys(Rc::clone(&keys))?;
     match s.screen {
         Screen::Watch => watch(terminal, game, titles, session, s, keys),
         Screen::Play => play(terminal, titles, session, keys),
@@ -136,11 +173,11 @@ fn run<G: BoardView + Clone + 'static>(game: G, s: &Settings) -> Result<(), Stri
 }
 
 /// The watch screen: the match trained at the chosen speed between frames.
-fn watch<G: BoardView + 'static>(
+fn watch<G: BoardView + LabelView + 'static>(
     terminal: Terminal<DomBackend>,
     game: G,
     titles: Titles,
-    mut session: Session<G>,
+    session: Session<G>,
     s: &Settings,
     keys: Keys,
 ) {
@@ -152,7 +189,14 @@ fn watch<G: BoardView + 'static>(
     }
     let opponent = session.opponent();
     let snapshot = Snapshot::of(&session);
-    let mut app = WatchApp::new(game, titles, snapshot, s.speed, "machine.yaml".into(), opponent);
+    let mut app = WatchApp::new(
+        game,
+        titles,
+        snapshot,
+        s.speed,
+        "machine.yaml".into(),
+        opponent,
+    );
     if session.rival_machine().is_some() {
         app.opponents = vec![Opponent::Matchbox, Opponent::Perfect, Opponent::Random];
     }
@@ -164,8 +208,12 @@ fn watch<G: BoardView + 'static>(
     };
     let mut due = now();
     let mut rate = Rate::default();
+    let shared = Rc::new(RefCell::new(session));
+    let offered = Rc::clone(&shared);
+    files::offer(Box::new(move |what| files::make(&offered.borrow(), what)));
     terminal.draw_web(move |f| {
         let t = now();
+        let mut session = shared.borrow_mut();
         for key in keys.borrow_mut().drain(..) {
             let Some(action) = action_for(key, Mode::Watch) else {
                 continue;
@@ -185,29 +233,25 @@ fn watch<G: BoardView + 'static>(
 }
 
 /// A command of the watch screen: a save is a download of the machine's file.
-fn command<G: BoardView>(cmd: &Command, s: &mut Session<G>, c: &mut Control) -> Option<String> {
+fn command<G: BoardView + LabelView>(
+    cmd: &Command,
+    s: &mut Session<G>,
+    c: &mut Control,
+) -> Option<String> {
     match cmd {
-        Command::Save(_) => Some(download_machine(s)),
+        Command::Save(_) => Some(match files::make(s, "machine") {
+            Ok(f) => match download(&f.name, &f.bytes, f.mime) {
+                Ok(()) => format!(
+                    "saved {} games to {} (your downloads)",
+                    s.machine().games_played,
+                    f.name
+                ),
+                Err(e) => format!("not saved: {e}"),
+            },
+            Err(e) => format!("not saved: {e}"),
+        }),
         Command::Quit => None,
         other => drive::apply(other, s, c),
-    }
-}
-
-/// Offers the machine's YAML file for download (the command line's format: it loads there).
-fn download_machine<G: GameDefaults>(s: &Session<G>) -> String {
-    let game = s.game();
-    let text = matchbox::store::to_yaml(game, s.machine(), game.size_key());
-    let name = format!(
-        "{}-{}-watch.yaml",
-        game.name(),
-        game.side_name(s.machine().boxes.side())
-    );
-    match download(&name, text.as_bytes(), "application/yaml") {
-        Ok(()) => format!(
-            "saved {} games to {name} (your downloads)",
-            s.machine().games_played
-        ),
-        Err(e) => format!("not saved: {e}"),
     }
 }
 
@@ -218,8 +262,8 @@ fn download(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
     let parts = js_sys::Array::of1(&array);
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options)
-        .map_err(err)?;
+    let blob =
+        web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options).map_err(err)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(err)?;
     let document = web_sys::window()
         .and_then(|w| w.document())
@@ -268,15 +312,33 @@ impl Rate {
 }
 
 /// The play screen: the person moves, the machine answers at once.
-fn play<G: BoardView + 'static>(
-    terminal: Terminal<DomBackend>,
+fn play<G: BoardView + LabelView + 'static>(
+    mut terminal: Terminal<DomBackend>,
     titles: Titles,
     session: Session<G>,
     keys: Keys,
 ) {
     let human = session.machine().boxes.side().other();
-    let mut app = PlayApp::new(session, titles, human, None);
+    let app = Rc::new(RefCell::new(PlayApp::new(session, titles, human, None)));
+    let offered = Rc::clone(&app);
+    files::offer(Box::new(move |what| {
+        files::make(&offered.borrow().session, what)
+    }));
+    let clicked: Rc<RefCell<Vec<(u16, u16)>>> = Rc::default();
+    let clicks = Rc::clone(&clicked);
+    let _ = terminal.on_mouse_event(move |m| {
+        if m.kind == ratzilla::event::MouseEventKind::ButtonDown(ratzilla::event::MouseButton::Left)
+        {
+            clicks.borrow_mut().push((m.col, m.row));
+        }
+    });
     terminal.draw_web(move |f| {
+        let mut app = app.borrow_mut();
+        for (col, row) in clicked.borrow_mut().drain(..) {
+            if let Some(action) = render::play_click(&app, f.area(), col, row) {
+                app.update(action);
+            }
+        }
         for key in keys.borrow_mut().drain(..) {
             if let Some(action) = action_for(key, Mode::Play) {
                 if action == Action::Quit || action == Action::Interrupt {

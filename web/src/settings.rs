@@ -80,7 +80,11 @@ fn speed(s: &str) -> Result<Speed, String> {
         "10" => Speed::Games10,
         "100" => Speed::Games100,
         "flat-out" => Speed::FlatOut,
-        _ => return Err(format!("speed `{s}`: use step, slow, 1, 10, 100 or flat-out")),
+        _ => {
+            return Err(format!(
+                "speed `{s}`: use step, slow, 1, 10, 100 or flat-out"
+            ));
+        }
     })
 }
 
@@ -97,7 +101,12 @@ impl Settings {
                 (decode(k), decode(v))
             })
             .collect();
-        let get = |key: &str| pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+        let get = |key: &str| {
+            pairs
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.as_str())
+        };
         let mut s = Settings::default();
         let bad = |key: &str, e: String| format!("{key}: {e}");
         if let Some(name) = get("game") {
@@ -105,7 +114,10 @@ impl Settings {
         }
         s.kind = s
             .kind
-            .with_rules(get("swap") == Some("1"), get("handicap").and_then(|h| h.parse().ok()))
+            .with_rules(
+                get("swap") == Some("1"),
+                get("handicap").and_then(|h| h.parse().ok()),
+            )
             .map_err(|e| bad("swap", e.to_string()))?;
         s.screen = match get("screen") {
             None | Some("watch") => Screen::Watch,
@@ -123,13 +135,18 @@ impl Settings {
             s.beads = Some(b.parse().map_err(|e| bad("beads", format!("{e}")))?);
         }
         if let Some(r) = get("reinforcement") {
-            s.reinforcement = Some(r.parse().map_err(|e| bad("reinforcement", format!("{e}")))?);
+            s.reinforcement = Some(
+                r.parse()
+                    .map_err(|e| bad("reinforcement", format!("{e}")))?,
+            );
         }
         if let Some(m) = get("symmetry") {
             s.symmetry = Some(m.parse().map_err(|e| bad("symmetry", format!("{e}")))?);
         }
         if let Some(n) = get("seed") {
-            s.seed = n.parse().map_err(|_| bad("seed", format!("`{n}` is not a whole number")))?;
+            s.seed = n
+                .parse()
+                .map_err(|_| bad("seed", format!("`{n}` is not a whole number")))?;
         }
         if let Some(v) = get("speed") {
             s.speed = speed(v).map_err(|e| bad("speed", e))?;
@@ -141,9 +158,10 @@ impl Settings {
     /// `side` names and the machine the other.
     pub fn machine<G: GameDefaults>(&self, game: &G) -> Result<Machine<G>, String> {
         let side = match &self.side {
-            Some(t) => Some(game.parse_side(t).ok_or_else(|| {
-                format!("side: `{t}` is not a side of {}", game.name())
-            })?),
+            Some(t) => Some(
+                game.parse_side(t)
+                    .ok_or_else(|| format!("side: `{t}` is not a side of {}", game.name()))?,
+            ),
             None => None,
         };
         let side = match (self.screen, side) {

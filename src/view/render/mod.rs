@@ -14,7 +14,7 @@ pub use boxes::box_panel;
 pub use curve::curve_panel;
 pub use help::{help, legend_lines};
 pub use machine::{MachineView, machine_panel};
-pub use play::play;
+pub use play::{play, play_click};
 pub use score::score_panel;
 pub use watch::watch;
 
@@ -155,10 +155,17 @@ pub(super) struct Screen {
 }
 
 pub(super) fn screen<G: BoardView>(f: &mut Frame, game: &G, kind: ScreenKind) -> Option<Screen> {
+    let layout = layout(f.area(), game, kind);
+    if layout.is_none() {
+        too_small(f, min_size(game, kind));
+    }
+    layout
+}
+
+/// Where each panel of a screen of `area` goes (`None`: the area is too small for it).
+pub(super) fn layout<G: BoardView>(area: Rect, game: &G, kind: ScreenKind) -> Option<Screen> {
     let need = min_size(game, kind);
-    let area = f.area();
     if area.width < need.0 || area.height < need.1 {
-        too_small(f, need);
         return None;
     }
     let [title, body, keys] = Layout::vertical([

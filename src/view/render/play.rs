@@ -2,6 +2,7 @@
 
 use super::score::{emptied_values, kv, kv_fit};
 use super::*;
+use crate::view::app::Action;
 use crate::view::play::PlayApp;
 
 /// The play screen, in the app's theme.
@@ -93,6 +94,7 @@ fn move_lines<G: BoardView>(app: &PlayApp<G>, options: &[G::Move], b: Rect) -> V
     }
     let room = (b.height.saturating_sub(2) as usize).saturating_sub(lines.len() + below.len());
     let (start, end) = list_window(options.len(), app.cursor, room);
+    debug_assert_eq!((lines.len(), start, end), move_rows(app, options, b));
     if start > 0 {
         lines.push(Line::styled(format!("   ↑ {} more", start), DIM));
     }
@@ -117,6 +119,49 @@ fn move_lines<G: BoardView>(app: &PlayApp<G>, options: &[G::Move], b: Rect) -> V
     }
     lines.extend(below);
     lines
+}
+
+/// Where the moves sit in the "Your move" panel `b`: the row of the first line of the list (in
+/// the panel's inside), and the first and last moves shown.
+fn move_rows<G: BoardView>(
+    app: &PlayApp<G>,
+    options: &[G::Move],
+    b: Rect,
+) -> (usize, usize, usize) {
+    let above = match (options.is_empty(), app.session.in_game()) {
+        (true, false) => 2,
+        (true, true) => 1,
+        _ => 0,
+    };
+    let message = app
+        .message
+        .as_ref()
+        .map_or(0, |m| 1 + wrap(m, b.width.saturating_sub(3) as usize).len());
+    let room = (b.height.saturating_sub(2) as usize).saturating_sub(above + 2 + message);
+    let (start, end) = list_window(options.len(), app.cursor, room);
+    (above, start, end)
+}
+
+/// What a click (or a tap) at column `col`, row `row` of a play screen of `area` does: a move of
+/// the list is chosen and played.
+pub fn play_click<G: BoardView>(
+    app: &PlayApp<G>,
+    area: Rect,
+    col: u16,
+    row: u16,
+) -> Option<Action> {
+    let screen = layout(area, app.session.game(), ScreenKind::Play)?;
+    let b = screen.middle;
+    let inside = col > b.x && col + 1 < b.x + b.width && row > b.y && row + 1 < b.y + b.height;
+    if !inside {
+        return None;
+    }
+    let options = app.options();
+    let (above, start, end) = move_rows(app, &options, b);
+    let marks = usize::from(start > 0);
+    let line = (row - b.y - 1) as usize;
+    let i = line.checked_sub(above + marks)? + start;
+    (i < end).then_some(Action::Choose(i))
 }
 
 /// Where the box panel would be when a player stands in for the machine: no boxes to show.

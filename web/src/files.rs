@@ -1,0 +1,180 @@
+//! A teacher's files from the page: the machine (the command line's YAML, both ways), the labels
+//! to print (the same PDF as `boxes --labels`) and the learning chart (the same plotters chart,
+//! SVG or PNG).
+
+use std::cell::RefCell;
+use std::path::Path;
+
+use matchbox::chart::{ChartSpec, Kind, Series};
+use matchbox::labels::{self, LabelBeads, LabelView, Layout};
+use matchbox::learn::GameDefaults;
+use matchbox::view::board::BoardView;
+use matchbox::view::session::Session;
+use wasm_bindgen::prelude::*;
+
+/// A file to download: its name, its bytes and its type.
+pub struct File {
+    pub name: String,
+    pub bytes: Vec<u8>,
+    pub mime: &'static str,
+}
+
+/// What makes the page's files (from the session on screen).
+pub type Maker = Box<dyn Fn(&str) -> Result<File, String>>;
+
+thread_local! {
+    /// What makes the page's files from the session on screen.
+    static FILES: RefCell<Option<Maker>> = const { RefCell::new(None) };
+}
+
+/// What makes the files the page offers from now on.
+pub fn offer(maker: Maker) {
+    FILES.with(|f| *f.borrow_mut() = Some(maker));
+}
+
+/// The file `what` names of a session: `machine`, `labels`, `chart` or `chart-png`.
+pub fn make<G: BoardView + LabelView>(s: &Session<G>, what: &str) -> Result<File, String> {
+    let game = s.game();
+    let m = s.machine();
+    let stem = format!("{}-{}", game.name(), game.side_name(m.boxes.side()));
+    Ok(match what {
+        "machine" => File {
+            name: format!("{stem}.yaml"),
+            bytes: matchbox::store::to_yaml(game, m, game.size_key()).into_bytes(),
+            mime: "application/yaml",
+        },
+        "labels" => File {
+            name: format!("{stem}-labels.pdf"),
+            bytes: labels_pdf(s)?,
+            mime: "application/pdf",
+        },
+        "chart" | "chart-png" if s.curve.points.is_empty() => {
+            return Err("no games played yet: nothing to chart".into());
+        }
+        "chart" => File {
+            name: format!("{stem}-chart.svg"),
+            bytes: matchbox::chart::svg(&chart(s))
+                .map_err(|e| e.to_string())?
+                .into_bytes(),
+            mime: "image/svg+xml",
+        },
+        "chart-png" => {
+            let svg = matchbox::chart::svg(&chart(s)).map_err(|e| e.to_string())?;
+            File {
+                name: format!("{stem}-chart.png"),
+                bytes: matchbox::chart::svg_to_png(&svg).map_err(|e| e.to_string())?,
+                mime: "image/png",
+            }
+        }
+        other => return Err(format!("no file `{other}`")),
+    })
+}
+
+/// The labels of the machine's boxes with the beads they hold now, as `boxes --labels` prints.
+fn labels_pdf<G: BoardView + LabelView>(s: &Session<G>) -> Result<Vec<u8>, String> {
+    let game = s.game();
+    let m = s.machine();
+    let set = &m.boxes;
+    if set.len() > 5_000 {
+        return Err(format!(
+            "{} boxes are too many to label (up to 5,000)",
+            set.len()
+        ));
+    }
+    let beads = LabelBeads::counts(
+        |b| m.beads_in(b).iter().map(|n| n.get()).collect(),
+        s.colours,
+    );
+    let (side, mode) = (set.side(), set.mode());
+    let title = format!(
+        "{}{} {} · {} · {} · beads after {} games",
+        game.nickname(side, mode)
+            .map(|n| format!("{n}: "))
+            .unwrap_or_default(),
+        game.name(),
+        game.variant(),
+        game.side_name(side),
+        mode.words(),
+        matchbox::text::group(m.games_played)
+    );
+    let pages = labels::sheets(game, set, &beads, &title, Layout::default());
+    labels::pdf::pages_to_pdf(&pages).map_err(|e| e.to_string())
+}
+
+/// Michie's learning curve of the session: wins − losses, game by game.
+fn chart<G: GameDefaults>(s: &Session<G>) -> ChartSpec {
+    let game = s.game();
+    let m = s.machine();
+    let name = game
+        .nickname(m.boxes.side(), m.boxes.mode())
+        .unwrap_or("the machine");
+    ChartSpec {
+        title: format!("{name} learns {} {}", game.name(), game.variant()),
+        subtitle: format!(
+            "learning curve · {} · seed {} · matchbox in the browser",
+            m.boxes.mode().words(),
+            m.seed
+        ),
+        x_label: "games played".into(),
+        y_label: "score: wins − losses (games)".into(),
+        y2_label: None,
+        kind: Kind::Lines,
+        series: vec![Series::line(name, s.curve.points.clone())],
+    }
+}
+
+/// Offers the page's file `what` (`machine`, `labels`, `chart`, `chart-png`) for download.
+#[wasm_bindgen]
+pub fn download_file(what: &str) -> Result<(), JsValue> {
+    let file = FILES.with(|f| match f.borrow().as_ref() {
+        Some(make) => make(what),
+        None => Err("nothing to save yet".into()),
+    });
+    let file = file.map_err(|e| JsValue::from_str(&e))?;
+    crate::download(&file.name, &file.bytes, file.mime).map_err(|e| JsValue::from_str(&e))
+}
+
+/// Where the page keeps a machine file opened, across the reload that sets up its game.
+const STORED: &str = "matchbox-machine";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok()?
+}
+
+/// Opens a machine file: checked here as the command line checks it (a bad file is refused with
+/// its one-line message), kept for the page, and the address for its game returned, for the page
+/// to go to.
+#[wasm_bindgen]
+pub fn open_machine(name: &str, text: &str) -> Result<String, JsValue> {
+    let fail = |e: String| JsValue::from_str(&e);
+    let path = Path::new(name);
+    let f = matchbox::store::file_game(path, text).map_err(|e| fail(e.to_string()))?;
+    let kind = matchbox::games::GameKind::parse(&f.game, f.size.as_deref())
+        .map_err(|e| fail(format!("{name}: key `game`: {e}")))?;
+    matchbox::with_game!(kind, |g| matchbox::store::from_yaml(&g, path, text)
+        .map(|_| ()))
+    .map_err(|e| fail(e.to_string()))?;
+    let store = storage().ok_or_else(|| fail("this browser keeps no files for the page".into()))?;
+    store
+        .set_item(STORED, text)
+        .map_err(|_| fail("the file is too big for the page".into()))?;
+    store.set_item("matchbox-machine-name", name).ok();
+    let mut query = format!("game={}", f.game);
+    if let Some(size) = f.size {
+        query.push_str(&format!("&size={size}"));
+    }
+    Ok(query)
+}
+
+/// The machine file opened before this page loaded, if any (taken: a later visit starts fresh).
+pub fn take_opened() -> Option<(String, String)> {
+    let store = storage()?;
+    let text = store.get_item(STORED).ok()??;
+    let name = store
+        .get_item("matchbox-machine-name")
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| "machine.yaml".into());
+    store.remove_item(STORED).ok();
+    Some((name, text))
+}

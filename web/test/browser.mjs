@@ -1,0 +1,162 @@
+// The browser test of matchbox's page (run by .ci/run after web/build.sh): web/dist served on
+// localhost, Debian's chromium headless, driven by playwright-core. It checks what a class sees
+// and prints the page's speed (a measurement, not a timed assertion). Screenshots at phone and
+// projector size go to web/screenshots/.
+//
+//   node web/test/browser.mjs [path/to/matchbox]   (the CLI binary, for a machine file it saved)
+
+import { chromium } from 'playwright-core';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const dist = join(root, 'web', 'dist');
+const shots = join(root, 'web', 'screenshots');
+const cli = process.argv[2] || join(root, 'target', 'debug', 'matchbox');
+const port = 18000 + Math.floor(Math.random() * 2000);
+const base = `http://127.0.0.1:${port}/`;
+
+let failures = 0;
+function check(ok, what) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures++;
+}
+
+const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '-d', dist], { stdio: 'ignore' });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+async function open(query, viewport = { width: 1280, height: 800 }) {
+  const page = await browser.newPage({ viewport, acceptDownloads: true });
+  page.on('pageerror', e => { console.log('page error:', e.message); failures++; });
+  for (let i = 0; i < 50; i++) {
+    try { await page.goto(base + query); break; } catch { await page.waitForTimeout(100); }
+  }
+  return page;
+}
+const screenText = page => page.locator('#screen').innerText();
+async function waitFor(page, test, ms = 15000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (test(await screenText(page))) return true;
+    await page.waitForTimeout(100);
+  }
+  return false;
+}
+/// The games played, from the score panel.
+async function games(page) {
+  const m = (await screenText(page)).match(/games\s+([\d,]+)/);
+  return m ? Number(m[1].replace(/,/g, '')) : 0;
+}
+
+try {
+  // HER, as the page opens with no settings.
+  let page = await open('');
+  check(await waitFor(page, t => t.includes('HER (black) learns hexapawn 3x3')), "the page shows HER's title");
+  check((await screenText(page)).includes('Machine: 24 boxes'), 'and its 24 boxes');
+  await page.close();
+
+  // Flat out: past 100,000 games, and the speed beside the frame rate.
+  for (const [name, query] of [['HER', '?speed=flat-out'], ['MENACE', '?game=tictactoe&speed=flat-out']]) {
+    page = await open(query);
+    const start = Date.now();
+    let n = 0;
+    while (Date.now() - start < 20000 && n <= 100000) { await page.waitForTimeout(200); n = await games(page); }
+    check(n > 100000, `${name} at flat out passes 100,000 games (${n.toLocaleString('en')})`);
+    await page.waitForTimeout(2500);
+    console.log(`     ${name} in the browser: ${await page.locator('#rate').innerText()}`);
+    await page.close();
+  }
+
+  // Play: a legal move by a click on the list, an illegal one by keys.
+  page = await open('?screen=play');
+  check(await waitFor(page, t => t.includes('Your move')), 'the play screen opens');
+  const at = await page.evaluate(() => {
+    for (const pre of document.querySelectorAll('#screen pre')) {
+      const text = [...pre.children].map(s => s.textContent).join('');
+      const col = text.indexOf('  b1-b2');
+      if (col >= 0) {
+        const r = pre.children[col + 3].getBoundingClientRect();
+        return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+      }
+    }
+    return null;
+  });
+  check(at !== null, 'the move b1-b2 is listed');
+  if (at) await page.mouse.click(at.x, at.y);
+  check(await waitFor(page, t => /b1-b2 [a-c][1-3][-x][a-c][1-3]/.test(t), 5000), 'a click on b1-b2 plays it, and the machine answers');
+  await page.keyboard.type('a1-a3');
+  await page.keyboard.press('Enter');
+  check(await waitFor(page, t => /not a\s*(│\s*)*legal/.test(t) || t.includes('not a legal'), 5000), 'an illegal move typed is refused with the message');
+  await page.close();
+
+  // Noughts and crosses as O: MENACE moves first, as X.
+  page = await open('?game=tictactoe&screen=play&side=o');
+  check(await waitFor(page, t => t.includes('you (o) against MENACE (x)')), 'noughts and crosses as O against MENACE (x)');
+  check(await waitFor(page, t => /│ [1-3] [·X] [·X] [·X] /.test(t) && t.includes(' X ')), "MENACE's first X is on the board");
+  await page.close();
+
+  // A machine the command line saved loads and shows its games; a bad file is refused.
+  const dir = mkdtempSync(join(tmpdir(), 'matchbox-web-'));
+  const saved = join(dir, 'her-37.yaml');
+  execFileSync(cli, ['train', 'hexapawn', '--games', '37', '--seed', '5', '--save', saved, '--force']);
+  page = await open('');
+  await page.setInputFiles('#open-file', saved);
+  check(await waitFor(page, t => t.includes('Game 38')), 'a machine saved by the command line opens at its game 38');
+  const bad = join(dir, 'bad.yaml');
+  writeFileSync(bad, readFileSync(saved, 'utf8').replace('games_played: 37', 'games_played: lots'));
+  await page.setInputFiles('#open-file', bad);
+  await page.waitForTimeout(500);
+  const message = await page.locator('#message').innerText();
+  check(message.startsWith('error: bad.yaml: key `games_played`'), `a bad file gets the one-line error (${message})`);
+  // The machine downloads as the command line's YAML and loads there.
+  let download = page.waitForEvent('download');
+  await page.click('#save-machine');
+  const yaml = join(dir, 'from-page.yaml');
+  await (await download).saveAs(yaml);
+  const out = execFileSync(cli, ['boxes', 'hexapawn', '--boxes', yaml, '--count', '--json']).toString();
+  check(JSON.parse(out).games_played >= 37, 'the machine saved by the page loads in the command line');
+  // The labels PDF, and the chart once some games are played.
+  await page.keyboard.press('+');
+  await page.keyboard.press('+');
+  await page.waitForTimeout(1500);
+  download = page.waitForEvent('download');
+  await page.click('#save-labels');
+  const pdf = join(dir, 'labels.pdf');
+  await (await download).saveAs(pdf);
+  check(readFileSync(pdf).subarray(0, 5).toString() === '%PDF-', 'the labels PDF downloads and starts with %PDF-');
+  download = page.waitForEvent('download');
+  await page.click('#save-chart');
+  const svg = join(dir, 'chart.svg');
+  await (await download).saveAs(svg);
+  check(readFileSync(svg, 'utf8').startsWith('<svg'), 'the chart downloads as SVG');
+  await page.close();
+
+  // Screenshots for the README, at a phone's size and a projector's.
+  mkdirSync(shots, { recursive: true });
+  for (const [name, viewport, query] of [
+    ['phone-her', { width: 390, height: 844 }, '?speed=10'],
+    ['projector-menace', { width: 1920, height: 1080 }, '?game=tictactoe&opponent=random&speed=10&seed=1'],
+    ['projector-play', { width: 1920, height: 1080 }, '?game=tictactoe&screen=play&side=o'],
+  ]) {
+    page = await open(query, viewport);
+    await waitFor(page, t => t.includes('Game'));
+    await page.waitForTimeout(3000);
+    await page.screenshot({ path: join(shots, `${name}.png`) });
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  server.kill();
+}
+if (failures) {
+  console.log(`${failures} failed`);
+  process.exit(1);
+}
+console.log('the browser test passed');
