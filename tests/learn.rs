@@ -364,7 +364,7 @@ fn experiments_do_not_depend_on_the_thread_count() {
 #[test]
 fn tally_keeps_the_same_totals_as_a_scan_of_every_box() {
     use matchbox::games::havannah::{Base, Havannah};
-    use matchbox::learn::{Forced, Preset, Tally, lazy};
+    use matchbox::learn::{BeadTotals, Forced, Preset, lazy};
     use matchbox::players::RandomPlayer;
     let game = Havannah::new(Base::new(3).unwrap());
     for (set, preset) in [
@@ -389,7 +389,7 @@ fn tally_keeps_the_same_totals_as_a_scan_of_every_box() {
             Havannah::new(Base::new(2).unwrap())
         };
         let mut m = Machine::new(Arc::new(set), preset.beads(), preset.reinforcement(), 9);
-        let mut tally = Tally::new(&m);
+        let mut tally = BeadTotals::new(&m);
         let mut scratch = lazy::Scratch::default();
         for _ in 0..200 {
             lazy::play_game(&g, &mut m, &mut RandomPlayer, &mut scratch);

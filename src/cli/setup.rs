@@ -472,7 +472,7 @@ impl<G: GameDefaults> Setup<G> {
     }
 
     /// Plays one game and returns its result, with the bead index of every box of the learner's
-    /// that it played put in `played` (for a [`crate::learn::Tally`]).
+    /// that it played put in `played` (for a [`crate::learn::BeadTotals`]).
     pub fn train_one(&mut self, played: &mut Vec<u32>) -> GameResult {
         played.clear();
         let r = self.bout.play_game().unwrap_or(GameResult::Loss);

@@ -87,6 +87,11 @@ pub fn game_help() -> String {
     format!("The game: {}", games.join("; "))
 }
 
+/// Whether `name` (or an alias) names Arimaa, full or mini, whatever its size.
+pub fn is_arimaa_name(name: &str) -> bool {
+    entry(name).is_some_and(|(e, _)| e.name == "arimaa")
+}
+
 /// What a name on the command line stands for: a game a learner can play, or full Arimaa, whose
 /// rules the commands `moves`, `replay` and `count` take as they are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -98,7 +103,7 @@ pub enum Named {
 impl Named {
     /// Parses a name and its `--size`, as [`GameKind::parse`] does, with full Arimaa too.
     pub fn parse(name: &str, size: Option<&str>) -> Result<Named, GameError> {
-        let is_arimaa = entry(name).is_some_and(|(e, _)| e.name == "arimaa");
+        let is_arimaa = is_arimaa_name(name);
         let full = matches!(size.map(str::trim), None | Some("8"));
         let mini = entry(name).is_some_and(|(_, typed)| typed == "mini-arimaa");
         if is_arimaa && full && !mini {

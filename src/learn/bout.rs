@@ -787,7 +787,7 @@ impl<G: GameDefaults> Bout<G> {
     }
 
     /// The learner's draws of the last whole game ([`Bout::play_game`]): (bead index of the box,
-    /// arrow), for a machine's running totals ([`super::Tally`]).
+    /// arrow), for a machine's running totals ([`super::BeadTotals`]).
     pub fn last_played(&self) -> &[(u32, u32)] {
         match (&self.table, &self.opposition) {
             (Some(_), Opposition::Rival(_)) => &self.rival_game.learner,

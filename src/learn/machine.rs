@@ -337,7 +337,7 @@ impl<G: Game> Machine<G> {
 /// not a scan of the whole machine (a lazy base-3 Havannah machine has millions). The training
 /// loop itself is untouched: the caller passes the boxes a game played.
 #[derive(Clone, Debug, Default)]
-pub struct Tally {
+pub struct BeadTotals {
     /// Each box's total when last seen.
     totals: Vec<u32>,
     pub beads_by_stage: Vec<u64>,
@@ -345,10 +345,10 @@ pub struct Tally {
     pub boxes_emptied: u64,
 }
 
-impl Tally {
+impl BeadTotals {
     /// The totals of `m` now.
-    pub fn new<G: Game>(m: &Machine<G>) -> Tally {
-        let mut t = Tally::default();
+    pub fn new<G: Game>(m: &Machine<G>) -> BeadTotals {
+        let mut t = BeadTotals::default();
         t.update(m, &[]);
         t
     }

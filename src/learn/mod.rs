@@ -20,7 +20,7 @@ use thiserror::Error;
 pub use bout::{Against, Bout, BoutError, BoutOptions, Preparing};
 pub use boxes::{BoxSet, MatchBox};
 pub use defaults::{BoxCounts, GameDefaults, ON_DEMAND_LIMIT, perfect_values};
-pub use machine::{Machine, MachineGame, MachineMove, Tally, first_box_empty};
+pub use machine::{BeadTotals, Machine, MachineGame, MachineMove, first_box_empty};
 pub use score::{Score, result_letter};
 pub use spec::{MachineSpec, rival_for};
 

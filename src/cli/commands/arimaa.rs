@@ -31,8 +31,7 @@ pub(super) fn is_arimaa(game: &GameArgs) -> bool {
 /// Whether the arguments name Arimaa with a size it does not come in (refused with its message
 /// by [`board_of`]).
 fn is_bad_arimaa_size(game: &GameArgs) -> bool {
-    crate::games::entry(&game.game).is_some_and(|(e, _)| e.name == "arimaa")
-        && named(game).is_none()
+    crate::games::is_arimaa_name(&game.game) && named(game).is_none()
 }
 
 /// Whether the arguments name mini-Arimaa (`mini-arimaa`, or `arimaa --size 4`).

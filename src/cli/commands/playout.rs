@@ -9,7 +9,7 @@ use super::*;
 
 /// Counts of random games.
 #[derive(Clone, Default)]
-pub(super) struct Tally {
+pub(super) struct PlayoutCounts {
     games: u64,
     wins: [u64; 2],
     draws: u64,
@@ -17,7 +17,7 @@ pub(super) struct Tally {
     structures: [u64; 8],
 }
 
-impl Tally {
+impl PlayoutCounts {
     fn add(&mut self, g: crate::game::RandomGame) {
         self.games += 1;
         match g.winner {
@@ -29,7 +29,7 @@ impl Tally {
             *n += u64::from(g.structures >> k & 1 == 1);
         }
     }
-    fn merge(mut self, o: Tally) -> Tally {
+    fn merge(mut self, o: PlayoutCounts) -> PlayoutCounts {
         self.games += o.games;
         self.draws += o.draws;
         self.plies += o.plies;
@@ -102,9 +102,9 @@ impl fmt::Display for PlayoutReport {
 }
 
 /// The random games of piece `i` of a run seeded `seed` (`n` games).
-fn piece<G: FullGame>(game: &G, seed: u64, i: u64, n: u64) -> Tally {
+fn piece<G: FullGame>(game: &G, seed: u64, i: u64, n: u64) -> PlayoutCounts {
     let mut rng = crate::rng::rng_from_seed(crate::rng::derive_seed(seed, i));
-    let mut t = Tally::default();
+    let mut t = PlayoutCounts::default();
     game.random_games(n, &mut rng, &mut |g| t.add(g));
     t
 }
@@ -141,8 +141,8 @@ pub(super) fn playout<G: FullGame>(game: G, a: &PlayoutArgs) -> Result<PlayoutRe
                 (a.games - i * PLAYOUT_PIECE).min(PLAYOUT_PIECE),
             )
         },
-        Tally::default,
-        Tally::merge,
+        PlayoutCounts::default,
+        PlayoutCounts::merge,
     );
     let t = first.merge(rest);
     let secs = started.elapsed().as_secs_f64();

@@ -207,7 +207,7 @@ fn train_tracked<G: FullGame>(
     let mut sampled = chart::data::GameSampler::new();
     let (mut work, mut score) = (Work::new(games as u64, "games"), 0i64);
     // Totals kept from the boxes each game changes: a row a game costs that game only.
-    let mut tally = crate::learn::Tally::new(s.machine());
+    let mut tally = crate::learn::BeadTotals::new(s.machine());
     let mut boxes_played = Vec::new();
     let first_move = match s.machine().boxes.side() {
         Side::First => 1,
