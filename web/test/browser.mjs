@@ -62,6 +62,16 @@ try {
   check((await screenText(page)).includes('Machine: 24 boxes'), 'and its 24 boxes');
   await page.close();
 
+  // The address holds the settings, with the command line's names; the page shows them.
+  page = await open('?game=hexapawn&size=4x4&side=white&seed=3&symmetry=none');
+  check(await waitFor(page, t => t.includes('(white) learns hexapawn 4x4')), 'a link opens the run it names (hexapawn 4x4, the machine White)');
+  check(await page.inputValue('#fields [name=size]') === '4x4', 'and the settings show it');
+  await page.close();
+  page = await open('?game=chess');
+  await page.waitForTimeout(500);
+  check((await page.locator('#message').innerText()).startsWith('error: game: unknown game'), 'an unknown game is refused in one line');
+  await page.close();
+
   // Flat out: past 100,000 games, and the speed beside the frame rate.
   for (const [name, query] of [['HER', '?speed=flat-out'], ['MENACE', '?game=tictactoe&speed=flat-out']]) {
     page = await open(query);
