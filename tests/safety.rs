@@ -208,3 +208,47 @@ fn a_fifo_is_refused_before_it_is_opened() {
         );
     }
 }
+
+/// A record one move (or Arimaa turn) a line, in --moves or from --moves-file (`-`: standard
+/// input), and the line `solve` prints with its move numbers, all replay.
+#[test]
+fn records_take_newlines_files_standard_input_and_move_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = stdout(&["solve", "hexapawn"]);
+    let pv = line
+        .lines()
+        .find_map(|l| l.strip_prefix("Principal variation: "))
+        .expect("solve prints its line");
+    assert!(pv.starts_with("1. "), "{pv}");
+    let out = stdout(&["replay", "hexapawn", "--moves", pv, "--json"]);
+    assert!(out.contains("\"winner\":\"black\""), "{out}");
+    let lines = "b1-b2\na3xb2\r\nc1xb2\n";
+    let out = stdout(&["replay", "hexapawn", "--moves", lines, "--json"]);
+    assert!(out.contains("\"ply\":3"), "{out}");
+    let file = dir.path().join("game.txt");
+    std::fs::write(&file, lines).unwrap();
+    let out = stdout(&["replay", "hexapawn", "--moves-file", arg(&file), "--json"]);
+    assert!(out.contains("\"ply\":3"), "{out}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args(["replay", "hexapawn", "--moves-file", "-", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(lines.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"ply\":3"));
+    // An Arimaa record, a turn a line.
+    let turns = "Ra1 Rb1 Rc1 Rd1 Re1 Rf1 Rg1 Rh1 Ha2 Db2 Cc2 Md2 Ee2 Cf2 Dg2 Hh2\nra8 rb8 rc8 rd8 re8 rf8 rg8 rh8 ha7 db7 cc7 ed7 me7 cf7 dg7 hh7\nEe2n Ee3n\n";
+    let out = stdout(&["replay", "arimaa", "--moves", turns, "--json"]);
+    assert!(out.contains("\"ply\":3"), "{out}");
+    // Other control characters are still refused.
+    let err = refused(&["replay", "hexapawn", "--moves", "b1-b2\x1b[2J"]);
+    assert!(err.contains("control characters"), "{err}");
+}

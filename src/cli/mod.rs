@@ -71,9 +71,17 @@ pub struct PlayoutArgs {
 pub struct ReplayArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// The moves, separated by spaces or commas, e.g. "b1-b2 a3xb2" or "a1 d4"; Arimaa: turns of steps between move numbers, "1g Ra1 … 1s ra8 … 2g Ed2n Ed3n 2s …"
-    #[arg(long, allow_hyphen_values = true)]
-    pub moves: String,
+    /// The moves, separated by spaces, commas or newlines, e.g. "b1-b2 a3xb2" or "a1 d4"; Arimaa: turns of steps between move numbers, "1g Ra1 … 1s ra8 … 2g Ed2n Ed3n 2s …"
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        required_unless_present = "moves_file",
+        conflicts_with = "moves_file"
+    )]
+    pub moves: Option<String>,
+    /// Read the moves from this file (`-`: standard input), one turn a line or as --moves takes them
+    #[arg(long, value_name = "FILE")]
+    pub moves_file: Option<PathBuf>,
     /// Arimaa: start from this position (short form, "[" + a character a square, top rank first, + "]") instead of the setups
     #[arg(long)]
     pub position: Option<String>,
@@ -99,8 +107,11 @@ pub struct MovesArgs {
     #[arg(long)]
     pub side: Option<String>,
     /// Turns played from the position first (their positions count for the repetition rule), e.g. "Ed2n Ed3n 1s rb7s"
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "moves_file")]
     pub moves: Option<String>,
+    /// Read those turns from this file (`-`: standard input), one turn a line
+    #[arg(long, value_name = "FILE")]
+    pub moves_file: Option<PathBuf>,
     /// List every turn in steps
     #[arg(long)]
     pub list: bool,
@@ -476,6 +487,32 @@ pub struct PlayArgs {
     pub opponent: OpponentSpec,
 }
 
+/// The most bytes a game record read from a file or standard input may hold.
+const MAX_RECORD: u64 = 16 << 20;
+
+/// A game record: the text of `--moves`, or of `--moves-file` (`-`: standard input).
+pub(crate) fn record_text(
+    moves: Option<&str>,
+    file: Option<&std::path::Path>,
+) -> anyhow::Result<Option<String>> {
+    use std::io::Read;
+    let Some(path) = file else {
+        return Ok(moves.map(str::to_string));
+    };
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .take(MAX_RECORD + 1)
+            .read_to_string(&mut text)
+            .map_err(|e| anyhow::anyhow!("standard input: {e}"))?;
+        if text.len() as u64 > MAX_RECORD {
+            anyhow::bail!("standard input: a game record of more than {MAX_RECORD} bytes");
+        }
+        return Ok(Some(text));
+    }
+    Ok(Some(crate::store::read(path)?))
+}
+
 /// Runs the command line; returns the process exit code.
 pub fn main() -> i32 {
     if let Err(message) = check_arguments(std::env::args_os().skip(1)) {
@@ -538,6 +575,7 @@ const MAX_ARGUMENT: usize = 4096;
 /// unreadable: control characters (a newline, an escape sequence), text that is not UTF-8, or
 /// more than [`MAX_ARGUMENT`] bytes.
 fn check_arguments(args: impl Iterator<Item = std::ffi::OsString>) -> Result<(), String> {
+    let mut record = false;
     for (i, arg) in args.enumerate() {
         let Some(text) = arg.to_str() else {
             return Err(format!("argument {} is not UTF-8 text", i + 1));
@@ -550,7 +588,11 @@ fn check_arguments(args: impl Iterator<Item = std::ffi::OsString>) -> Result<(),
                 crate::text::quote(text)
             ));
         }
-        if text.chars().any(char::is_control) {
+        // A game record may hold newlines and tabs: a turn a line.
+        let in_record = record || text.starts_with("--moves=");
+        record = text == "--moves";
+        let bad = |c: char| c.is_control() && !(in_record && matches!(c, '\n' | '\r' | '\t'));
+        if text.chars().any(bad) {
             return Err(format!(
                 "argument {} holds control characters (a newline, an escape…): `{}`",
                 i + 1,

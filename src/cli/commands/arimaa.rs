@@ -97,7 +97,7 @@ pub(super) fn moves(a: &MovesArgs) -> Result<MovesReport> {
         None => mini_start.unwrap_or_else(|| standard_start(&rules)),
     };
     let mut line = GameLine::new(board, side);
-    if let Some(record) = &a.moves {
+    if let Some(record) = &crate::cli::record_text(a.moves.as_deref(), a.moves_file.as_deref())? {
         for (i, turn) in split_turns(record).iter().enumerate() {
             line.play(&rules, turn)
                 .map_err(|e| BadRecord(format!("turn {} of --moves: {e}", i + 1)))?;
@@ -193,7 +193,9 @@ pub(super) fn replay(a: &ReplayArgs) -> Result<ArimaaReplay> {
         (None, None) => GameLine::from_setup(),
     };
     let first_turn = a.turn.unwrap_or(1);
-    let turns = split_turns(&a.moves);
+    let record =
+        crate::cli::record_text(a.moves.as_deref(), a.moves_file.as_deref())?.unwrap_or_default();
+    let turns = split_turns(&record);
     let silver_first = usize::from(line.to_move == Side::Second);
     for (i, turn) in turns.iter().enumerate() {
         let number = first_turn as usize + (i + silver_first) / 2;

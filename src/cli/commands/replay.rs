@@ -9,12 +9,15 @@ use super::*;
 pub(super) fn replay<G: FullGame>(game: G, a: &ReplayArgs) -> Result<ReplayReport> {
     let mut pos = game.start();
     let mut played = Vec::new();
-    for (i, text) in a
-        .moves
-        .split([' ', ',', '\t'])
-        .filter(|t| !t.is_empty())
-        .enumerate()
-    {
+    let record =
+        crate::cli::record_text(a.moves.as_deref(), a.moves_file.as_deref())?.unwrap_or_default();
+    // Move numbers (`1.`, `12.`), as `solve` prints its line, are skipped.
+    let number = |t: &str| {
+        t.strip_suffix('.')
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let tokens = record.split(|c: char| c.is_whitespace() || c == ',');
+    for (i, text) in tokens.filter(|t| !t.is_empty() && !number(t)).enumerate() {
         let number = i + 1;
         if game.outcome(&pos).is_some() {
             return Err(BadRecord(format!(

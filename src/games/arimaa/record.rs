@@ -7,25 +7,28 @@ use std::collections::HashMap;
 use super::rules::{Board, EndReason, Rules, Step};
 use crate::game::Side;
 
-/// Splits a record into turns at its move-number tokens (`1g`, `12s`, also `w`/`b`); a record
-/// with none is one turn.
+/// Splits a record into turns at its move-number tokens (`1g`, `12s`, also `w`/`b`) and at the
+/// ends of its lines (a record is written a turn a line); one line with no move number is one
+/// turn.
 pub fn split_turns(text: &str) -> Vec<Vec<&str>> {
     let mut turns: Vec<Vec<&str>> = Vec::new();
-    let mut current = Vec::new();
-    for token in text.split(|c: char| c.is_whitespace() || c == ',') {
-        if token.is_empty() {
-            continue;
-        }
-        if is_move_number(token) {
-            if !current.is_empty() {
-                turns.push(std::mem::take(&mut current));
+    for line in text.lines() {
+        let mut current = Vec::new();
+        for token in line.split(|c: char| c.is_whitespace() || c == ',') {
+            if token.is_empty() {
+                continue;
             }
-            continue;
+            if is_move_number(token) {
+                if !current.is_empty() {
+                    turns.push(std::mem::take(&mut current));
+                }
+                continue;
+            }
+            current.push(token);
         }
-        current.push(token);
-    }
-    if !current.is_empty() {
-        turns.push(current);
+        if !current.is_empty() {
+            turns.push(current);
+        }
     }
     turns
 }
