@@ -462,7 +462,7 @@ pub enum StartSpeed {
 pub struct PlayArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// The side you play: white|black, x|o, or first|second; the machine plays the other [default: first]
+    /// The side you play: white|black, x|o, gold|silver, or first|second; the machine plays the other [default: the side history leaves you: White against HER, O against MENACE, who moves first]
     #[arg(long = "as", value_name = "SIDE")]
     pub human: Option<String>,
     /// How the machine's mirror images are merged: full, gardner or none [default: as for train]

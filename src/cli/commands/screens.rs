@@ -122,7 +122,7 @@ pub(super) fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
         store::check_replace("--save", path, a.machine.boxes.as_deref(), a.force)?;
     }
     // You play the side the machine does not: the one --as names, else the one a file's machine
-    // leaves, else the first.
+    // leaves, else the one history leaves (the machine takes its historical side).
     let asked = a
         .human
         .as_deref()
@@ -134,7 +134,8 @@ pub(super) fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
         side: match (asked, &a.machine.boxes) {
             (_, Some(_)) => None,
             (Some(h), None) => Some(game.side_name(h.other()).to_string()),
-            (None, None) => Some(game.side_name(crate::game::Side::Second).to_string()),
+            // The machine takes the side history gave it (HER Black, MENACE X), you the other.
+            (None, None) => None,
         },
         symmetry: a.symmetry,
         forced: None,
