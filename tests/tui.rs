@@ -1376,3 +1376,40 @@ fn a_click_on_a_move_in_the_list_plays_it() {
         );
     }
 }
+
+/// A click (or a tap) on a box's number in the machine panel opens that box in the browser;
+/// a click elsewhere does nothing. The place is found in the drawn screen.
+#[test]
+fn a_click_on_a_box_in_the_machine_panel_browses_it() {
+    let mut s = session(3, Opponent::Perfect);
+    s.recorded_game();
+    let mut app = watch_app(&s);
+    app.snapshot = Snapshot::browsing(&s, None);
+    for (w, h) in [(80, 24), (120, 40)] {
+        let t = draw_watch(&app, w, h);
+        let buffer = t.backend().buffer().clone();
+        let area = ratatui::layout::Rect::new(0, 0, w, h);
+        // Box 17's number, in the machine panel (the middle column).
+        let (x, y) = (0..h)
+            .find_map(|y| {
+                let line: String = (0..w)
+                    .map(|x| buffer[(x, y)].symbol().to_string())
+                    .collect();
+                let at = line.find(" 17 ")?;
+                Some((line[..at].chars().count() as u16 + 1, y))
+            })
+            .expect("box 17 is drawn");
+        assert_eq!(
+            render::watch_click(&app, area, x, y),
+            Some(Action::BrowseTo(16))
+        );
+        assert_eq!(
+            render::watch_click(&app, area, 1, 1),
+            None,
+            "the board is no box"
+        );
+    }
+    app.update(Action::BrowseTo(16));
+    assert_eq!(app.browser.shown, Some(16));
+    assert!(screen_text(&draw_watch(&app, 80, 24)).contains("Box 17 of 24"));
+}

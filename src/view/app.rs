@@ -87,6 +87,8 @@ pub enum Action {
     Interrupt,
     /// A click or a tap on the `i`-th move offered: it is played.
     Choose(usize),
+    /// A click or a tap on box `b` (from 0) of the machine panel: the browser shows it.
+    BrowseTo(usize),
 }
 
 /// Which screen.
@@ -241,6 +243,10 @@ impl Browser {
             }
             Action::GoTo => {
                 self.prompt = Some(String::new());
+                Some(None)
+            }
+            Action::BrowseTo(b) if b < total => {
+                self.shown = Some(b);
                 Some(None)
             }
             Action::Back if self.shown.is_some() => {

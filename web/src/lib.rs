@@ -172,9 +172,25 @@ fn run<G: BoardView + LabelView + Clone + 'static>(game: G, s: &Settings) -> Res
     Ok(())
 }
 
+/// Clicks (and taps) on the screen since the last frame: (column, row) of the grid.
+type Clicks = Rc<RefCell<Vec<(u16, u16)>>>;
+
+/// Listens for clicks on the terminal's grid.
+fn listen_clicks(terminal: &mut Terminal<DomBackend>) -> Clicks {
+    use ratzilla::event::{MouseButton, MouseEventKind};
+    let clicks: Clicks = Rc::default();
+    let queue = Rc::clone(&clicks);
+    let _ = terminal.on_mouse_event(move |m| {
+        if m.kind == MouseEventKind::ButtonDown(MouseButton::Left) {
+            queue.borrow_mut().push((m.col, m.row));
+        }
+    });
+    clicks
+}
+
 /// The watch screen: the match trained at the chosen speed between frames.
 fn watch<G: BoardView + LabelView + 'static>(
-    terminal: Terminal<DomBackend>,
+    mut terminal: Terminal<DomBackend>,
     game: G,
     titles: Titles,
     session: Session<G>,
@@ -211,13 +227,17 @@ fn watch<G: BoardView + LabelView + 'static>(
     let shared = Rc::new(RefCell::new(session));
     let offered = Rc::clone(&shared);
     files::offer(Box::new(move |what| files::make(&offered.borrow(), what)));
+    let clicked = listen_clicks(&mut terminal);
     terminal.draw_web(move |f| {
         let t = now();
         let mut session = shared.borrow_mut();
-        for key in keys.borrow_mut().drain(..) {
-            let Some(action) = action_for(key, Mode::Watch) else {
-                continue;
-            };
+        let clicks: Vec<Action> = (clicked.borrow_mut().drain(..))
+            .filter_map(|(col, row)| render::watch_click(&app, f.area(), col, row))
+            .collect();
+        let typed: Vec<Action> = (keys.borrow_mut().drain(..))
+            .filter_map(|key| action_for(key, Mode::Watch))
+            .collect();
+        for action in clicks.into_iter().chain(typed) {
             for cmd in app.update(action) {
                 if let Some(m) = command(&cmd, &mut session, &mut control) {
                     app.message = Some(m);
@@ -324,14 +344,7 @@ fn play<G: BoardView + LabelView + 'static>(
     files::offer(Box::new(move |what| {
         files::make(&offered.borrow().session, what)
     }));
-    let clicked: Rc<RefCell<Vec<(u16, u16)>>> = Rc::default();
-    let clicks = Rc::clone(&clicked);
-    let _ = terminal.on_mouse_event(move |m| {
-        if m.kind == ratzilla::event::MouseEventKind::ButtonDown(ratzilla::event::MouseButton::Left)
-        {
-            clicks.borrow_mut().push((m.col, m.row));
-        }
-    });
+    let clicked = listen_clicks(&mut terminal);
     terminal.draw_web(move |f| {
         let mut app = app.borrow_mut();
         for (col, row) in clicked.borrow_mut().drain(..) {

@@ -112,6 +112,74 @@ fn page_line(shown: &[usize], emptied: usize, browsing: bool, width: usize) -> L
     Line::styled(format!(" {}", first_fit(&options, width)), DIM)
 }
 
+/// How the machine panel lays out its boxes: column-major, `cols` entries of `entry` characters
+/// a row, `rows` rows, the boxes of this page in `shown`.
+pub(super) struct Grid {
+    num_w: usize,
+    arrows: usize,
+    entry: usize,
+    cols: usize,
+    rows: usize,
+    all: bool,
+    shown: Vec<usize>,
+}
+
+impl Grid {
+    pub(super) fn of<G: BoardView>(
+        v: &MachineView<'_, G>,
+        area: Rect,
+        browse: Option<usize>,
+    ) -> Grid {
+        let total = v.boxes.len();
+        let inner_w = area.width.saturating_sub(2) as usize;
+        let inner_h = area.height.saturating_sub(2) as usize;
+        let arrows = (v.shown.iter())
+            .map(|&b| v.boxes.get(b).arrows.len())
+            .max()
+            .unwrap_or(1)
+            .min(10);
+        let num_w = total.to_string().len();
+        let entry = num_w + 2 + arrows + 1;
+        let cols = (inner_w / entry).max(1);
+        let all = v.shown.len() == total;
+        let rows_avail = if all {
+            inner_h
+        } else {
+            inner_h.saturating_sub(1)
+        };
+        let fits = (cols * rows_avail).max(1);
+        // The browsed box is always among those drawn: the page of boxes around it.
+        let skip = match browse.and_then(|b| v.shown.iter().position(|&x| x == b)) {
+            Some(i) => (i / fits) * fits,
+            None => 0,
+        };
+        let shown: Vec<usize> = v.shown.iter().copied().skip(skip).take(fits).collect();
+        let rows = shown.len().div_ceil(cols);
+        Grid {
+            num_w,
+            arrows,
+            entry,
+            cols,
+            rows,
+            all,
+            shown,
+        }
+    }
+
+    /// The box drawn at column `x`, row `y` of the panel drawn in `area`, if any.
+    pub(super) fn box_at(&self, area: Rect, x: u16, y: u16) -> Option<usize> {
+        let (ix, iy) = (
+            x.checked_sub(area.x + 2)? as usize,
+            y.checked_sub(area.y + 1)? as usize,
+        );
+        if x + 1 >= area.x + area.width || iy >= self.rows {
+            return None;
+        }
+        let col = ix / self.entry;
+        (col < self.cols).then(|| self.shown.get(col * self.rows + iy).copied())?
+    }
+}
+
 pub fn machine_panel<G: BoardView>(
     f: &mut Frame,
     area: Rect,
@@ -121,30 +189,11 @@ pub fn machine_panel<G: BoardView>(
 ) {
     let total = v.boxes.len();
     let inner_w = area.width.saturating_sub(2) as usize;
-    let inner_h = area.height.saturating_sub(2) as usize;
-    let arrows = (v.shown.iter())
-        .map(|&b| v.boxes.get(b).arrows.len())
-        .max()
-        .unwrap_or(1)
-        .min(10);
-    let num_w = total.to_string().len();
-    let cols = (inner_w / (num_w + 2 + arrows + 1)).max(1);
-    let all = v.shown.len() == total;
-    let rows_avail = if all {
-        inner_h
-    } else {
-        inner_h.saturating_sub(1)
-    };
-    let fits = (cols * rows_avail).max(1);
     let browse = browse.filter(|b| v.shown.contains(b));
-    // The browsed box is always among those drawn: the page of boxes around it.
-    let skip = match browse.and_then(|b| v.shown.iter().position(|&x| x == b)) {
-        Some(i) => (i / fits) * fits,
-        None => 0,
-    };
-    let shown: Vec<usize> = v.shown.iter().copied().skip(skip).take(fits).collect();
+    let g = Grid::of(v, area, browse);
+    let (num_w, arrows, cols, rows, all) = (g.num_w, g.arrows, g.cols, g.rows, g.all);
+    let shown = &g.shown;
     let opened = browse.or(v.highlight);
-    let rows = shown.len().div_ceil(cols);
     let mut lines: Vec<Line> = (0..rows)
         .map(|r| {
             let mut spans = vec![Span::raw(" ")];
@@ -157,7 +206,7 @@ pub fn machine_panel<G: BoardView>(
         .collect();
     if !(all && shown.len() == total) {
         let width = inner_w.saturating_sub(1);
-        lines.push(page_line(&shown, v.emptied, browse.is_some(), width));
+        lines.push(page_line(shown, v.emptied, browse.is_some(), width));
     }
     let short = v.title.split(" (").next().unwrap_or_default();
     let titles = [

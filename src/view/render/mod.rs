@@ -16,7 +16,7 @@ pub use help::{help, legend_lines};
 pub use machine::{MachineView, machine_panel};
 pub use play::{play, play_click};
 pub use score::score_panel;
-pub use watch::watch;
+pub use watch::{watch, watch_click};
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};

@@ -131,3 +131,27 @@ fn machines<G: BoardView>(f: &mut Frame, b: Rect, app: &WatchApp<G>) {
     };
     machine_panel(f, bottom, &app.game, &view, None);
 }
+
+/// What a click (or a tap) at column `col`, row `row` of a watch screen of `area` does: a box of
+/// the learner's machine panel opens in the box browser.
+pub fn watch_click<G: BoardView>(
+    app: &WatchApp<G>,
+    area: Rect,
+    col: u16,
+    row: u16,
+) -> Option<crate::view::app::Action> {
+    let screen = layout(area, &app.game, ScreenKind::Watch)?;
+    let panel = match &app.snapshot.rival_machine {
+        Some(_) => {
+            let [top, _] =
+                Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)])
+                    .areas(screen.middle);
+            top
+        }
+        None => screen.middle,
+    };
+    let view = learner_view(&app.snapshot);
+    let browse = app.browser.shown.filter(|b| view.shown.contains(b));
+    let b = super::machine::Grid::of(&view, panel, browse).box_at(panel, col, row)?;
+    Some(crate::view::app::Action::BrowseTo(b))
+}
