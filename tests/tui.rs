@@ -1413,3 +1413,39 @@ fn a_click_on_a_box_in_the_machine_panel_browses_it() {
     assert_eq!(app.browser.shown, Some(16));
     assert!(screen_text(&draw_watch(&app, 80, 24)).contains("Box 17 of 24"));
 }
+
+/// Typing: Ctrl-U clears the move being typed; a square alone is the one move that goes there
+/// (refused, with the message, when several or none do).
+#[test]
+fn ctrl_u_clears_and_a_destination_alone_is_taken_when_only_one_move_goes_there() {
+    use matchbox::view::key::{Key, KeyCode};
+    let s = session(4, Opponent::Human);
+    let game = Hexapawn::new(Size::GARDNER);
+    let titles = Titles::of(&game, s.machine());
+    let mut app = PlayApp::new(s, titles, Side::First, None);
+    for c in "b1-b".chars() {
+        app.update(Action::Type(c));
+    }
+    assert_eq!(
+        action_for(Key::ctrl(KeyCode::Char('u')), Mode::Play),
+        Some(Action::ClearInput)
+    );
+    app.update(Action::ClearInput);
+    assert!(app.input.is_empty());
+    // b2: only b1-b2 goes there at the start.
+    for c in "b2".chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Enter);
+    let moves = &app.session.game.as_ref().unwrap().moves;
+    assert_eq!(
+        matchbox::game::Game::format_move(&game, moves[0].1),
+        "b1-b2"
+    );
+    // A square no move goes to is refused with the parser's message.
+    for c in "a1".chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Enter);
+    assert!(app.message.is_some(), "no White move goes back to a1");
+}

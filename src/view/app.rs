@@ -89,6 +89,8 @@ pub enum Action {
     Choose(usize),
     /// A click or a tap on box `b` (from 0) of the machine panel: the browser shows it.
     BrowseTo(usize),
+    /// Ctrl-U: the move being typed is cleared.
+    ClearInput,
 }
 
 /// Which screen.
@@ -101,7 +103,11 @@ pub enum Mode {
 /// The action for a key press on a screen, if any.
 pub fn action_for(key: Key, mode: Mode) -> Option<Action> {
     if key.ctrl {
-        return matches!(key.code, KeyCode::Char('c' | 'C')).then_some(Action::Interrupt);
+        return match key.code {
+            KeyCode::Char('c' | 'C') => Some(Action::Interrupt),
+            KeyCode::Char('u' | 'U') if mode == Mode::Play => Some(Action::ClearInput),
+            _ => None,
+        };
     }
     let action = match (mode, key.code) {
         (_, KeyCode::Char('q')) => Action::Quit,

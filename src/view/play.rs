@@ -180,6 +180,7 @@ impl<G: BoardView> PlayApp<G> {
             Action::Backspace => {
                 self.input.pop();
             }
+            Action::ClearInput => self.input.clear(),
             Action::Enter => {
                 if !self.session.in_game() {
                     self.message = None;
@@ -200,10 +201,14 @@ impl<G: BoardView> PlayApp<G> {
                         .unwrap_or_else(|| game.start());
                     match game.parse_move(&pos, &text) {
                         Ok(mv) => options.iter().position(|&m| m == mv),
-                        Err(e) => {
-                            self.message = Some(e.to_string());
-                            None
-                        }
+                        // A square alone (`b2`) is the one move that goes there, if only one does.
+                        Err(e) => match destination(game, &options, text.trim()) {
+                            Some(i) => Some(i),
+                            None => {
+                                self.message = Some(e.to_string());
+                                None
+                            }
+                        },
                     }
                 };
                 if let Some(i) = pick
@@ -218,5 +223,22 @@ impl<G: BoardView> PlayApp<G> {
             }
             _ => {}
         }
+    }
+}
+
+/// The one move of `options` that goes to the square `to` (written `b1-b2`, `a3xb2`: its text
+/// ends with `-b2` or `xb2`), if exactly one does.
+fn destination<G: crate::game::Game>(game: &G, options: &[G::Move], to: &str) -> Option<usize> {
+    if to.is_empty() {
+        return None;
+    }
+    let mut found = options.iter().enumerate().filter(|(_, m)| {
+        let text = game.format_move(**m);
+        text.strip_suffix(to)
+            .is_some_and(|head| head.ends_with('-') || head.ends_with('x'))
+    });
+    match (found.next(), found.next()) {
+        (Some((i, _)), None) => Some(i),
+        _ => None,
     }
 }
