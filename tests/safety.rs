@@ -252,3 +252,41 @@ fn records_take_newlines_files_standard_input_and_move_numbers() {
     let err = refused(&["replay", "hexapawn", "--moves", "b1-b2\x1b[2J"]);
     assert!(err.contains("control characters"), "{err}");
 }
+
+/// Options that cannot make sense are refused in one line before any work: a box with no beads,
+/// a handicap of none, a handicap given twice, a side to move without a position.
+#[test]
+fn impossible_options_are_refused_naming_what_is_wrong() {
+    for (args, says) in [
+        (
+            &["train", "hexapawn", "--beads", "0"][..],
+            "resigns at once",
+        ),
+        (
+            &["train", "tictactoe", "--beads", "4,3,0,1"][..],
+            "resigns at once",
+        ),
+        (
+            &["train", "havannah", "--handicap", "0"][..],
+            "--handicap 0",
+        ),
+        (
+            &[
+                "train",
+                "havannah",
+                "--size",
+                "3 handicap 2",
+                "--handicap",
+                "3",
+            ][..],
+            "give it once",
+        ),
+        (
+            &["solve", "havannah", "--side", "black"][..],
+            "give --position too",
+        ),
+    ] {
+        let err = refused(args);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

@@ -204,6 +204,22 @@ impl GameKind {
     /// The same game with the optional rules of the command line (`--swap`, `--handicap K`),
     /// which only Havannah has.
     pub fn with_rules(self, swap: bool, handicap: Option<u8>) -> Result<GameKind, GameError> {
+        match (self, handicap) {
+            (GameKind::Havannah(_), Some(0)) => Err(GameError::BadVariant(
+                "havannah --handicap 0: a handicap is 2 stones or more (leave it out for none)"
+                    .into(),
+            )),
+            (GameKind::Havannah(v), Some(k)) if v.handicap > 0 && v.handicap != k => {
+                Err(GameError::BadVariant(format!(
+                    "havannah: --size says handicap {} and --handicap says {k}; give it once",
+                    v.handicap
+                )))
+            }
+            _ => self.with_rules_checked(swap, handicap),
+        }
+    }
+
+    fn with_rules_checked(self, swap: bool, handicap: Option<u8>) -> Result<GameKind, GameError> {
         match self {
             GameKind::Havannah(v) => Ok(GameKind::Havannah(Variant::new(
                 v.base,

@@ -36,6 +36,10 @@ pub enum LearnError {
         "{0} beads per arrow is more than the most a fresh arrow may hold ({MAX_INITIAL_BEADS})"
     )]
     TooManyBeads(u64),
+    #[error(
+        "bead counts `{0}`: a box that starts with no beads resigns at once; give each move at least 1"
+    )]
+    NoBeads(String),
     #[error("{0} beads in one box is more than a box may hold ({MAX_BOX_BEADS})")]
     BoxTooFull(u64),
     #[error(
@@ -315,6 +319,9 @@ impl FromStr for StageBeads {
             .ok_or_else(|| LearnError::BadStageBeads(crate::text::quote(s)))?;
         if let Some(&n) = counts.iter().find(|&&n| n > MAX_INITIAL_BEADS as u64) {
             return Err(LearnError::TooManyBeads(n));
+        }
+        if counts.contains(&0) {
+            return Err(LearnError::NoBeads(crate::text::quote(s)));
         }
         StageBeads::new(counts.into_iter().map(|n| n as u32).collect())
     }

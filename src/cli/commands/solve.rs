@@ -96,6 +96,9 @@ impl fmt::Display for SolveReport {
 }
 
 pub(super) fn solve<G: FullGame>(game: G, a: &SolveArgs) -> Result<SolveReport> {
+    if a.side.is_some() && a.position.is_none() {
+        bail!("--side is the side to move in --position: give --position too");
+    }
     if a.position.is_some() || (!crate::cli::setup::enumerable(&game) && game.has_own_solver()) {
         return Ok(SolveReport::Position(solve_from_position(game, a)?));
     }
