@@ -378,6 +378,31 @@ fn label<G: LabelView>(
 }
 
 /// The labels of a box set as SVG pages; page 1 starts with a title and the bead shopping list.
+/// The title of a machine's label sheets: its name, the game, side and symmetry, and `what` (its
+/// beads: `beads 1`, `beads after 40 games`).
+pub fn sheet_title<G: crate::learn::GameDefaults>(
+    game: &G,
+    set: &BoxSet<G>,
+    what: &str,
+    colours: BeadColours,
+) -> String {
+    let (side, mode) = (set.side(), set.mode());
+    format!(
+        "{}{} {} · {} · {} · {what}{}",
+        game.nickname(side, mode)
+            .map(|n| format!("{n}: "))
+            .unwrap_or_default(),
+        game.name(),
+        game.variant(),
+        game.side_name(side),
+        mode.words(),
+        match colours {
+            BeadColours::ByCell => " · a colour per cell",
+            BeadColours::ByArrow => "",
+        }
+    )
+}
+
 pub fn sheets<G: LabelView>(
     game: &G,
     set: &BoxSet<G>,

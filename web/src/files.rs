@@ -85,18 +85,11 @@ fn labels_pdf<G: BoardView + LabelView>(s: &Session<G>) -> Result<Vec<u8>, Strin
         |b| m.beads_in(b).iter().map(|n| n.get()).collect(),
         s.colours,
     );
-    let (side, mode) = (set.side(), set.mode());
-    let title = format!(
-        "{}{} {} · {} · {} · beads after {} games",
-        game.nickname(side, mode)
-            .map(|n| format!("{n}: "))
-            .unwrap_or_default(),
-        game.name(),
-        game.variant(),
-        game.side_name(side),
-        mode.words(),
+    let what = format!(
+        "beads after {} games",
         matchbox::text::group(m.games_played)
     );
+    let title = labels::sheet_title(game, set, &what, s.colours);
     let pages = labels::sheets(game, set, &beads, &title, Layout::default());
     labels::pdf::pages_to_pdf(&pages).map_err(|e| e.to_string())
 }

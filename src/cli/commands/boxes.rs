@@ -292,21 +292,7 @@ fn write_labels<G: FullGame>(
             group(MAX_LABELS as u64)
         );
     }
-    let (side, mode) = (set.side(), set.mode());
-    let title = format!(
-        "{}{} {} · {} · {} · {what}{}",
-        game.nickname(side, mode)
-            .map(|n| format!("{n}: "))
-            .unwrap_or_default(),
-        game.name(),
-        game.variant(),
-        game.side_name(side),
-        mode.words(),
-        match beads.colours {
-            crate::palette::BeadColours::ByCell => " · a colour per cell",
-            crate::palette::BeadColours::ByArrow => "",
-        }
-    );
+    let title = labels::sheet_title(game, set, what, beads.colours);
     let layout = labels::Layout {
         paper: a.paper,
         label: a.label_size,

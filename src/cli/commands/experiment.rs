@@ -329,11 +329,7 @@ pub(super) fn experiment<G: FullGame>(
         reports.push(VariantReport::of(name, s.settings_json(), &result, a.runs));
     }
     work.finish();
-    if let (Some(w), Some(path)) = (csv, &a.output.csv) {
-        w.into_inner()
-            .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.error()))?
-            .commit()?;
-    }
+    super::outputs::commit_csv(csv, a.output.csv.as_deref())?;
     if let Some(path) = &a.output.plot {
         let kind = a.output.chart.unwrap_or(ChartKind::LossRate);
         let spec = chart::data::chart(kind, &Rows::Index(rows))?;

@@ -24,3 +24,16 @@ pub(super) fn check_outputs(output: &ChartArgs, others: &[(&str, Option<&PathBuf
     }
     Ok(())
 }
+
+/// Finishes a CSV table being written atomically (`csv` of `path`, if one was asked for).
+pub(super) fn commit_csv(
+    csv: Option<csv::Writer<store::AtomicWriter>>,
+    path: Option<&std::path::Path>,
+) -> Result<()> {
+    if let (Some(w), Some(path)) = (csv, path) {
+        w.into_inner()
+            .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.error()))?
+            .commit()?;
+    }
+    Ok(())
+}

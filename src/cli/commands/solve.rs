@@ -53,20 +53,27 @@ impl fmt::Display for GraphSolve {
         }
         writeln!(f, "Value of the start for {mover}: {}.", self.value)?;
         writeln!(f, "First moves for {mover}:")?;
-        for m in &self.first_moves {
-            let mark = if self.best_moves.contains(&m.mv) {
-                "  (best)"
-            } else {
-                ""
-            };
-            writeln!(f, "  {:<8} {}{mark}", m.mv, m.value)?;
-        }
+        write_moves(f, &self.first_moves, &self.best_moves, 8)?;
         writeln!(
             f,
             "Principal variation: {}",
             numbered(&self.principal_variation)
         )
     }
+}
+
+/// Each move with its value, a best one marked, the moves in a column `width` wide.
+fn write_moves(
+    f: &mut fmt::Formatter<'_>,
+    moves: &[MoveValue],
+    best: &[String],
+    width: usize,
+) -> fmt::Result {
+    for m in moves {
+        let mark = if best.contains(&m.mv) { "  (best)" } else { "" };
+        writeln!(f, "  {:<width$} {}{mark}", m.mv, m.value)?;
+    }
+    Ok(())
 }
 
 /// A line of moves with move numbers, as `replay` reads it: `1. b1-b2 a3xb2 2. c1xb2 …`.
@@ -188,14 +195,7 @@ impl fmt::Display for PositionSolve {
             (w, None) => writeln!(f, "Under perfect play {w} wins.")?,
         }
         writeln!(f, "Moves for {}:", self.to_move)?;
-        for m in &self.first_moves {
-            let mark = if self.best_moves.contains(&m.mv) {
-                "  (best)"
-            } else {
-                ""
-            };
-            writeln!(f, "  {:<6} {}{mark}", m.mv, m.value)?;
-        }
+        write_moves(f, &self.first_moves, &self.best_moves, 6)?;
         writeln!(
             f,
             "A line of best moves: {}",

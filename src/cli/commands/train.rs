@@ -250,11 +250,7 @@ fn train_tracked<G: FullGame>(
         }
     }
     work.finish();
-    if let (Some(w), Some(path)) = (csv, &a.output.csv) {
-        w.into_inner()
-            .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.error()))?
-            .commit()?;
-    }
+    super::outputs::commit_csv(csv, a.output.csv.as_deref())?;
     if let Some(path) = &a.output.plot {
         let spec = chart::data::chart(
             a.output.chart.unwrap_or(ChartKind::Score),
