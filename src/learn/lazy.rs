@@ -159,6 +159,31 @@ pub fn rival_game<G: Game>(
     result
 }
 
+/// `runs` runs of `games` games from positions: run `i`'s learner is `template` reseeded with
+/// `derive_seed(seed, i)`, its opponent made by `opponent` from that seed, each game played by
+/// `play`; in parallel, with a result that does not depend on the number of threads.
+#[allow(clippy::too_many_arguments)]
+fn runs_of<G: Game, O>(
+    game: &G,
+    template: &Machine<G>,
+    opponent: impl Fn(u64) -> O + Sync,
+    play: impl Fn(&G, &mut Machine<G>, &mut O, &mut Scratch<G>) -> GameResult + Sync,
+    seed: u64,
+    runs: usize,
+    games: usize,
+    on_run: &(dyn Fn() + Sync),
+) -> super::engine::ExperimentResult {
+    super::engine::run_experiment(runs, games, on_run, |run, results| {
+        let mut m = template.clone();
+        let run_seed = derive_seed(seed, run);
+        m.reseed(run_seed);
+        let mut opp = opponent(run_seed);
+        let mut scratch = Scratch::default();
+        results.extend((0..games).map(|_| play(game, &mut m, &mut opp, &mut scratch)));
+        first_box_empty(&m)
+    })
+}
+
 /// Trains `runs` copies of `template` from positions, run `i` reseeded with
 /// `derive_seed(seed, i)`, each against a fresh copy of the opponent made by `opponent`, in
 /// parallel. The result does not depend on the number of threads.
@@ -171,15 +196,8 @@ pub fn experiment<G: Game, P: Player<G>>(
     games: usize,
     on_run: &(dyn Fn() + Sync),
 ) -> super::engine::ExperimentResult {
-    super::engine::run_experiment(runs, games, on_run, |run, results| {
-        let mut m = template.clone();
-        let run_seed = derive_seed(seed, run);
-        m.reseed(run_seed);
-        let mut opp = opponent(run_seed);
-        let mut scratch = Scratch::default();
-        results.extend((0..games).map(|_| play_game(game, &mut m, &mut opp, &mut scratch)));
-        first_box_empty(&m)
-    })
+    let play = |g: &G, m: &mut Machine<G>, o: &mut P, s: &mut Scratch<G>| play_game(g, m, o, s);
+    runs_of(game, template, opponent, play, seed, runs, games, on_run)
 }
 
 /// As [`experiment`], against a rival machine that learns too: a fresh copy of `rival` a run,
@@ -193,14 +211,12 @@ pub fn rival_experiment<G: Game>(
     games: usize,
     on_run: &(dyn Fn() + Sync),
 ) -> super::engine::ExperimentResult {
-    super::engine::run_experiment(runs, games, on_run, |run, results| {
-        let mut a = template.clone();
-        let run_seed = derive_seed(seed, run);
-        a.reseed(run_seed);
+    let opponent = |run_seed| {
         let mut b = MatchboxPlayer::new(rival.clone());
         b.machine.reseed(derive_seed(run_seed, u64::MAX));
-        let mut scratch = Scratch::default();
-        results.extend((0..games).map(|_| rival_game(game, &mut a, &mut b, &mut scratch)));
-        first_box_empty(&a)
-    })
+        b
+    };
+    runs_of(
+        game, template, opponent, rival_game, seed, runs, games, on_run,
+    )
 }

@@ -341,13 +341,8 @@ impl<G: GameDefaults> Session<G> {
         if !self.begin() {
             return false;
         }
-        match self.bout.ply() {
-            Some(p) => {
-                self.show(p);
-                true
-            }
-            None => false,
-        }
+        let ply = self.bout.ply();
+        self.shown(ply)
     }
 
     /// The person's move: option `pick` of [`Session::human_options`].
@@ -355,13 +350,13 @@ impl<G: GameDefaults> Session<G> {
         let Some(mv) = self.human_options().and_then(|o| o.get(pick).copied()) else {
             return false;
         };
-        match self.bout.person_move(mv) {
-            Some(p) => {
-                self.show(p);
-                true
-            }
-            None => false,
-        }
+        let ply = self.bout.person_move(mv);
+        self.shown(ply)
+    }
+
+    /// Records a ply for the screen, if one was played; whether one was.
+    fn shown(&mut self, ply: Option<Ply<G::Move>>) -> bool {
+        ply.map(|p| self.show(p)).is_some()
     }
 
     /// Records what a ply did, for the screen.
