@@ -306,6 +306,8 @@ struct Rate {
     since: f64,
     games: u64,
     frames: u32,
+    /// The reinforcement being animated, and when its animation began.
+    anim: (u64, f64),
 }
 
 impl Rate {
@@ -327,7 +329,15 @@ impl Rate {
             }
             (self.since, self.games, self.frames) = (t, played, 0);
         }
-        app.anim = 1.0;
+        // The last reinforcement's animation, as the terminal plays it: 1.5 s at the speeds
+        // that animate, a flash at the others.
+        if let Some(r) = &app.snapshot.reinforced
+            && r.seq != self.anim.0
+        {
+            self.anim = (r.seq, t);
+        }
+        let length = if app.speed.animated() { 1500.0 } else { 250.0 };
+        app.anim = ((t - self.anim.1) / length) as f32;
     }
 }
 
