@@ -626,7 +626,7 @@ fn unreadable(t: &Terminal<TestBackend>, theme: Theme) -> Vec<String> {
 /// Every screen at the sizes a class uses: nothing cut off at a border, every character readable
 /// in both themes, and a snapshot of each.
 #[test]
-fn screens_fit_and_read_at_80x24_100x30_and_120x40() {
+fn screens_fit_and_read_at_80x24_100x30_120x40_and_on_a_phone() {
     let mut her = session(3, Opponent::Perfect);
     for _ in 0..40 {
         her.recorded_game();
@@ -645,7 +645,8 @@ fn screens_fit_and_read_at_80x24_100x30_and_120x40() {
     let titles = Titles::of(&game, play_s.machine());
     let mut play_app = PlayApp::new(play_s, titles, Side::First, None);
     play_app.update(Action::Enter);
-    for (w, h) in [(80, 24), (100, 30), (120, 40)] {
+    // The last: a phone held upright, its panels one above the other.
+    for (w, h) in [(80, 24), (100, 30), (120, 40), (44, 48)] {
         for theme in [Theme::Dark, Theme::Light] {
             let mut her_app = watch_app(&her);
             her_app.theme = theme;

@@ -5,16 +5,13 @@
 //! unevenly ("MEN ACE"), so PNGs do not use it. Either way, no system font is needed.
 
 pub mod data;
+pub mod fonts;
 
 use std::path::Path;
 
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 use thiserror::Error;
-
-/// DejaVu Sans (licence in `src/chart/fonts/LICENSE-DejaVu.txt`).
-static DEJAVU_SANS: &[u8] = include_bytes!("fonts/DejaVuSans.ttf");
-static DEJAVU_SANS_BOLD: &[u8] = include_bytes!("fonts/DejaVuSans-Bold.ttf");
 
 /// Projector size.
 pub const WIDTH: u32 = 1600;
@@ -28,6 +25,8 @@ pub enum ChartError {
     Format(String),
     #[error("nothing to draw: {0}")]
     Empty(String),
+    #[error("the fonts to draw text with are not loaded yet")]
+    NoFonts,
 }
 
 /// One line of a chart, with an optional band (x, low, high) drawn under it.
@@ -103,8 +102,10 @@ fn register_fonts() {
     #[cfg(not(target_arch = "wasm32"))]
     ONCE.call_once(|| {
         // The embedded fonts are valid, so registration cannot fail.
-        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, DEJAVU_SANS);
-        let _ = plotters::style::register_font("sans-serif", FontStyle::Bold, DEJAVU_SANS_BOLD);
+        if let Some(f) = fonts::fonts() {
+            let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, f.regular);
+            let _ = plotters::style::register_font("sans-serif", FontStyle::Bold, f.bold);
+        }
     });
 }
 
@@ -383,22 +384,23 @@ pub fn png(spec: &ChartSpec) -> Result<Vec<u8>, ChartError> {
     svg_to_png(&svg(spec)?)
 }
 
-/// How SVG documents of this program are read: with the embedded DejaVu fonts, so text renders
-/// the same on a machine with no fonts installed.
-pub fn svg_options() -> resvg::usvg::Options<'static> {
+/// How SVG documents of this program are read: with the DejaVu fonts of [`fonts`], so text
+/// renders the same on a machine with no fonts installed.
+pub fn svg_options() -> Result<resvg::usvg::Options<'static>, ChartError> {
+    let f = fonts::fonts().ok_or(ChartError::NoFonts)?;
     let mut opt = resvg::usvg::Options::default();
     let db = opt.fontdb_mut();
-    db.load_font_data(DEJAVU_SANS.to_vec());
-    db.load_font_data(DEJAVU_SANS_BOLD.to_vec());
+    db.load_font_data(f.regular.to_vec());
+    db.load_font_data(f.bold.to_vec());
     db.set_sans_serif_family("DejaVu Sans");
     opt.font_family = "DejaVu Sans".into();
-    opt
+    Ok(opt)
 }
 
 /// Rasterises an SVG document drawn by [`svg`].
 pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, ChartError> {
     use resvg::{tiny_skia, usvg};
-    let tree = usvg::Tree::from_str(svg, &svg_options()).map_err(err)?;
+    let tree = usvg::Tree::from_str(svg, &svg_options()?).map_err(err)?;
     let size = tree.size().to_int_size();
     let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
         .ok_or_else(|| ChartError::Draw("empty image".into()))?;

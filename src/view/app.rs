@@ -91,6 +91,9 @@ pub enum Action {
     BrowseTo(usize),
     /// Ctrl-U: the move being typed is cleared.
     ClearInput,
+    /// A click or a tap on the board, at column and row of its drawing: the square there is the
+    /// move's origin or its destination.
+    Square(u16, u16),
 }
 
 /// Which screen.

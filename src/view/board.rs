@@ -35,6 +35,12 @@ pub trait BoardView: GameDefaults {
     }
     /// Columns and rows [`BoardView::board_lines`] takes.
     fn board_size(&self) -> (u16, u16);
+    /// The name of the square drawn at column `col`, row `row` of [`BoardView::board_lines`]
+    /// (`a1`, `d4`), if one is drawn there: where a click or a tap on the board lands.
+    fn square_at(&self, col: u16, row: u16) -> Option<String>;
+    /// The squares a move goes from (none for a stone or a mark placed) and to, by the names
+    /// [`BoardView::square_at`] gives; `None` for a move with no square (Havannah's swap).
+    fn move_ends(&self, mv: Self::Move) -> Option<(Option<String>, String)>;
     /// What the pieces are, for the legend.
     fn legend(&self) -> &'static str;
     /// How a box's diagram differs from the board when the symmetry `sym` takes one to the other:
@@ -76,4 +82,11 @@ pub fn heat_cell(n: u32, most: u32) -> (String, ratatui::style::Style) {
         text,
         Style::new().bg(bg).fg(fg).add_modifier(Modifier::BOLD),
     )
+}
+
+/// The square at column `col` of a row drawn as a label of `prefix` columns, then one character
+/// a square with a space between: its file (from 0) among `files`.
+pub fn file_at(col: u16, prefix: u16, files: u16) -> Option<u16> {
+    let x = col.checked_sub(prefix)?;
+    (x % 2 == 0 && x / 2 < files).then_some(x / 2)
 }

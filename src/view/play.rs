@@ -181,47 +181,110 @@ impl<G: BoardView> PlayApp<G> {
                 self.input.pop();
             }
             Action::ClearInput => self.input.clear(),
-            Action::Enter => {
-                if !self.session.in_game() {
-                    self.message = None;
-                    self.next_game();
-                    return;
-                }
-                let pick = if self.input.trim().is_empty() {
-                    Some(self.cursor.min(options.len().saturating_sub(1)))
-                } else {
-                    // What was typed stays until it is played, so a typo can be mended.
-                    let text = self.input.clone();
-                    let game = self.session.game();
-                    let pos = self
-                        .session
-                        .game
-                        .as_ref()
-                        .map(|g| g.position().clone())
-                        .unwrap_or_else(|| game.start());
-                    match game.parse_move(&pos, &text) {
-                        Ok(mv) => options.iter().position(|&m| m == mv),
-                        // A square alone (`b2`) is the one move that goes there, if only one does.
-                        Err(e) => match destination(game, &options, text.trim()) {
-                            Some(i) => Some(i),
-                            None => {
-                                self.message = Some(e.to_string());
-                                None
-                            }
-                        },
-                    }
-                };
-                if let Some(i) = pick
-                    && i < options.len()
-                {
-                    self.message = None;
-                    self.input.clear();
-                    self.session.human_move(i);
-                    self.cursor = 0;
-                    self.machine_moves();
+            Action::Square(col, row) if self.session.in_game() && !options.is_empty() => {
+                if let Some(name) = self.session.game().square_at(col, row) {
+                    self.tap(&name, &options);
                 }
             }
+            Action::Enter => self.enter(&options),
             _ => {}
+        }
+    }
+}
+
+impl<G: BoardView> PlayApp<G> {
+    /// Enter: the next game once one is over; else the move typed (or the one marked) is played,
+    /// and the machine answers.
+    fn enter(&mut self, options: &[G::Move]) {
+        if !self.session.in_game() {
+            self.message = None;
+            self.next_game();
+            return;
+        }
+        let pick = if self.input.trim().is_empty() {
+            Some(self.cursor.min(options.len().saturating_sub(1)))
+        } else {
+            // What was typed stays until it is played, so a typo can be mended.
+            let text = self.input.clone();
+            let game = self.session.game();
+            let pos = self
+                .session
+                .game
+                .as_ref()
+                .map(|g| g.position().clone())
+                .unwrap_or_else(|| game.start());
+            match game.parse_move(&pos, &text) {
+                Ok(mv) => options.iter().position(|&m| m == mv),
+                // A square alone (`b2`) is the one move that goes there, if only one does.
+                Err(e) => match destination(game, options, text.trim()) {
+                    Some(i) => Some(i),
+                    None => {
+                        self.message = Some(e.to_string());
+                        None
+                    }
+                },
+            }
+        };
+        if let Some(i) = pick
+            && i < options.len()
+        {
+            self.message = None;
+            self.input.clear();
+            self.session.human_move(i);
+            self.cursor = 0;
+            self.machine_moves();
+        }
+    }
+
+    /// A tap on the square `name`: with an origin already picked (the text typed), the move from
+    /// it to here; else the square becomes the origin if a move leaves it, or the move that goes
+    /// here if only one does. Where several turns fit, the first is marked in the list.
+    fn tap(&mut self, name: &str, options: &[G::Move]) {
+        let game = self.session.game();
+        let ends: Vec<_> = options.iter().map(|&m| game.move_ends(m)).collect();
+        let from_here = |from: &str| {
+            ends.iter()
+                .enumerate()
+                .filter(|(_, e)| e.as_ref().is_some_and(|(f, _)| f.as_deref() == Some(from)))
+                .map(|(i, _)| i)
+                .collect::<Vec<_>>()
+        };
+        let picked = self.input.trim().to_string();
+        let fits: Vec<usize> = if picked.is_empty() || picked == name {
+            Vec::new()
+        } else {
+            from_here(&picked)
+                .into_iter()
+                .filter(|&i| ends[i].as_ref().is_some_and(|(_, t)| t == name))
+                .collect()
+        };
+        if fits.is_empty() && !from_here(name).is_empty() {
+            self.input = name.to_string();
+            self.message = Some(format!("{name}: now where it goes"));
+            return;
+        }
+        let fits = if fits.is_empty() {
+            let to_here: Vec<usize> = (0..ends.len())
+                .filter(|&i| ends[i].as_ref().is_some_and(|(_, t)| t == name))
+                .collect();
+            to_here
+        } else {
+            fits
+        };
+        match fits.as_slice() {
+            [] => {
+                self.input.clear();
+                self.message = Some(format!("no move of yours goes from or to {name}"));
+            }
+            &[i] => self.update(Action::Choose(i)),
+            &[i, ..] => {
+                self.input.clear();
+                self.cursor = i;
+                self.message = Some(format!(
+                    "{} moves fit: ↑ ↓ choose, Enter plays the marked one",
+                    fits.len()
+                ));
+            }
         }
     }
 }

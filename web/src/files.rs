@@ -12,11 +12,20 @@ use matchbox::view::board::BoardView;
 use matchbox::view::session::Session;
 use wasm_bindgen::prelude::*;
 
-/// A file to download: its name, its bytes and its type.
+/// A file to download: its name, its type and what it holds.
 pub struct File {
     pub name: String,
-    pub bytes: Vec<u8>,
     pub mime: &'static str,
+    pub body: Body,
+}
+
+/// What a file holds: its bytes, or the SVG documents the page's converter (a second module,
+/// loaded with the fonts the first time one is asked for) turns into a PNG or a PDF. The text
+/// and image stack that does it is most of its size; the page loads it only when needed.
+pub enum Body {
+    Bytes(Vec<u8>),
+    Png(String),
+    Pdf(Vec<String>),
 }
 
 /// What makes the page's files (from the session on screen).
@@ -40,38 +49,38 @@ pub fn make<G: BoardView + LabelView>(s: &Session<G>, what: &str) -> Result<File
     Ok(match what {
         "machine" => File {
             name: format!("{stem}.yaml"),
-            bytes: matchbox::store::to_yaml(game, m, game.size_key()).into_bytes(),
             mime: "application/yaml",
+            body: Body::Bytes(matchbox::store::to_yaml(game, m, game.size_key()).into_bytes()),
         },
         "labels" => File {
             name: format!("{stem}-labels.pdf"),
-            bytes: labels_pdf(s)?,
             mime: "application/pdf",
+            body: Body::Pdf(label_pages(s)?),
         },
         "chart" | "chart-png" if s.curve.points.is_empty() => {
             return Err("no games played yet: nothing to chart".into());
         }
         "chart" => File {
             name: format!("{stem}-chart.svg"),
-            bytes: matchbox::chart::svg(&chart(s))
-                .map_err(|e| e.to_string())?
-                .into_bytes(),
             mime: "image/svg+xml",
+            body: Body::Bytes(
+                matchbox::chart::svg(&chart(s))
+                    .map_err(|e| e.to_string())?
+                    .into_bytes(),
+            ),
         },
-        "chart-png" => {
-            let svg = matchbox::chart::svg(&chart(s)).map_err(|e| e.to_string())?;
-            File {
-                name: format!("{stem}-chart.png"),
-                bytes: matchbox::chart::svg_to_png(&svg).map_err(|e| e.to_string())?,
-                mime: "image/png",
-            }
-        }
+        "chart-png" => File {
+            name: format!("{stem}-chart.png"),
+            mime: "image/png",
+            body: Body::Png(matchbox::chart::svg(&chart(s)).map_err(|e| e.to_string())?),
+        },
         other => return Err(format!("no file `{other}`")),
     })
 }
 
-/// The labels of the machine's boxes with the beads they hold now, as `boxes --labels` prints.
-fn labels_pdf<G: BoardView + LabelView>(s: &Session<G>) -> Result<Vec<u8>, String> {
+/// The label sheets of the machine's boxes with the beads they hold now, as `boxes --labels`
+/// prints them (one SVG document a page, for the converter's PDF).
+fn label_pages<G: BoardView + LabelView>(s: &Session<G>) -> Result<Vec<String>, String> {
     let game = s.game();
     let m = s.machine();
     let set = &m.boxes;
@@ -90,8 +99,7 @@ fn labels_pdf<G: BoardView + LabelView>(s: &Session<G>) -> Result<Vec<u8>, Strin
         matchbox::text::group(m.games_played)
     );
     let title = labels::sheet_title(game, set, &what, s.colours);
-    let pages = labels::sheets(game, set, &beads, &title, Layout::default());
-    labels::pdf::pages_to_pdf(&pages).map_err(|e| e.to_string())
+    Ok(labels::sheets(game, set, &beads, &title, Layout::default()))
 }
 
 /// Michie's learning curve of the session: wins − losses, game by game.
@@ -116,15 +124,32 @@ fn chart<G: GameDefaults>(s: &Session<G>) -> ChartSpec {
     }
 }
 
-/// Offers the page's file `what` (`machine`, `labels`, `chart`, `chart-png`) for download.
+/// Offers the page's file `what` (`machine`, `labels`, `chart`, `chart-png`) for download:
+/// `null` once offered, or, for a PNG or a PDF, what the converter is to turn into one (an object
+/// of `name`, `mime`, `kind` — `png` or `pdf` — and `svgs`, the SVG documents).
 #[wasm_bindgen]
-pub fn download_file(what: &str) -> Result<(), JsValue> {
+pub fn download_file(what: &str) -> Result<JsValue, JsValue> {
     let file = FILES.with(|f| match f.borrow().as_ref() {
         Some(make) => make(what),
         None => Err("nothing to save yet".into()),
     });
     let file = file.map_err(|e| JsValue::from_str(&e))?;
-    crate::download(&file.name, &file.bytes, file.mime).map_err(|e| JsValue::from_str(&e))
+    let (kind, svgs) = match file.body {
+        Body::Bytes(bytes) => {
+            crate::download(&file.name, &bytes, file.mime).map_err(|e| JsValue::from_str(&e))?;
+            return Ok(JsValue::NULL);
+        }
+        Body::Png(svg) => ("png", vec![svg]),
+        Body::Pdf(pages) => ("pdf", pages),
+    };
+    let out = js_sys::Object::new();
+    let set = |k: &str, v: JsValue| js_sys::Reflect::set(&out, &JsValue::from_str(k), &v);
+    set("name", file.name.into())?;
+    set("mime", file.mime.into())?;
+    set("kind", kind.into())?;
+    let array: js_sys::Array = svgs.into_iter().map(JsValue::from).collect();
+    set("svgs", array.into())?;
+    Ok(out.into())
 }
 
 /// Where the page keeps a machine file opened, across the reload that sets up its game.

@@ -47,26 +47,51 @@ fn say(text: &str) {
     }
 }
 
-/// The page starts here.
-#[wasm_bindgen(start)]
-pub fn start() -> Result<(), JsValue> {
-    console_error_panic_hook::set_once();
+/// The settings in the page's address (the defaults, with the error said, if they are bad).
+fn settings() -> Settings {
     let search = web_sys::window()
         .map(|w| w.location().search().unwrap_or_default())
         .unwrap_or_default();
-    let settings = match Settings::from_query(&search) {
+    match Settings::from_query(&search) {
         Ok(s) => s,
         Err(e) => {
             say(&format!("error: {e}"));
             Settings::default()
         }
+    }
+}
+
+/// The page's module is loaded: a panic says where it happened in the console.
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// The grid the screen of the address's settings needs, for the page to size its font: the
+/// columns and rows of the screen side by side, then of its panels one above the other (a
+/// phone held upright).
+#[wasm_bindgen]
+pub fn grid_need() -> Vec<u16> {
+    let s = settings();
+    let kind = match s.screen {
+        Screen::Watch => render::ScreenKind::Watch,
+        Screen::Play => render::ScreenKind::Play,
     };
-    let kind = settings.kind;
-    let result = with_game!(kind, |g| run(g, &settings));
+    let (wide, tall) = with_game!(s.kind, |g| (
+        render::min_size(&g, kind),
+        render::tall_min_size(&g, kind)
+    ));
+    vec![wide.0, wide.1, tall.0, tall.1]
+}
+
+/// Shows the screen of the address's settings, in the page's grid (sized by then).
+#[wasm_bindgen]
+pub fn show() {
+    let settings = settings();
+    let result = with_game!(settings.kind, |g| run(g, &settings));
     if let Err(e) = result {
         say(&format!("error: {e}"));
     }
-    Ok(())
 }
 
 /// A key from the page as the screens' key.
@@ -260,14 +285,19 @@ fn command<G: BoardView + LabelView>(
 ) -> Option<String> {
     match cmd {
         Command::Save(_) => Some(match files::make(s, "machine") {
-            Ok(f) => match download(&f.name, &f.bytes, f.mime) {
+            Ok(files::File {
+                name,
+                mime,
+                body: files::Body::Bytes(bytes),
+            }) => match download(&name, &bytes, mime) {
                 Ok(()) => format!(
                     "saved {} games to {} (your downloads)",
                     s.machine().games_played,
-                    f.name
+                    name
                 ),
                 Err(e) => format!("not saved: {e}"),
             },
+            Ok(_) => "not saved: the machine is a YAML file".into(),
             Err(e) => format!("not saved: {e}"),
         }),
         Command::Quit => None,

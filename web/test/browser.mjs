@@ -32,8 +32,8 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 
-async function open(query, viewport = { width: 1280, height: 800 }) {
-  const page = await browser.newPage({ viewport, acceptDownloads: true });
+async function open(query, viewport = { width: 1280, height: 800 }, touch = false) {
+  const page = await browser.newPage({ viewport, acceptDownloads: true, hasTouch: touch, isMobile: touch });
   page.on('pageerror', e => { console.log('page error:', e.message); failures++; });
   for (let i = 0; i < 50; i++) {
     try { await page.goto(base + query); break; } catch { await page.waitForTimeout(100); }
@@ -53,6 +53,23 @@ async function waitFor(page, test, ms = 15000) {
 async function games(page) {
   const m = (await screenText(page)).match(/games\s+([\d,]+)/);
   return m ? Number(m[1].replace(/,/g, '')) : 0;
+}
+
+/// The middle of the character `offset` after the first match of `pattern` on a row of the
+/// screen, in page coordinates; null if no row matches.
+async function placeOf(page, pattern, offset = 0) {
+  return page.evaluate(([source, offset]) => {
+    const re = new RegExp(source);
+    for (const pre of document.querySelectorAll('#screen pre')) {
+      const text = [...pre.children].map(s => s.textContent).join('');
+      const m = re.exec(text);
+      if (m) {
+        const r = pre.children[m.index + offset].getBoundingClientRect();
+        return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+      }
+    }
+    return null;
+  }, [pattern, offset]);
 }
 
 try {
@@ -120,6 +137,28 @@ try {
   check(await waitFor(page, t => /not a\s*(│\s*)*legal/.test(t) || t.includes('not a legal'), 5000), 'an illegal move typed is refused with the message');
   await page.close();
 
+  // A phone held upright: the panels one above the other, in a font that reads, and a move
+  // by two taps on the board (the pawn, then where it goes).
+  page = await open('?screen=play', { width: 390, height: 844 }, true);
+  check(await waitFor(page, t => t.includes('Your move')), 'the play screen opens on a phone');
+  const grid = await page.evaluate(() => {
+    const pres = [...document.querySelectorAll('#screen pre')];
+    const size = parseFloat(getComputedStyle(document.getElementById('screen')).fontSize);
+    return { cols: pres[0].children.length, rows: pres.length, size };
+  });
+  check(grid.cols >= 40 && grid.cols < 80 && grid.size >= 11, `the phone's grid is ${grid.cols}×${grid.rows} in a ${grid.size} px font`);
+  const text = await screenText(page);
+  check(text.indexOf('Your move') > text.indexOf('Game 1'), 'the move list is under the board');
+  const a1 = await placeOf(page, '│ 1 W', 4), a2 = await placeOf(page, '│ 2 ·', 4);
+  check(a1 !== null && a2 !== null, 'the board shows a1 and a2');
+  if (a1 && a2) {
+    await page.touchscreen.tap(a1.x, a1.y);
+    check(await waitFor(page, t => t.includes('a1: now where it goes'), 5000), 'a tap on the pawn on a1 picks it');
+    await page.touchscreen.tap(a2.x, a2.y);
+    check(await waitFor(page, t => /a1-a2 [a-c][1-3][-x][a-c][1-3]/.test(t), 5000), 'a tap on a2 plays a1-a2, and the machine answers');
+  }
+  await page.close();
+
   // Noughts and crosses as O: MENACE moves first, as X.
   page = await open('?game=tictactoe&screen=play&side=o');
   check(await waitFor(page, t => t.includes('you (o) against MENACE (x)')), 'noughts and crosses as O against MENACE (x)');
@@ -160,6 +199,11 @@ try {
   const svg = join(dir, 'chart.svg');
   await (await download).saveAs(svg);
   check(readFileSync(svg, 'utf8').startsWith('<svg'), 'the chart downloads as SVG');
+  download = page.waitForEvent('download');
+  await page.click('#save-png');
+  const png = join(dir, 'chart.png');
+  await (await download).saveAs(png);
+  check(readFileSync(png).subarray(1, 4).toString() === 'PNG', 'and as PNG');
   await page.close();
 
   // Screenshots for the README, at a phone's size and a projector's.

@@ -7,6 +7,23 @@ use ratatui::text::{Line, Span};
 use super::mini::{MiniArimaa, Position};
 use crate::view::board::BoardView;
 
+impl MiniArimaa {
+    /// Where a turn starts and ends: the first step's square, and where the piece that leaves it
+    /// stands at the end of the turn.
+    fn ends(&self, mv: <Self as crate::game::Game>::Move) -> Option<(u8, u8)> {
+        let rules = self.rules();
+        let steps = mv.steps();
+        let from = steps.first()?.from;
+        let mut at = from;
+        for s in &steps {
+            if s.from == at {
+                at = rules.step_to(s.from, s.dir).unwrap_or(at);
+            }
+        }
+        Some((from, at))
+    }
+}
+
 impl BoardView for MiniArimaa {
     fn board_lines(&self, pos: &Position, marks: &[(Self::Move, Color)]) -> Vec<Line<'static>> {
         let rules = self.rules();
@@ -38,11 +55,10 @@ impl BoardView for MiniArimaa {
                     None => ('·', Style::new().fg(Color::DarkGray)),
                 };
                 for &(mv, colour) in marks {
-                    let steps = mv.steps();
-                    let dest = steps.last().and_then(|s| rules.step_to(s.from, s.dir));
-                    if dest == Some(sq) {
+                    let ends = self.ends(mv);
+                    if ends.map(|e| e.1) == Some(sq) {
                         style = style.bg(colour).fg(Color::Black);
-                    } else if steps.first().is_some_and(|s| s.from == sq) {
+                    } else if ends.is_some_and(|e| e.0 == sq) {
                         style = style.fg(colour).add_modifier(Modifier::UNDERLINED);
                     }
                 }
@@ -64,6 +80,20 @@ impl BoardView for MiniArimaa {
     fn board_size(&self) -> (u16, u16) {
         let rules = self.rules();
         (2 + 2 * rules.width() as u16 - 1, rules.height() as u16 + 1)
+    }
+
+    fn square_at(&self, col: u16, row: u16) -> Option<String> {
+        let rules = self.rules();
+        let (w, h) = (rules.width() as u16, rules.height() as u16);
+        let rank = h.checked_sub(row + 1)?;
+        let file = crate::view::board::file_at(col, 2, w)?;
+        Some(rules.square_name((rank * w + file) as u8))
+    }
+
+    fn move_ends(&self, mv: Self::Move) -> Option<(Option<String>, String)> {
+        let rules = self.rules();
+        let (from, to) = self.ends(mv)?;
+        Some((Some(rules.square_name(from)), rules.square_name(to)))
     }
 
     fn legend(&self) -> &'static str {

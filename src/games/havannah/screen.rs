@@ -113,6 +113,24 @@ impl BoardView for Havannah {
         (2 + 4 * n - 3 + 4, 2 * n - 1)
     }
 
+    fn square_at(&self, col: u16, row: u16) -> Option<String> {
+        let n = self.base().get() as u16;
+        let y = row;
+        if y >= 2 * n - 1 {
+            return None;
+        }
+        let first = y.saturating_sub(n - 1);
+        let last = (y + n - 1).min(2 * n - 2);
+        let indent = 2 * first + n - 1 - y;
+        let x = first + crate::view::board::file_at(col, 2 + indent, last - first + 1)?;
+        self.cell_at(x as usize, y as usize)
+            .map(|c| self.cell_name(c))
+    }
+
+    fn move_ends(&self, mv: Cell) -> Option<(Option<String>, String)> {
+        (!mv.is_swap()).then(|| (None, self.cell_name(mv)))
+    }
+
     fn image_word(&self, sym: crate::game::Sym) -> String {
         crate::view::board::turn_or_mirror(sym, 6, 60)
     }

@@ -56,6 +56,18 @@ impl BoardView for Hexapawn {
         (2 + 2 * cols - 1, rows + 1)
     }
 
+    fn square_at(&self, col: u16, row: u16) -> Option<String> {
+        let rows = self.size().rows() as u16;
+        let rank = rows.checked_sub(row + 1)?;
+        let prefix = format!("{} ", rank + 1).len() as u16;
+        let file = crate::view::board::file_at(col, prefix, self.size().cols() as u16)?;
+        Some(self.cell_name(Cell::at(self, rank as usize, file as usize)))
+    }
+
+    fn move_ends(&self, mv: Self::Move) -> Option<(Option<String>, String)> {
+        Some((Some(self.cell_name(mv.from)), self.cell_name(mv.to)))
+    }
+
     fn image_word(&self, _sym: crate::game::Sym) -> String {
         "mirrored".into()
     }

@@ -74,6 +74,16 @@ impl BoardView for TicTacToe {
         (7, 4)
     }
 
+    fn square_at(&self, col: u16, row: u16) -> Option<String> {
+        let rank = 2u16.checked_sub(row)?;
+        let file = crate::view::board::file_at(col, 2, 3)?;
+        Cell::new(rank as usize, file as usize).map(|c| self.cell_name(c))
+    }
+
+    fn move_ends(&self, mv: Move) -> Option<(Option<String>, String)> {
+        Some((None, self.cell_name(mv.0)))
+    }
+
     fn image_word(&self, sym: crate::game::Sym) -> String {
         crate::view::board::turn_or_mirror(sym, 4, 90)
     }

@@ -166,7 +166,7 @@ pub(super) fn screen<G: BoardView>(f: &mut Frame, game: &G, kind: ScreenKind) ->
 pub(super) fn layout<G: BoardView>(area: Rect, game: &G, kind: ScreenKind) -> Option<Screen> {
     let need = min_size(game, kind);
     if area.width < need.0 || area.height < need.1 {
-        return None;
+        return tall_layout(area, game, kind);
     }
     let [title, body, keys] = Layout::vertical([
         Constraint::Length(1),
@@ -205,6 +205,52 @@ pub(super) fn layout<G: BoardView>(area: Rect, game: &G, kind: ScreenKind) -> Op
         keys,
     })
 }
+
+/// The panels one above the other, for a screen narrower than the columns need but tall (a
+/// phone held upright): title, board, what goes under it, the middle panel, the right one, keys.
+fn tall_layout<G: BoardView>(area: Rect, game: &G, kind: ScreenKind) -> Option<Screen> {
+    let need = tall_min_size(game, kind);
+    if area.width < need.0 || area.height < need.1 {
+        return None;
+    }
+    let (_, bh) = game.board_size();
+    let (_, under) = under_board_rows(kind, bh);
+    let rest = area.height - 2 - (bh + 5) - under;
+    // Watching, the machine's panel takes what its boxes need at most; the score and the curve
+    // under it the rest.
+    let middle = match kind {
+        ScreenKind::Watch => (rest * 2 / 5).min(TALL_PANEL),
+        ScreenKind::Play => rest * 2 / 5,
+    };
+    let [title, board, under_board, middle, right, keys] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(bh + 5),
+        Constraint::Length(under),
+        Constraint::Length(middle),
+        Constraint::Min(0),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    Some(Screen {
+        title,
+        board,
+        under_board,
+        middle,
+        right,
+        keys,
+    })
+}
+
+/// The least a screen of panels one above the other needs: the widest of the board and the
+/// side panels, the board's panel in full, the panel under it, and room for the other two.
+pub fn tall_min_size<G: BoardView>(game: &G, kind: ScreenKind) -> (u16, u16) {
+    let (w, h) = game.board_size();
+    let (_, under) = under_board_rows(kind, h);
+    ((w + 4).max(RIGHT + 12), 2 + h + 5 + under + 2 * TALL_PANEL)
+}
+
+/// The least rows of each of the two lower panels of a tall screen.
+const TALL_PANEL: u16 = 10;
 
 /// As many of the parts as fit in `width`, in order.
 pub(super) fn fit(parts: &[String], width: usize) -> String {

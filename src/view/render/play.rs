@@ -142,8 +142,8 @@ fn move_rows<G: BoardView>(
     (above, start, end)
 }
 
-/// What a click (or a tap) at column `col`, row `row` of a play screen of `area` does: a move of
-/// the list is chosen and played.
+/// What a click (or a tap) at column `col`, row `row` of a play screen of `area` does: a square
+/// of the board is tapped, or a move of the list is chosen and played.
 pub fn play_click<G: BoardView>(
     app: &PlayApp<G>,
     area: Rect,
@@ -151,6 +151,12 @@ pub fn play_click<G: BoardView>(
     row: u16,
 ) -> Option<Action> {
     let screen = layout(area, app.session.game(), ScreenKind::Play)?;
+    // The board's drawing starts inside its border, after the panel's one-column indent.
+    let board = screen.board;
+    let on_board = col >= board.x + 2 && col + 1 < board.x + board.width;
+    if on_board && row > board.y && row + 1 < board.y + board.height {
+        return Some(Action::Square(col - board.x - 2, row - board.y - 1));
+    }
     let b = screen.middle;
     let inside = col > b.x && col + 1 < b.x + b.width && row > b.y && row + 1 < b.y + b.height;
     if !inside {
@@ -237,6 +243,7 @@ fn key_bar<G: BoardView>(app: &PlayApp<G>, machine_plays: bool, width: u16) -> L
                         " ↑↓ choose · Enter play · or type a move like {example} · ? help · q quit"
                     ),
                     format!(" ↑↓ choose · Enter play · type {example} · ? help · q quit"),
+                    format!(" ↑↓ Enter · tap or type {example} · ? help"),
                 ],
                 width as usize,
             ),
