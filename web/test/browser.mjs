@@ -98,6 +98,10 @@ try {
   check(await waitFor(page, t => t.includes('(white) learns hexapawn 4x4')), 'a link opens the run it names (hexapawn 4x4, the machine White)');
   check(await page.inputValue('#fields [name=size]') === '4x4', 'and the settings show it');
   await page.close();
+  page = await open('?game=havannah&size=3');
+  check(await waitFor(page, t => t.includes('havannah base 3')), 'a link to Havannah base 3 opens it');
+  check(await page.inputValue('#game') === 'havannah&size=3', 'and the game list shows Havannah base 3');
+  await page.close();
   page = await open('?game=chess');
   await page.waitForTimeout(500);
   check((await page.locator('#message').innerText()).startsWith('error: game: unknown game'), 'an unknown game is refused in one line');
@@ -210,6 +214,7 @@ try {
   mkdirSync(shots, { recursive: true });
   for (const [name, viewport, query] of [
     ['phone-her', { width: 390, height: 844 }, '?speed=10'],
+    ['phone-play-havannah', { width: 390, height: 844 }, '?game=havannah&size=3&screen=play'],
     ['projector-menace', { width: 1920, height: 1080 }, '?game=tictactoe&opponent=random&speed=10&seed=1'],
     ['projector-play', { width: 1920, height: 1080 }, '?game=tictactoe&screen=play&side=o'],
   ]) {
