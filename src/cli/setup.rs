@@ -30,7 +30,7 @@ pub(crate) fn game_kind(args: &GameArgs, file: Option<&Path>) -> Result<GameKind
     let Some(path) = file else {
         return Ok(kind);
     };
-    let f = store::file_game(path, &store::read(path)?)?;
+    let f = store::read_file_game(path)?;
     if f.game != kind.name() {
         if !crate::games::names().contains(&f.game.as_str()) {
             bail!(
@@ -278,7 +278,7 @@ fn machine_from_file<G: GameDefaults>(
     opts: &MachineOptions,
     path: &Path,
 ) -> Result<Machine<G>> {
-    let mut m = store::from_yaml(game, path, &store::read(path)?)?;
+    let mut m = store::load_machine(game, path)?;
     if m.boxes.is_lazy() && opts.engine == Engine::Table {
         bail!(
             "{}: the file holds a lazy machine (only the boxes it made); use --engine lazy or auto",
@@ -370,7 +370,7 @@ pub(crate) fn rival_machine<G: GameDefaults>(
     let side = learner.boxes.side().other();
     match file {
         Some(path) => {
-            let m = store::from_yaml(game, path, &store::read(path)?)?;
+            let m = store::load_machine(game, path)?;
             if m.boxes.side() != side {
                 bail!(
                     "{}: the opponent machine must play {}, but it plays {}",

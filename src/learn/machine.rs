@@ -101,6 +101,26 @@ impl<G: Game> Machine<G> {
         m
     }
 
+    /// A machine of `boxes` with its beads given in their flat layout, box after box (the box's
+    /// total, then a count per arrow), as a file holds them; `None` if they do not fit the boxes.
+    pub fn with_beads(
+        boxes: Arc<BoxSet<G>>,
+        initial: StageBeads,
+        reinforcement: Reinforcement,
+        seed: u64,
+        beads: Vec<u32>,
+    ) -> Option<Machine<G>> {
+        (beads.len() == boxes.len() + boxes.arrow_count()).then(|| Machine {
+            beads,
+            boxes,
+            initial,
+            reinforcement,
+            seed,
+            rng: rng_from_seed(seed),
+            games_played: 0,
+        })
+    }
+
     /// Seeds the generator afresh (the beads are kept).
     pub fn reseed(&mut self, seed: u64) {
         self.seed = seed;

@@ -8,14 +8,13 @@ use std::path::{Path, PathBuf};
 use super::{MAX_FILE_BYTES, StoreError, invalid};
 use crate::learn::{GameDefaults, Machine};
 
-/// Reads a file from disk: a regular file of at most [`MAX_FILE_BYTES`], as UTF-8.
-pub fn read(path: &Path) -> Result<String, StoreError> {
-    use std::io::Read;
+/// Opens a file to read: a regular file, never a pipe or a device (asked before opening: opening
+/// a FIFO blocks until a writer comes).
+pub fn open(path: &Path) -> Result<fs::File, StoreError> {
     let io = |err| StoreError::Io {
         path: path.to_path_buf(),
         err,
     };
-    // Asked before opening: opening a FIFO blocks until a writer comes.
     let meta = fs::metadata(path).map_err(io)?;
     if !meta.is_file() {
         return Err(not_regular(path, &meta));
@@ -25,12 +24,26 @@ pub fn read(path: &Path) -> Result<String, StoreError> {
     if !meta.is_file() {
         return Err(not_regular(path, &meta));
     }
-    if meta.len() > MAX_FILE_BYTES {
+    Ok(f)
+}
+
+/// Reads a file from disk: a regular file of at most [`MAX_FILE_BYTES`], as UTF-8 (a game record,
+/// a table). Machine files are read box by box instead ([`load_machine`]).
+pub fn read(path: &Path) -> Result<String, StoreError> {
+    use std::io::Read;
+    let io = |err| StoreError::Io {
+        path: path.to_path_buf(),
+        err,
+    };
+    let f = open(path)?;
+    let len = f.metadata().map_err(io)?.len();
+    if len > MAX_FILE_BYTES {
         return Err(invalid(
             path,
             format!(
-                "{} bytes is more than a matchbox file may hold ({MAX_FILE_BYTES})",
-                meta.len()
+                "{} is more than this file may hold ({})",
+                crate::text::bytes(len),
+                crate::text::bytes(MAX_FILE_BYTES)
             ),
         ));
     }
@@ -39,6 +52,47 @@ pub fn read(path: &Path) -> Result<String, StoreError> {
         .read_to_string(&mut text)
         .map_err(io)?;
     Ok(text)
+}
+
+/// The buffer a machine file is read and written through.
+const BUFFER: usize = 1 << 16;
+
+/// Loads a machine file for `game`, YAML or binary by its extension, box by box: memory for the
+/// machine and a small buffer, whatever the file's size.
+pub fn load_machine<G: crate::game::Game>(game: &G, path: &Path) -> Result<Machine<G>, StoreError> {
+    let f = open(path)?;
+    let input = std::io::BufReader::with_capacity(BUFFER, f);
+    super::read_machine(game, path, super::Format::of(path), input)
+}
+
+/// The game (and size) a machine file is for, from its settings alone.
+pub fn read_file_game(path: &Path) -> Result<super::FileGame, StoreError> {
+    use std::io::{BufRead, Read};
+    let mut input = std::io::BufReader::new(open(path)?);
+    let text = match super::Format::of(path) {
+        super::Format::Binary => super::binary::header_text(path, input)?,
+        super::Format::Yaml => {
+            // The lines before `boxes:` (at most a megabyte of them).
+            let mut text = String::new();
+            let mut line = Vec::new();
+            while text.len() < 1 << 20 {
+                line.clear();
+                let n = (&mut input)
+                    .take(1 << 20)
+                    .read_until(b'\n', &mut line)
+                    .map_err(|err| StoreError::Io {
+                        path: path.to_path_buf(),
+                        err,
+                    })?;
+                if n == 0 || line.starts_with(b"boxes:") {
+                    break;
+                }
+                text.push_str(&String::from_utf8_lossy(&line));
+            }
+            text
+        }
+    };
+    super::file_game(path, &text)
 }
 
 /// Why a path that is not a regular file cannot be read.
@@ -66,13 +120,25 @@ fn not_regular(path: &Path, meta: &fs::Metadata) -> StoreError {
     invalid(path, format!("is {what}, not a regular file"))
 }
 
-/// Saves `machine` to `path` as YAML, atomically.
+/// Saves `machine` to `path`, YAML or binary by its extension, box by box and atomically.
 pub fn save_machine<G: GameDefaults>(
     path: &Path,
     game: &G,
     machine: &Machine<G>,
 ) -> Result<(), StoreError> {
-    save_atomic(path, &super::to_yaml(game, machine, game.size_key()))
+    let mut w = AtomicWriter::create(path)?;
+    super::write_machine(
+        &mut w,
+        super::Format::of(path),
+        game,
+        machine,
+        game.size_key(),
+    )
+    .map_err(|err| StoreError::Io {
+        path: path.to_path_buf(),
+        err,
+    })?;
+    w.commit()
 }
 
 /// Where a save to `path` really goes: the final target when `path` is a symbolic link (so the
@@ -215,7 +281,12 @@ pub fn describe_existing(path: &Path) -> Option<String> {
     let mut f = fs::File::open(path).ok()?;
     let mut bytes = Vec::new();
     let _ = (&mut f).take(8192).read_to_end(&mut bytes);
-    head.push_str(&String::from_utf8_lossy(&bytes));
+    // A binary file's settings follow its magic, version, encoding and length (15 bytes).
+    let text = match bytes.strip_prefix(b"MATCHBOX") {
+        Some(_) => bytes.get(15..).unwrap_or_default(),
+        None => &bytes[..],
+    };
+    head.push_str(&String::from_utf8_lossy(text));
     let key = |name: &str| {
         head.lines()
             .take_while(|l| !l.starts_with("boxes:"))
@@ -351,7 +422,7 @@ impl AtomicWriter {
             path: path.to_path_buf(),
             target,
             tmp,
-            file: Some(std::io::BufWriter::new(file)),
+            file: Some(std::io::BufWriter::with_capacity(BUFFER, file)),
         })
     }
 

@@ -3,14 +3,15 @@
 //! This module reads and writes the text; [`files`] (with the `native` feature) reads files from
 //! disk and saves them atomically (a temporary file in the same directory, then a rename).
 
+mod binary;
 #[cfg(feature = "native")]
 mod files;
+mod loader;
+mod yaml;
 #[cfg(feature = "native")]
 pub use files::*;
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_yaml::{Mapping, Value};
@@ -39,10 +40,10 @@ fn invalid(path: &Path, message: impl Into<String>) -> StoreError {
     }
 }
 
-/// The file as written: settings first, then the boxes.
+/// A file's settings, written before its boxes (the same in the YAML and the binary format).
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct MachineFile {
+struct Header {
     game: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     size: Option<String>,
@@ -62,7 +63,6 @@ struct MachineFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     rng_state: Option<Rng>,
     games_played: u64,
-    boxes: Vec<BoxEntry>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -75,6 +75,19 @@ struct BoxEntry {
     position: String,
     /// Arrow (move in the game's notation) → beads.
     arrows: Mapping,
+}
+
+/// A box as the YAML holds it.
+impl BoxEntry {
+    /// Its beads, arrow by arrow in the order of `expected` (the box it must be).
+    fn beads<G: Game>(
+        &self,
+        game: &G,
+        pos: &G::Position,
+        expected: &MatchBox<G>,
+    ) -> Result<Vec<Beads>, String> {
+        entry_beads(game, self, pos, expected)
+    }
 }
 
 fn include() -> Forced {
@@ -109,7 +122,7 @@ pub const MAX_NESTING: usize = 64;
 
 /// Refuses text whose flow collections nest deeper than [`MAX_NESTING`] (quoted text and comments
 /// aside), at once: a parser takes quadratic time on such files.
-fn check_nesting(path: &Path, text: &str) -> Result<(), StoreError> {
+fn check_nesting(path: &Path, text: &str, first_line: usize) -> Result<(), StoreError> {
     for (number, line) in text.lines().enumerate() {
         let mut depth = 0usize;
         let mut quote: Option<char> = None;
@@ -126,7 +139,7 @@ fn check_nesting(path: &Path, text: &str) -> Result<(), StoreError> {
                             path,
                             format!(
                                 "line {}: lists or maps nested more than {MAX_NESTING} levels deep",
-                                number + 1
+                                number + first_line
                             ),
                         ));
                     }
@@ -139,12 +152,18 @@ fn check_nesting(path: &Path, text: &str) -> Result<(), StoreError> {
     Ok(())
 }
 
-fn parse_file(path: &Path, text: &str) -> Result<MachineFile, StoreError> {
-    check_nesting(path, text)?;
+/// Reads YAML text of `T` (the header, or a box), naming the key at fault; `line` is the file's
+/// line the text starts on.
+fn parse_yaml<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    text: &str,
+    line: usize,
+) -> Result<T, StoreError> {
+    check_nesting(path, text, line)?;
     let de = serde_yaml::Deserializer::from_str(text);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let key = e.path().to_string();
-        let inner = one_line(&e.inner().to_string());
+        let inner = one_line(&at_file_line(&e.inner().to_string(), line));
         // The parser may name the key itself.
         let inner = inner
             .strip_prefix(&format!("{key}: "))
@@ -158,14 +177,34 @@ fn parse_file(path: &Path, text: &str) -> Result<MachineFile, StoreError> {
     })
 }
 
+/// A parser's message with its line (` at line N column C`) counted from the file's start, where
+/// the text read began at the file's line `line`.
+fn at_file_line(message: &str, line: usize) -> String {
+    let Some(i) = message.rfind(" at line ") else {
+        return message.to_string();
+    };
+    let rest = &message[i + " at line ".len()..];
+    let digits = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    match rest[..digits].parse::<usize>() {
+        Ok(n) => format!(
+            "{} at line {}{}",
+            &message[..i],
+            n + line - 1,
+            &rest[digits..]
+        ),
+        Err(_) => message.to_string(),
+    }
+}
+
 /// A parser's message on one line, control characters escaped, at most 300 characters.
 fn one_line(s: &str) -> String {
     crate::text::quote_at_most(&s.split_whitespace().collect::<Vec<_>>().join(" "), 300)
 }
 
-/// The game (and size) a matchbox file is for.
-/// Read from the top-level `game:` and `size:` lines before the boxes, without parsing the whole
-/// file (which [`from_yaml`] does once, with every check); a file written another way is parsed.
+/// The game (and size) a matchbox file is for, from its top-level `game:` and `size:` lines
+/// before the boxes (the whole file is read, with every check, by [`read_machine`]).
 pub fn file_game(path: &Path, text: &str) -> Result<FileGame, StoreError> {
     let unquote = |v: &str| {
         let v = v.split(" #").next().unwrap_or(v).trim();
@@ -182,20 +221,16 @@ pub fn file_game(path: &Path, text: &str) -> Result<FileGame, StoreError> {
             size = Some(unquote(v));
         }
     }
-    if let Some(game) = game {
-        return Ok(FileGame { game, size });
+    match game {
+        Some(game) => Ok(FileGame { game, size }),
+        None => Err(invalid(path, "missing field `game` (before `boxes:`)")),
     }
-    let f = parse_file(path, text)?;
-    Ok(FileGame {
-        game: f.game,
-        size: f.size,
-    })
 }
 
-/// Serialises a machine. `size` is the game's size key, if the game has one.
-pub fn to_yaml<G: Game>(game: &G, m: &Machine<G>, size: Option<String>) -> String {
+/// A machine's settings as a file's header. `size` is the game's size key, if the game has one.
+fn header_of<G: Game>(game: &G, m: &Machine<G>, size: Option<String>) -> Header {
     let boxes = m.boxes.as_ref();
-    let file = MachineFile {
+    Header {
         game: game.name().to_string(),
         size,
         side: game.side_name(boxes.side()).to_string(),
@@ -214,43 +249,70 @@ pub fn to_yaml<G: Game>(game: &G, m: &Machine<G>, size: Option<String>) -> Strin
         // such a file then does what one expects).
         rng_state: (m.rng != rng_from_seed(m.seed)).then(|| m.rng.clone()),
         games_played: m.games_played,
-        boxes: boxes
-            .iter()
-            .enumerate()
-            .map(|(i, b)| BoxEntry {
-                number: i + 1,
-                move_number: b.move_number(),
-                position: game.format_position(&b.position),
-                arrows: b
-                    .arrows
-                    .iter()
-                    .zip(m.beads_in(i))
-                    .map(|(&a, n)| (Value::from(game.format_move(a)), Value::from(n.get())))
-                    .collect(),
-            })
-            .collect(),
-    };
-    let body = serde_yaml::to_string(&file).expect("a machine always serialises");
-    format!(
-        "# matchbox learner: {} {}, {} boxes, {} arrows, {} beads left after {} games\n\
-         # Bead counts may be edited by hand; `matchbox train {} --boxes FILE` resumes from here.\n{body}",
-        game.name(),
-        game.variant(),
-        boxes.len(),
-        boxes.arrow_count(),
-        m.beads_left(),
-        m.games_played,
-        game.name()
-    )
+    }
+}
+
+/// A machine as YAML text. `size` is the game's size key, if the game has one.
+pub fn to_yaml<G: Game>(game: &G, m: &Machine<G>, size: Option<String>) -> String {
+    let mut out = Vec::new();
+    yaml::write(&mut out, game, m, size).expect("writing to memory does not fail");
+    String::from_utf8(out).expect("YAML is text")
+}
+
+/// Loads and validates a machine for `game` from the YAML text of `path`.
+pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G>, StoreError> {
+    yaml::read(game, path, text.as_bytes())
+}
+
+/// The two formats of a machine file, chosen by its extension: YAML (a teacher reads and edits
+/// it) and binary (`.mbx`: compact and fast, for machines of millions of boxes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Yaml,
+    Binary,
+}
+
+impl Format {
+    /// The format of a file named `path`: binary for `.mbx`, YAML otherwise.
+    pub fn of(path: &Path) -> Format {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case(binary::EXTENSION) => Format::Binary,
+            _ => Format::Yaml,
+        }
+    }
+}
+
+/// Writes a machine in `format`, box by box.
+pub fn write_machine<G: Game>(
+    out: &mut impl std::io::Write,
+    format: Format,
+    game: &G,
+    m: &Machine<G>,
+    size: Option<String>,
+) -> std::io::Result<()> {
+    match format {
+        Format::Yaml => yaml::write(out, game, m, size),
+        Format::Binary => binary::write(out, game, m, size),
+    }
+}
+
+/// Reads and checks a machine for `game` in `format` from `input`, box by box (`path` names the
+/// file in errors).
+pub fn read_machine<G: Game>(
+    game: &G,
+    path: &Path,
+    format: Format,
+    input: impl std::io::BufRead,
+) -> Result<Machine<G>, StoreError> {
+    match format {
+        Format::Yaml => yaml::read(game, path, input),
+        Format::Binary => binary::read(game, path, input),
+    }
 }
 
 /// Checks a file's header against `game`: the game, the side, the generator, the engine. Returns
 /// the learner's side and whether the machine is lazy.
-fn check_header<G: Game>(
-    game: &G,
-    path: &Path,
-    f: &MachineFile,
-) -> Result<(Side, bool), StoreError> {
+fn check_header<G: Game>(game: &G, path: &Path, f: &Header) -> Result<(Side, bool), StoreError> {
     if f.game != game.name() {
         return Err(invalid(
             path,
@@ -308,25 +370,18 @@ fn check_header<G: Game>(
 /// machine), or a box made for it (a lazy machine).
 fn expected_box<G: Game>(
     game: &G,
-    f: &MachineFile,
+    f: &Header,
     side: Side,
     full_set: Option<&BoxSet<G>>,
-    (entry, pos): (&BoxEntry, &G::Position),
+    (text, move_number, pos): (&str, u16, &G::Position),
 ) -> Result<MatchBox<G>, String> {
     let Some(set) = full_set else {
-        return lazy_box(
-            game,
-            side,
-            f.symmetry,
-            f.forced_moves,
-            pos,
-            entry.move_number,
-        );
+        return lazy_box(game, side, f.symmetry, f.forced_moves, pos, move_number);
     };
     if let Some(b) = set.find(pos) {
         return Ok(set.get(b));
     }
-    let other = game.parse_position(&entry.position, side.other()).ok();
+    let other = game.parse_position(text, side.other()).ok();
     let other_side = other.is_some_and(|p| {
         BoxSet::build_with(game, side.other(), f.symmetry, f.forced_moves)
             .find(&p)
@@ -398,91 +453,7 @@ fn entry_beads<G: Game>(
             game.format_move(arrows[i])
         ));
     }
-    if entry.move_number != expected.move_number() {
-        return Err(format!(
-            "key `move`: {} but this position is met at move {}",
-            entry.move_number,
-            expected.move_number()
-        ));
-    }
     Ok(beads.into_iter().flatten().collect())
-}
-
-/// Loads and validates a machine for `game` from the text of `path`.
-pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G>, StoreError> {
-    let f = parse_file(path, text)?;
-    let (side, lazy) = check_header(game, path, &f)?;
-    // Every box's position is read and checked on its own before anything big is built.
-    let box_error = |entry: &BoxEntry, msg: String| {
-        invalid(
-            path,
-            format!("box {} ({}): {msg}", entry.number, quote(&entry.position)),
-        )
-    };
-    let mut positions = Vec::with_capacity(f.boxes.len());
-    for entry in &f.boxes {
-        let pos = game
-            .parse_position(&entry.position, side)
-            .map_err(|e| box_error(entry, e.to_string()))?;
-        needs_a_box(game, side, &pos).map_err(|msg| box_error(entry, msg))?;
-        positions.push(pos);
-    }
-    // Only a table machine's file is compared with the whole enumerated set (it must hold every
-    // box).
-    let full_set = (!lazy).then(|| BoxSet::build_with(game, side, f.symmetry, f.forced_moves));
-    let mut checked: Vec<(MatchBox<G>, Vec<Beads>)> = Vec::with_capacity(f.boxes.len());
-    let mut seen = HashSet::new();
-    for (entry, pos) in f.boxes.iter().zip(positions) {
-        let at = |msg: String| box_error(entry, msg);
-        let expected =
-            expected_box(game, &f, side, full_set.as_ref(), (entry, &pos)).map_err(at)?;
-        if !seen.insert(pos.clone()) {
-            return Err(at("duplicate box: this position already has a box".into()));
-        }
-        let beads = entry_beads(game, entry, &pos, &expected).map_err(at)?;
-        checked.push((expected, beads));
-    }
-    let set = match full_set {
-        Some(set) if seen.len() != set.len() => {
-            let missing = set
-                .iter()
-                .find(|b| !seen.contains(&b.position))
-                .map(|b| game.format_position(&b.position))
-                .unwrap_or_default();
-            return Err(invalid(
-                path,
-                format!(
-                    "key `boxes`: {} boxes, but the {} set for {} has {}; missing {missing}",
-                    f.boxes.len(),
-                    f.symmetry,
-                    game.side_name(side),
-                    set.len(),
-                ),
-            ));
-        }
-        Some(set) => set,
-        None => BoxSet::lazy_from(
-            game,
-            side,
-            f.symmetry,
-            f.forced_moves,
-            checked.iter().map(|(b, _)| b.clone()).collect(),
-        ),
-    };
-    let mut m = Machine::new(Arc::new(set), f.initial_beads, f.reinforcement, f.seed);
-    if let Some(rng) = f.rng_state {
-        m.rng = rng;
-    }
-    m.games_played = f.games_played;
-    for (b, beads) in checked {
-        let i = m
-            .boxes
-            .find(&b.position)
-            .expect("every checked box is in the set");
-        m.set_beads(i, &beads)
-            .map_err(|e| invalid(path, format!("box {}: {e}", i + 1)))?;
-    }
-    Ok(m)
 }
 
 /// Whether `pos` is a position where the learner playing `side` moves (and so may have a box).

@@ -154,7 +154,7 @@ fn trained_machine<G: FullGame>(game: &G, a: &BoxesArgs) -> Result<Option<Machin
             path.display()
         );
     }
-    Ok(Some(store::from_yaml(game, path, &store::read(path)?)?))
+    Ok(Some(store::load_machine(game, path)?))
 }
 
 pub(super) fn boxes<G: FullGame>(game: G, a: &BoxesArgs, out: Out) -> Result<BoxesReport> {
