@@ -341,7 +341,7 @@ fn actions_drive_the_session() {
     let dir = tempfile::tempdir().unwrap();
     app.save_path = dir.path().join("her.yaml");
     let msgs = apply(app.update(Action::Save), &mut s, &mut c);
-    assert!(msgs[0].starts_with("saved 1 game to"), "{msgs:?}");
+    assert!(msgs[0].starts_with("saved 1 game (24 boxes, "), "{msgs:?}");
     let text = std::fs::read_to_string(&app.save_path).unwrap();
     let m = store::from_yaml(&Hexapawn::new(Size::GARDNER), &app.save_path, &text).unwrap();
     assert_eq!(m.games_played, 1);
@@ -1317,7 +1317,7 @@ fn saving_over_another_machine_takes_a_second_s() {
     );
     assert_eq!(std::fs::read(&path).unwrap(), before, "nothing saved yet");
     let second = apply(vec![save.clone()], &mut s, &mut c);
-    assert!(second[0].starts_with("saved 1 game to"), "{second:?}");
+    assert!(second[0].starts_with("saved 1 game (24 boxes, "), "{second:?}");
     assert_ne!(std::fs::read(&path).unwrap(), before);
     // A new file needs no second `s`.
     let mut c = Control {

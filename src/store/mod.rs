@@ -411,6 +411,7 @@ fn entry_beads<G: Game>(
     expected: &MatchBox<G>,
 ) -> Result<Vec<Beads>, String> {
     let arrows = &expected.arrows;
+    let names: Vec<String> = arrows.iter().map(|&a| game.format_move(a)).collect();
     let mut beads = vec![None; arrows.len()];
     let mut total = 0u64;
     for (k, v) in &entry.arrows {
@@ -419,10 +420,19 @@ fn entry_beads<G: Game>(
             Value::Number(n) => n.to_string(),
             other => yaml_scalar(other),
         };
-        let mv = game
-            .parse_move(pos, &name)
-            .map_err(|e| format!("arrow `{name}`: {e}"))?;
-        let i = arrows.iter().position(|&a| a == mv).ok_or_else(|| {
+        // The arrow written as this program writes it, found without parsing; any other
+        // spelling is parsed (and a wrong one said why).
+        let written = names.iter().position(|n| *n == name);
+        let i = match written {
+            Some(i) => Some(i),
+            None => {
+                let mv = game
+                    .parse_move(pos, &name)
+                    .map_err(|e| format!("arrow `{name}`: {e}"))?;
+                arrows.iter().position(|&a| a == mv)
+            }
+        };
+        let i = i.ok_or_else(|| {
             format!(
                 "arrow `{name}` is legal but not an arrow of this box (symmetric moves share one arrow)"
             )

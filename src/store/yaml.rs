@@ -157,11 +157,57 @@ fn one_box<G: Game>(
     text: &str,
     line: usize,
 ) -> Result<(), StoreError> {
+    if let Some(entry) = quick_box(text) {
+        return add(loader, &entry);
+    }
     let entries: Vec<BoxEntry> = parse_yaml(path, text, line)?;
     for entry in entries {
         add(loader, &entry)?;
     }
     Ok(())
+}
+
+/// A box's text read at once where it is exactly as this program writes it (plain or simply
+/// quoted names, whole numbers); anything else (`None`) goes to the YAML parser, which reads
+/// every YAML and says what is wrong.
+fn quick_box(text: &str) -> Option<BoxEntry> {
+    let mut lines = text.lines();
+    let number = lines.next()?.strip_prefix("- box: ")?.parse().ok()?;
+    let move_number = lines.next()?.strip_prefix("  move: ")?.parse().ok()?;
+    let position = unquoted(lines.next()?.strip_prefix("  position: ")?)?;
+    if lines.next()? != "  arrows:" {
+        return None;
+    }
+    let mut arrows = serde_yaml::Mapping::new();
+    for l in lines {
+        let (name, beads) = l.strip_prefix("    ")?.split_once(": ")?;
+        let name = unquoted(name)?;
+        if beads.is_empty() || beads.len() > 10 || !beads.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let beads: u64 = beads.parse().ok()?;
+        let key = serde_yaml::Value::String(name);
+        if arrows.insert(key, serde_yaml::Value::from(beads)).is_some() {
+            // A name twice: the parser's path says so.
+            return None;
+        }
+    }
+    Some(BoxEntry {
+        number,
+        move_number,
+        position,
+        arrows,
+    })
+}
+
+/// A scalar as this program writes it: plain (as [`scalar`] leaves it), or in single quotes with
+/// none inside.
+fn unquoted(text: &str) -> Option<String> {
+    if let Some(inner) = text.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')) {
+        return (!inner.contains('\'') && inner.chars().all(|c| c == ' ' || c.is_ascii_graphic()))
+            .then(|| inner.to_string());
+    }
+    matches!(scalar(text), Cow::Borrowed(_)).then(|| text.to_string())
 }
 
 fn add<G: Game>(loader: &mut Loader<'_, G>, entry: &BoxEntry) -> Result<(), StoreError> {
@@ -273,6 +319,9 @@ fn scalar(s: &str) -> Cow<'_, str> {
         Some('.') => match (chars.next(), chars.next()) {
             (Some('/'), _) => true,
             (Some('.'), Some(c)) => c != '.',
+            (Some(c), _) if c.is_ascii_alphabetic() => {
+                !matches!(s.to_ascii_lowercase().as_str(), ".inf" | ".nan")
+            }
             _ => false,
         },
         _ => false,
@@ -309,9 +358,53 @@ mod tests {
     fn scalars_are_written_as_the_yaml_library_writes_them() {
         // The games' own positions and moves are checked in tests/store.rs, whole files at once.
         let all: Vec<String> = [
-            "...", "..", ".", "---", "-a", ".5", ".inf", "../...", "./x", "y", "Y", "n", "no",
-            "On", "null", "Null", "~", "1", "1e5", "0x1f", "inf", "nan", "a1", "b1-b2", "a: b",
-            "a #b", "a,b", "", " a", "a ", "é", "x", "true", "swap", "12:30", "a/b", "_a",
+            "...",
+            "..",
+            ".",
+            "---",
+            "-a",
+            ".5",
+            ".inf",
+            "../...",
+            "./x",
+            "y",
+            "Y",
+            "n",
+            "no",
+            "On",
+            "null",
+            "Null",
+            "~",
+            "1",
+            "1e5",
+            "0x1f",
+            "inf",
+            "nan",
+            "a1",
+            "b1-b2",
+            "a: b",
+            "a #b",
+            "a,b",
+            "",
+            " a",
+            "a ",
+            "é",
+            "x",
+            "true",
+            "swap",
+            "12:30",
+            "a/b",
+            "_a",
+            ".WB/...W/WWWBB",
+            ".Inf",
+            ".NaN",
+            ".INF",
+            ".nan",
+            ".B",
+            ".a",
+            ".W.",
+            "..W",
+            ".b5",
         ]
         .iter()
         .map(|s| s.to_string())

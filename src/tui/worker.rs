@@ -33,16 +33,30 @@ fn save<G: BoardView>(path: &std::path::Path, s: &Session<G>, c: &mut Control) -
             path.display()
         );
     }
+    let start = Instant::now();
     match crate::store::save_machine(path, s.game(), s.machine()) {
         Ok(()) => {
             c.may_replace = true;
+            let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
             format!(
-                "saved {} to {}",
+                "saved {} ({}, {}) to {} in {}",
                 crate::text::count(s.machine().games_played, "game", "games"),
-                path.display()
+                crate::text::count(s.machine().boxes.len() as u64, "box", "boxes"),
+                crate::text::bytes(size),
+                path.display(),
+                seconds(start.elapsed().as_secs_f64())
             )
         }
         Err(e) => format!("not saved: {e}"),
+    }
+}
+
+/// A short time, to a tenth of a second.
+fn seconds(secs: f64) -> String {
+    if secs < 10.0 {
+        format!("{secs:.1} s")
+    } else {
+        crate::text::duration_text(secs)
     }
 }
 
@@ -106,6 +120,16 @@ pub fn spawn<G: BoardView + 'static>(
             for cmd in first.into_iter().chain(rx.try_iter()) {
                 if cmd == Command::Quit {
                     return session;
+                }
+                if let Command::Save(path) = &cmd {
+                    // A big machine takes a while: the screen says so first.
+                    let boxes = session.machine().boxes.len() as u64;
+                    let mut slot = out.lock().unwrap_or_else(|e| e.into_inner());
+                    slot.1 = Some(format!(
+                        "saving {} to {}…",
+                        crate::text::count(boxes, "box", "boxes"),
+                        path.display()
+                    ));
                 }
                 if let Some(m) = handle(&cmd, &mut session, &mut control) {
                     message = Some(m);
