@@ -1317,7 +1317,10 @@ fn saving_over_another_machine_takes_a_second_s() {
     );
     assert_eq!(std::fs::read(&path).unwrap(), before, "nothing saved yet");
     let second = apply(vec![save.clone()], &mut s, &mut c);
-    assert!(second[0].starts_with("saved 1 game (24 boxes, "), "{second:?}");
+    assert!(
+        second[0].starts_with("saved 1 game (24 boxes, "),
+        "{second:?}"
+    );
     assert_ne!(std::fs::read(&path).unwrap(), before);
     // A new file needs no second `s`.
     let mut c = Control {

@@ -328,6 +328,56 @@ pub struct MachineArgs {
     /// the first time a position comes up: for big games), or auto (table where the game is small)
     #[arg(long, default_value_t = Engine::Auto)]
     pub engine: Engine,
+    /// The most memory a lazy machine's boxes and beads may take, e.g. 2GB or 500MB; past it, new
+    /// positions are played at random without a box, and the command says so [default: 8GiB]
+    #[arg(long, value_name = "SIZE")]
+    pub max_memory: Option<ByteSize>,
+}
+
+/// A number of bytes as typed: `500MB`, `2GB`, `1.5GiB`, `4096`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ByteSize(pub usize);
+
+impl std::str::FromStr for ByteSize {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        let t = s.trim();
+        let split = t
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(t.len());
+        let (number, unit) = t.split_at(split);
+        let scale: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+            "" | "b" => 1.0,
+            "k" | "kb" => 1e3,
+            "kib" => 1024.0,
+            "m" | "mb" => 1e6,
+            "mib" => 1024.0 * 1024.0,
+            "g" | "gb" => 1e9,
+            "gib" => 1024.0 * 1024.0 * 1024.0,
+            "t" | "tb" => 1e12,
+            "tib" => 1024f64.powi(4),
+            _ => {
+                return Err(format!(
+                    "`{}`: a size is a number and a unit (500MB, 2GB, 1.5GiB)",
+                    crate::text::quote(s)
+                ));
+            }
+        };
+        let n: f64 = number.parse().map_err(|_| {
+            format!(
+                "`{}`: a size is a number and a unit (500MB, 2GB, 1.5GiB)",
+                crate::text::quote(s)
+            )
+        })?;
+        let bytes = n * scale;
+        if !(1.0..=(1u64 << 50) as f64).contains(&bytes) {
+            return Err(format!(
+                "`{}`: a size from 1 byte to 1 PiB",
+                crate::text::quote(s)
+            ));
+        }
+        Ok(ByteSize(bytes as usize))
+    }
 }
 
 #[derive(Args, Debug)]

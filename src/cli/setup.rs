@@ -178,6 +178,8 @@ pub(crate) struct MachineOptions {
     pub seed: Option<u64>,
     pub boxes: Option<PathBuf>,
     pub engine: Engine,
+    /// The most memory a lazy machine's boxes may take.
+    pub max_memory: Option<usize>,
 }
 
 impl MachineOptions {
@@ -190,6 +192,7 @@ impl MachineOptions {
             seed: m.seed,
             boxes: m.boxes.clone(),
             engine: m.engine,
+            max_memory: m.max_memory.map(|b| b.0),
         }
     }
 }
@@ -266,10 +269,14 @@ pub(crate) fn build_machine<G: GameDefaults>(
     game: &G,
     opts: &MachineOptions,
 ) -> Result<Machine<G>> {
-    match &opts.boxes {
-        Some(path) => machine_from_file(game, opts, path),
-        None => fresh_machine(game, opts),
+    let mut m = match &opts.boxes {
+        Some(path) => machine_from_file(game, opts, path)?,
+        None => fresh_machine(game, opts)?,
+    };
+    if let Some(bytes) = opts.max_memory {
+        std::sync::Arc::make_mut(&mut m.boxes).set_budget(bytes);
     }
+    Ok(m)
 }
 
 /// The machine a file holds, checked against the command's options and with its settings.

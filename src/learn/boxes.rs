@@ -60,7 +60,14 @@ pub struct BoxSet<G: Game> {
     /// Every box's arrows, box after box; box `b`'s from `arrow_start[b]`.
     arrows: Vec<G::Move>,
     arrow_start: Vec<u32>,
+    /// The most memory a lazy set's boxes and their beads may take ([`BoxSet::memory`]): past it,
+    /// no box is made.
+    budget: usize,
 }
+
+/// The memory a lazy machine's boxes may take unless told otherwise: 8 GiB (with the growth of
+/// its tables, a machine of 24 GB keeps working).
+pub const DEFAULT_BUDGET: usize = 8 << 30;
 
 /// The boxes' positions and the table that finds a box by its position.
 #[derive(Clone)]
@@ -271,6 +278,7 @@ impl<G: Game> BoxSet<G> {
             positions: self.positions.empty_like(),
             arrows: Vec::new(),
             arrow_start: vec![0],
+            budget: self.budget,
         }
     }
 
@@ -282,7 +290,28 @@ impl<G: Game> BoxSet<G> {
     /// Whether a box of `arrows` arrows can be added: box numbers and bead indexes (a box's
     /// total and its arrows, box after box) stay within 32 bits.
     pub fn has_room_for(&self, arrows: usize) -> bool {
+        let new = self.positions.bytes_per_box()
+            + std::mem::size_of::<[u16; 2]>()
+            + std::mem::size_of::<u32>()
+            + arrows * (std::mem::size_of::<G::Move>() + 4)
+            + 4;
         (self.arrow_count() + self.len() + arrows + 1) < u32::MAX as usize
+            && self.memory() + new <= self.budget
+    }
+
+    /// The memory of the boxes and their beads (as [`BoxSet::bytes`], with 4 bytes a bead count).
+    pub fn memory(&self) -> usize {
+        self.bytes() + (self.len() + self.arrow_count()) * 4
+    }
+
+    /// The most memory the boxes and beads may take ([`DEFAULT_BUDGET`] unless set).
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+
+    /// Sets the most memory the boxes and their beads may take; a lazy set makes no box past it.
+    pub fn set_budget(&mut self, bytes: usize) {
+        self.budget = bytes;
     }
 
     /// Adds a box (its position must not have one, and [`BoxSet::has_room_for`] its arrows);
@@ -342,6 +371,7 @@ impl<G: Game> BoxSet<G> {
             positions: Positions::new(game),
             arrows: Vec::new(),
             arrow_start: vec![0],
+            budget: DEFAULT_BUDGET,
         };
         for b in boxes {
             set.add(b);

@@ -20,6 +20,9 @@ pub struct Machine<G: Game> {
     pub seed: u64,
     pub rng: Rng,
     pub games_played: u64,
+    /// Positions a lazy machine met with no room for another box (its memory budget spent): it
+    /// played them at random, learning nothing there.
+    pub unboxed: u64,
     /// For each box in turn: its total, then the beads of each arrow. Box `b` starts at
     /// [`BoxSet::bead_index`]`(b)`.
     beads: Vec<u32>,
@@ -34,6 +37,7 @@ impl<G: Game> Clone for Machine<G> {
             seed: self.seed,
             rng: self.rng.clone(),
             games_played: self.games_played,
+            unboxed: self.unboxed,
             beads: self.beads.clone(),
         }
     }
@@ -96,6 +100,7 @@ impl<G: Game> Machine<G> {
             seed,
             rng: rng_from_seed(seed),
             games_played: 0,
+            unboxed: 0,
         };
         m.refill();
         m
@@ -118,6 +123,7 @@ impl<G: Game> Machine<G> {
             seed,
             rng: rng_from_seed(seed),
             games_played: 0,
+            unboxed: 0,
         })
     }
 
@@ -147,6 +153,7 @@ impl<G: Game> Machine<G> {
         self.beads = beads;
         self.reseed(self.seed);
         self.games_played = 0;
+        self.unboxed = 0;
     }
 
     /// Appends a fresh box's total and arrows, never more than [`MAX_BOX_BEADS`] in all.
@@ -303,6 +310,9 @@ impl<G: Game> Machine<G> {
         let Some((b, base)) = self.locate_or_make(game, &view, ply16, stage) else {
             // No box (an enumerated set has one for every position with a choice; a lazy
             // machine too full for another): a move at random, learned from by no box.
+            if self.boxes.is_lazy() {
+                self.unboxed += 1;
+            }
             let moves = game.moves(pos);
             return MachineMove::Move {
                 mv: moves[uniform_below(&mut self.rng, moves.len() as u32) as usize],

@@ -67,32 +67,8 @@ pub fn load_machine<G: crate::game::Game>(game: &G, path: &Path) -> Result<Machi
 
 /// The game (and size) a machine file is for, from its settings alone.
 pub fn read_file_game(path: &Path) -> Result<super::FileGame, StoreError> {
-    use std::io::{BufRead, Read};
-    let mut input = std::io::BufReader::new(open(path)?);
-    let text = match super::Format::of(path) {
-        super::Format::Binary => super::binary::header_text(path, input)?,
-        super::Format::Yaml => {
-            // The lines before `boxes:` (at most a megabyte of them).
-            let mut text = String::new();
-            let mut line = Vec::new();
-            while text.len() < 1 << 20 {
-                line.clear();
-                let n = (&mut input)
-                    .take(1 << 20)
-                    .read_until(b'\n', &mut line)
-                    .map_err(|err| StoreError::Io {
-                        path: path.to_path_buf(),
-                        err,
-                    })?;
-                if n == 0 || line.starts_with(b"boxes:") {
-                    break;
-                }
-                text.push_str(&String::from_utf8_lossy(&line));
-            }
-            text
-        }
-    };
-    super::file_game(path, &text)
+    let input = std::io::BufReader::new(open(path)?);
+    super::read_file_game_from(path, super::Format::of(path), input)
 }
 
 /// Why a path that is not a regular file cannot be read.

@@ -227,6 +227,40 @@ pub fn file_game(path: &Path, text: &str) -> Result<FileGame, StoreError> {
     }
 }
 
+/// The game (and size) a machine file in `format` is for, from its settings alone (`input` read
+/// no further).
+pub fn read_file_game_from(
+    path: &Path,
+    format: Format,
+    mut input: impl std::io::BufRead,
+) -> Result<FileGame, StoreError> {
+    use std::io::{BufRead, Read};
+    let text = match format {
+        Format::Binary => binary::header_text(path, input)?,
+        Format::Yaml => {
+            // The lines before `boxes:` (at most a megabyte of them).
+            let mut text = String::new();
+            let mut line = Vec::new();
+            while text.len() < 1 << 20 {
+                line.clear();
+                let n = (&mut input)
+                    .take(1 << 20)
+                    .read_until(b'\n', &mut line)
+                    .map_err(|err| StoreError::Io {
+                        path: path.to_path_buf(),
+                        err,
+                    })?;
+                if n == 0 || line.starts_with(b"boxes:") {
+                    break;
+                }
+                text.push_str(&String::from_utf8_lossy(&line));
+            }
+            text
+        }
+    };
+    file_game(path, &text)
+}
+
 /// A machine's settings as a file's header. `size` is the game's size key, if the game has one.
 fn header_of<G: Game>(game: &G, m: &Machine<G>, size: Option<String>) -> Header {
     let boxes = m.boxes.as_ref();

@@ -101,6 +101,7 @@ pub fn spawn<G: BoardView + 'static>(
         let mut totals_counted = Instant::now();
         let mut dirty = false;
         let mut message = None;
+        let mut told_full = false;
         loop {
             let idle = control.paused || control.speed == Speed::Step || session.limit_reached();
             let wait = if idle {
@@ -139,6 +140,13 @@ pub fn spawn<G: BoardView + 'static>(
             let before = session.machine().games_played;
             let plies = session.game.as_ref().map(|g| g.moves.len());
             work(&mut session, &control, Instant::now(), &mut due);
+            if session.machine().unboxed > 0 && !told_full {
+                told_full = true;
+                message = Some(format!(
+                    "the machine is full: its boxes reached the {} of --max-memory; new positions are played at random without a box",
+                    crate::text::bytes(session.machine().boxes.budget() as u64)
+                ));
+            }
             changed |= session.machine().games_played != before
                 || session.game.as_ref().map(|g| g.moves.len()) != plies;
             dirty |= changed;

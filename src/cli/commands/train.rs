@@ -37,6 +37,10 @@ pub(super) struct TrainReport {
     boxes_emptied: usize,
     box_bytes: usize,
     games_played: u64,
+    /// Positions met after a lazy machine's memory budget was spent, played without a box.
+    played_without_box: u64,
+    #[serde(skip)]
+    budget: usize,
     opponent_machine: Option<RivalSummary>,
     saved: Option<String>,
     #[serde(skip)]
@@ -102,6 +106,14 @@ impl fmt::Display for TrainReport {
                 f,
                 "memory of the boxes: {}, {per_box} bytes a box (position, arrows and beads)",
                 crate::text::bytes(self.box_bytes as u64),
+            )?;
+        }
+        if self.played_without_box > 0 {
+            writeln!(
+                f,
+                "the machine is full: its boxes reached the {} of --max-memory, and {} met after that were played at random without a box (learning nothing there)",
+                crate::text::bytes(self.budget as u64),
+                crate::text::count(self.played_without_box, "position", "positions")
             )?;
         }
         for (what, path) in &self.written {
@@ -179,6 +191,8 @@ pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<Tra
         boxes: m.boxes.len(),
         boxes_emptied: m.boxes_emptied(),
         box_bytes: m.bytes(),
+        played_without_box: m.unboxed,
+        budget: m.boxes.budget(),
         games_played: m.games_played,
         opponent_machine: s.rival().map(|r| RivalSummary {
             beads_left: r.beads_left(),
