@@ -36,6 +36,22 @@ fn turns_agree_with_the_pyrimaa_reference_on_random_middle_games() {
         let list = rules.turns(&board, side);
         assert_eq!(list.turns.len(), turns, "{line}");
         assert_eq!(list.by_min_steps, by_min, "{line}");
+        // Walked without a list, the same results in the same order, and a walk stops when
+        // asked to.
+        let mut walked = Vec::new();
+        let (first, by) = rules.each_turn(&board, side, |b| {
+            walked.push(*b);
+            true
+        });
+        let listed: Vec<Board> = list.turns.iter().map(|(b, _)| *b).collect();
+        assert_eq!(walked, listed, "{line}");
+        assert_eq!((first, by), (list.first_steps, by_min), "{line}");
+        let mut seen = 0;
+        rules.each_turn(&board, side, |_| {
+            seen += 1;
+            seen < 5
+        });
+        assert_eq!(seen, 5);
         checked += 1;
     }
     assert_eq!(checked, 40);

@@ -103,18 +103,35 @@ pub(super) fn moves(a: &MovesArgs) -> Result<MovesReport> {
                 .map_err(|e| BadRecord(format!("turn {} of --moves: {e}", i + 1)))?;
         }
     }
-    let list = rules.turns(&line.board, line.to_move);
-    let legal = list.turns.iter().filter(|(b, _)| !line.repeats(b)).count();
-    let mut shorts: Vec<String> = list
-        .turns
-        .iter()
-        .map(|(b, _)| rules.short_form(b))
-        .collect();
-    shorts.sort();
-    let sha = Sha256::digest(shorts.join("\n").as_bytes());
-    let hex: String = sha.iter().map(|b| format!("{b:02x}")).collect();
+    // Each result kept as its short form packed in 32 bytes (in the short forms' order), not as
+    // a turn: 7 million turns take 230 MB.
+    let mut keys: Vec<[u64; 4]> = Vec::new();
+    let mut legal = 0;
+    // A count that runs into millions says how far it has come (on a terminal).
+    let steps = crate::cli::progress::Steps::spinner(true, "walking the turns");
+    let (first_steps, by_min_steps) = rules.each_turn(&line.board, line.to_move, |b| {
+        keys.push(short_key(&rules.short_form(b)));
+        legal += usize::from(!line.repeats(b));
+        if keys.len().is_multiple_of(100_000) {
+            steps.detail(format!("{} distinct turns", group(keys.len() as u64)));
+        }
+        true
+    });
+    drop(steps);
+    keys.sort_unstable();
+    let squares = rules.squares() as usize;
+    let mut sha = Sha256::new();
+    for (i, k) in keys.iter().enumerate() {
+        if i > 0 {
+            sha.update(b"\n");
+        }
+        sha.update(short_of_key(k, squares).as_bytes());
+    }
+    let hex: String = sha.finalize().iter().map(|b| format!("{b:02x}")).collect();
     let listed = a.list.then(|| {
-        list.turns
+        rules
+            .turns(&line.board, line.to_move)
+            .turns
             .iter()
             .map(|(b, steps)| {
                 let mark = if line.repeats(b) {
@@ -129,14 +146,41 @@ pub(super) fn moves(a: &MovesArgs) -> Result<MovesReport> {
     Ok(MovesReport {
         position: rules.short_form(&line.board),
         side: side_name(line.to_move),
-        first_steps: list.first_steps,
-        turns: list.turns.len(),
+        first_steps,
+        turns: keys.len(),
         legal_turns: legal,
-        turns_by_min_steps: list.by_min_steps.clone(),
+        turns_by_min_steps: by_min_steps,
         results_sha256: hex,
         diagram: rules.diagram(&line.board),
         listed,
     })
+}
+
+/// The characters of a short form, in their order: a square is 4 bits of a key.
+const SHORT_SYMBOLS: &[u8; 13] = b" CDEHMRcdehmr";
+
+/// A short form (`[` + a character a square + `]`, up to 64 squares) packed so that keys sort as
+/// the short forms do.
+fn short_key(short: &str) -> [u64; 4] {
+    let mut key = [0u64; 4];
+    let inner = short.trim_start_matches('[').trim_end_matches(']');
+    for (i, c) in inner.bytes().take(64).enumerate() {
+        let code = SHORT_SYMBOLS.iter().position(|&s| s == c).unwrap_or(0) as u64;
+        key[i / 16] |= code << ((15 - i % 16) * 4);
+    }
+    key
+}
+
+/// The short form of `squares` squares a key packs.
+fn short_of_key(key: &[u64; 4], squares: usize) -> String {
+    let mut s = String::with_capacity(squares + 2);
+    s.push('[');
+    for i in 0..squares.min(64) {
+        let code = (key[i / 16] >> ((15 - i % 16) * 4)) & 15;
+        s.push(SHORT_SYMBOLS[code as usize] as char);
+    }
+    s.push(']');
+    s
 }
 
 /// The turns of an Arimaa position.

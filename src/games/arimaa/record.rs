@@ -150,15 +150,18 @@ impl GameLine {
         if !rules.can_move(&self.board, self.to_move) {
             return false;
         }
-        // Only a position already seen twice can be made a third time.
+        // Only a position already seen twice can be made a third time: the turns are walked
+        // until one makes a position that is not such (one of the first few, as a rule), and
+        // none is kept.
         if self.seen.values().all(|&n| n < 2) {
             return true;
         }
-        rules
-            .turns(&self.board, self.to_move)
-            .turns
-            .iter()
-            .any(|(b, _)| !self.repeats(b))
+        let mut legal = false;
+        rules.each_turn(&self.board, self.to_move, |b| {
+            legal = !self.repeats(b);
+            !legal
+        });
+        legal
     }
 
     /// The steps of a turn, each checked against the board as it stands (the piece named must be

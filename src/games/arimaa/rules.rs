@@ -457,47 +457,15 @@ impl Rules {
     /// Every distinct turn of `mover` from `board` (ignoring the repetition rule), each with a
     /// shortest step sequence, in the order found (fewest steps first).
     pub fn turns(&self, board: &Board, mover: Side) -> TurnList {
-        let mut list = TurnList {
-            by_min_steps: vec![0; self.steps as usize],
-            ..TurnList::default()
-        };
         // Every state made, as its step and the state it came from (paths are rebuilt only for
-        // the results); a state seen with more steps left covers the later one.
+        // the results).
         let mut arena: Vec<(u32, Step)> = Vec::new();
-        // States and results are kept by a 64-bit hash of the board (and what is pending), not
-        // compared board by board.
-        let mut seen: hashbrown::HashSet<u64> = hashbrown::HashSet::new();
-        let mut results: hashbrown::HashSet<u64> = hashbrown::HashSet::new();
-        results.insert(board.hash64());
         let mut found: Vec<(Board, u32)> = Vec::new();
-        let mut level: Vec<(Board, Pending, u32)> = vec![(*board, Pending::None, u32::MAX)];
-        let mut buf = Vec::new();
-        for depth in 0..self.steps {
-            let left = self.steps - depth;
-            let mut next = Vec::new();
-            for &(b, pending, node) in &level {
-                buf.clear();
-                self.steps_from(&b, mover, pending, left, &mut buf);
-                for &(step, nb, np) in &buf {
-                    let h = nb.hash64();
-                    if !seen.insert(h ^ np.hash64()) {
-                        continue;
-                    }
-                    let id = arena.len() as u32;
-                    arena.push((node, step));
-                    if !matches!(np, Pending::Push { .. }) && results.insert(h) {
-                        list.by_min_steps[depth as usize] += 1;
-                        found.push((nb, id));
-                    }
-                    next.push((nb, np, id));
-                }
-            }
-            if depth == 0 {
-                list.first_steps = next.len();
-            }
-            level = next;
-        }
-        list.turns = found
+        let (first_steps, by_min_steps) = self.walk(board, mover, Some(&mut arena), |b, id| {
+            found.push((*b, id));
+            true
+        });
+        let turns = found
             .into_iter()
             .map(|(b, mut id)| {
                 let mut path = Vec::with_capacity(self.steps as usize);
@@ -510,7 +478,83 @@ impl Rules {
                 (b, path)
             })
             .collect();
-        list
+        TurnList {
+            first_steps,
+            turns,
+            by_min_steps,
+        }
+    }
+
+    /// Visits each distinct turn result of `mover` from `board` once (fewest steps first) and
+    /// keeps none: memory for the states of one step's depth and a 64-bit key per state, not a
+    /// list of turns. `visit` returns whether to go on. Returns the first steps and the results
+    /// by fewest steps (of those visited).
+    pub fn each_turn(
+        &self,
+        board: &Board,
+        mover: Side,
+        mut visit: impl FnMut(&Board) -> bool,
+    ) -> (usize, Vec<usize>) {
+        self.walk(board, mover, None, |b, _| visit(b))
+    }
+
+    /// The breadth-first walk of [`Rules::turns`] and [`Rules::each_turn`]: each distinct
+    /// result goes to `visit` with its state's number in `arena` (if one is kept).
+    fn walk(
+        &self,
+        board: &Board,
+        mover: Side,
+        mut arena: Option<&mut Vec<(u32, Step)>>,
+        mut visit: impl FnMut(&Board, u32) -> bool,
+    ) -> (usize, Vec<usize>) {
+        let mut by_min_steps = vec![0; self.steps as usize];
+        let mut first_steps = 0;
+        // States and results are kept by a 64-bit hash of the board (and what is pending), not
+        // compared board by board; a state seen with more steps left covers the later one.
+        let mut seen: hashbrown::HashSet<u64> = hashbrown::HashSet::new();
+        let mut results: hashbrown::HashSet<u64> = hashbrown::HashSet::new();
+        results.insert(board.hash64());
+        let mut level: Vec<(Board, Pending, u32)> = vec![(*board, Pending::None, u32::MAX)];
+        let mut buf = Vec::new();
+        let mut count = 0u32;
+        for depth in 0..self.steps {
+            let left = self.steps - depth;
+            let last = depth + 1 == self.steps;
+            let mut next = Vec::new();
+            for &(b, pending, node) in &level {
+                buf.clear();
+                self.steps_from(&b, mover, pending, left, &mut buf);
+                for &(step, nb, np) in &buf {
+                    let h = nb.hash64();
+                    if !seen.insert(h ^ np.hash64()) {
+                        continue;
+                    }
+                    let id = match arena.as_deref_mut() {
+                        Some(a) => {
+                            a.push((node, step));
+                            (a.len() - 1) as u32
+                        }
+                        None => count,
+                    };
+                    count = count.wrapping_add(1);
+                    if depth == 0 {
+                        first_steps += 1;
+                    }
+                    if !matches!(np, Pending::Push { .. }) && results.insert(h) {
+                        by_min_steps[depth as usize] += 1;
+                        if !visit(&nb, id) {
+                            return (first_steps, by_min_steps);
+                        }
+                    }
+                    // The last step's states lead nowhere: they are not kept.
+                    if !last {
+                        next.push((nb, np, id));
+                    }
+                }
+            }
+            level = next;
+        }
+        (first_steps, by_min_steps)
     }
 
     /// Whether `mover` has a turn at all: any first step will do (a single step changes the
