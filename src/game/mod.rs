@@ -88,6 +88,9 @@ pub enum GameError {
         crate::text::quote(mv)
     )]
     IllegalMove { mv: String, legal: String },
+    /// A move written for a piece that is not where it says.
+    #[error("`{}`: {why}", crate::text::quote(mv))]
+    WrongPiece { mv: String, why: String },
 }
 
 /// The rules of a two-player game, with its symmetries.

@@ -13,7 +13,7 @@ use crate::cli::{CountArgs, GameArgs, MovesArgs, ReplayArgs};
 use crate::game::{Game, Side};
 use crate::games::Named;
 use crate::games::arimaa::{
-    Board, GameLine, MiniArimaa, Rules, parse_side, side_name, split_turns,
+    Board, GameLine, MiniArimaa, Rules, check_move_number, parse_side, side_name, split_numbered,
 };
 use crate::rng::{rng_from_seed, uniform_below};
 use crate::text::{group, quote};
@@ -73,6 +73,21 @@ pub(super) fn parse_position(rules: &Rules, text: &str) -> Result<Board> {
         .map_err(|why| anyhow::anyhow!("bad position `{}`: {why}", quote(text)))
 }
 
+/// Refuses a position whose game is already over (a rabbit on its goal, a side without rabbits,
+/// the side to move unable to move): it has no turns.
+fn check_in_play(rules: &Rules, board: &Board, to_move: Side) -> Result<()> {
+    if let Some((winner, reason)) =
+        rules.end_of_turn(board, to_move.other(), || rules.can_move(board, to_move))
+    {
+        bail!(
+            "the game is over in this position ({} won by {}): there are no turns to play",
+            side_name(winner),
+            reason.name()
+        );
+    }
+    Ok(())
+}
+
 pub(super) fn parse_side_arg(text: Option<&str>) -> Result<Side> {
     match text {
         None => Ok(Side::First),
@@ -96,12 +111,25 @@ pub(super) fn moves(a: &MovesArgs) -> Result<MovesReport> {
         Some(p) => parse_position(&rules, p)?,
         None => mini_start.unwrap_or_else(|| standard_start(&rules)),
     };
+    check_in_play(&rules, &board, side)?;
     let mut line = GameLine::new(board, side);
     if let Some(record) = &crate::cli::record_text(a.moves.as_deref(), a.moves_file.as_deref())? {
-        for (i, turn) in split_turns(record).iter().enumerate() {
+        let silver_first = usize::from(side == Side::Second);
+        for (i, (written, turn)) in split_numbered(record).iter().enumerate() {
+            if let Some(token) = written {
+                check_move_number(token, 1 + (i + silver_first) / 2, line.to_move)
+                    .map_err(|e| BadRecord(format!("turn {} of --moves: {e}", i + 1)))?;
+            }
             line.play(&rules, turn)
                 .map_err(|e| BadRecord(format!("turn {} of --moves: {e}", i + 1)))?;
         }
+    }
+    if let Some((winner, reason)) = line.end {
+        bail!(
+            "the game is over after --moves ({} won by {}): there are no turns to list",
+            side_name(winner),
+            reason.name()
+        );
     }
     // Each result kept as its short form packed in 32 bytes (in the short forms' order), not as
     // a turn: 7 million turns take 230 MB.
@@ -232,22 +260,30 @@ pub(super) fn replay(a: &ReplayArgs) -> Result<ArimaaReplay> {
     let (rules, mini_start, mini) = board_of(&a.game)?;
     let side = parse_side_arg(a.side.as_deref())?;
     let mut line = match (&a.position, mini_start) {
-        (Some(p), _) => GameLine::new(parse_position(&rules, p)?, side),
+        (Some(p), _) => {
+            let board = parse_position(&rules, p)?;
+            check_in_play(&rules, &board, side)?;
+            GameLine::new(board, side)
+        }
         (None, Some(start)) => GameLine::new(start, Side::First),
         (None, None) => GameLine::from_setup(),
     };
     let first_turn = a.turn.unwrap_or(1);
     let record =
         crate::cli::record_text(a.moves.as_deref(), a.moves_file.as_deref())?.unwrap_or_default();
-    let turns = split_turns(&record);
+    let turns = split_numbered(&record);
     let silver_first = usize::from(line.to_move == Side::Second);
-    for (i, turn) in turns.iter().enumerate() {
+    for (i, (written, turn)) in turns.iter().enumerate() {
         let number = first_turn as usize + (i + silver_first) / 2;
         let letter = if line.to_move == Side::First {
             'g'
         } else {
             's'
         };
+        if let Some(token) = written {
+            check_move_number(token, number, line.to_move)
+                .map_err(|e| BadRecord(format!("turn {number}{letter}: {e}")))?;
+        }
         line.play(&rules, turn)
             .map_err(|e| BadRecord(format!("turn {number}{letter}: {e}")))?;
     }

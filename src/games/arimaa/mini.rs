@@ -224,21 +224,40 @@ impl Game for MiniArimaa {
             example: "Db1n Ra1e (piece, square, direction; one or two steps)",
         };
         let mut steps = Vec::new();
+        // The board as the steps so far leave it: a piece letter given must be the piece there.
+        let mut board = pos.board;
         for token in text.split(|c: char| c.is_whitespace() || c == ',') {
             if token.is_empty() || token.ends_with('x') {
                 continue;
             }
-            let with_piece =
-                if token.chars().next().is_some_and(|c| c.is_ascii_digit()) || token.len() == 3 {
-                    // `b1n`: the piece is whatever stands there once the steps before are played.
-                    format!("R{token}")
-                } else {
-                    token.to_string()
+            let lettered =
+                !(token.chars().next().is_some_and(|c| c.is_ascii_digit()) || token.len() == 3);
+            let with_piece = if lettered {
+                token.to_string()
+            } else {
+                // `b1n`: the piece is whatever stands there once the steps before are played.
+                format!("R{token}")
+            };
+            let Ok(Some((side, kind, step))) = self.rules.parse_step(&with_piece) else {
+                return Err(bad());
+            };
+            let there = board.at(step.from);
+            if lettered && there != Some((side, kind)) {
+                let what = match there {
+                    Some((s, k)) => format!("{} stands there", super::Rules::piece_letter(s, k)),
+                    None => "the square is empty".into(),
                 };
-            match self.rules.parse_step(&with_piece) {
-                Ok(Some((_, _, step))) => steps.push(step),
-                _ => return Err(bad()),
+                return Err(GameError::WrongPiece {
+                    mv: token.to_string(),
+                    why: format!(
+                        "no {} on {} ({what})",
+                        super::Rules::piece_letter(side, kind),
+                        self.rules.square_name(step.from)
+                    ),
+                });
             }
+            self.rules.apply_step(&mut board, step);
+            steps.push(step);
         }
         if steps.is_empty() {
             return Err(bad());

@@ -10,7 +10,7 @@ pub mod rules;
 mod screen;
 
 pub use mini::{MiniArimaa, TURN_LIMIT};
-pub use record::{GameLine, parse_side, side_name, split_turns};
+pub use record::{GameLine, check_move_number, parse_side, side_name, split_numbered, split_turns};
 pub use rules::*;
 
 use std::sync::Arc;

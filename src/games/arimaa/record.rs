@@ -11,8 +11,14 @@ use crate::game::Side;
 /// ends of its lines (a record is written a turn a line); one line with no move number is one
 /// turn.
 pub fn split_turns(text: &str) -> Vec<Vec<&str>> {
-    let mut turns: Vec<Vec<&str>> = Vec::new();
+    split_numbered(text).into_iter().map(|(_, t)| t).collect()
+}
+
+/// [`split_turns`], each turn with the move-number token written before it, if any.
+pub fn split_numbered(text: &str) -> Vec<(Option<&str>, Vec<&str>)> {
+    let mut turns = Vec::new();
     for line in text.lines() {
+        let mut number = None;
         let mut current = Vec::new();
         for token in line.split(|c: char| c.is_whitespace() || c == ',') {
             if token.is_empty() {
@@ -20,17 +26,37 @@ pub fn split_turns(text: &str) -> Vec<Vec<&str>> {
             }
             if is_move_number(token) {
                 if !current.is_empty() {
-                    turns.push(std::mem::take(&mut current));
+                    turns.push((number, std::mem::take(&mut current)));
                 }
+                number = Some(token);
                 continue;
             }
             current.push(token);
         }
         if !current.is_empty() {
-            turns.push(current);
+            turns.push((number, current));
         }
     }
     turns
+}
+
+/// Checks a move-number token (`12s`) against the turn it stands before: turn `number` of `side`.
+pub fn check_move_number(token: &str, number: usize, side: Side) -> Result<(), String> {
+    let last = token.chars().last().unwrap_or('g');
+    let digits = &token[..token.len() - last.len_utf8()];
+    let written_side = if matches!(last, 'g' | 'w') {
+        Side::First
+    } else {
+        Side::Second
+    };
+    let letter = if side == Side::First { 'g' } else { 's' };
+    match digits.parse::<usize>() {
+        Ok(n) if n == number && written_side == side => Ok(()),
+        Ok(_) => Err(format!(
+            "`{token}` stands before turn {number}{letter} (number the turns from --turn, 1 by default)"
+        )),
+        Err(_) => Err(format!("`{token}`: a move number too big")),
+    }
 }
 
 fn is_move_number(token: &str) -> bool {

@@ -767,7 +767,58 @@ impl Rules {
             let f = i as u8 % self.width;
             b.put(r * self.width + f, side, kind);
         }
+        self.check_board(&b)?;
         Ok(b)
+    }
+
+    /// Why a board cannot come up in a game, if it cannot: more pieces of a kind than a side
+    /// has (on the full board: 8 rabbits, 2 cats, 2 dogs, 2 horses, a camel, an elephant), a
+    /// piece on a trap with no friend beside it (it would have been captured), or rabbits of both
+    /// sides on their goals (the game ended when the first got there).
+    pub fn check_board(&self, b: &Board) -> Result<(), String> {
+        const MOST: [u32; 6] = [8, 2, 2, 2, 1, 1];
+        const NAMES: [&str; 6] = ["rabbits", "cats", "dogs", "horses", "camels", "elephants"];
+        for side in [Side::First, Side::Second] {
+            let name = if side == Side::First {
+                "gold"
+            } else {
+                "silver"
+            };
+            if self.width == 8 && self.height == 8 {
+                for kind in 0..6u8 {
+                    let n = b.kind(side, kind).count_ones();
+                    if n > MOST[kind as usize] {
+                        return Err(format!(
+                            "{n} {name} {}: a side has at most {}",
+                            NAMES[kind as usize], MOST[kind as usize]
+                        ));
+                    }
+                }
+            }
+            let own = b.side(side);
+            let mut on_traps = own & self.traps;
+            while on_traps != 0 {
+                let sq = on_traps.trailing_zeros() as u8;
+                on_traps &= on_traps - 1;
+                if self.neighbours(1 << sq) & own == 0 {
+                    let (s, kind) = b.at(sq).expect("a piece stands there");
+                    return Err(format!(
+                        "the {} on {}, a trap, has no friend beside it: it would have been captured",
+                        Self::piece_letter(s, kind),
+                        self.square_name(sq)
+                    ));
+                }
+            }
+        }
+        let gold = b.kind(Side::First, RABBIT) & self.goal_rank(Side::First) != 0;
+        let silver = b.kind(Side::Second, RABBIT) & self.goal_rank(Side::Second) != 0;
+        if gold && silver {
+            return Err(
+                "rabbits of both sides stand on their goals: the game ended when the first got there"
+                    .into(),
+            );
+        }
+        Ok(())
     }
 
     /// The board as text rows, top rank first, with rank numbers and file letters; traps as `x`

@@ -1,0 +1,191 @@
+//! Impossible inputs refused in one line each, naming what is wrong: Arimaa positions no game
+//! reaches, turns after a game is over, move numbers that do not fit, a piece that is not where a
+//! mini-Arimaa move says.
+
+mod common;
+
+use common::{json, run};
+use matchbox::game::{Game, GameError, Side};
+use matchbox::games::arimaa::MiniArimaa;
+
+const START: &str = "[rrrrrrrrdhcemchd                                DHCMECHDRRRRRRRR]";
+
+/// The one-line error of a command that must fail.
+fn refused(args: &[&str]) -> String {
+    let out = run(args);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!out.status.success(), "{args:?} succeeded");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    err
+}
+
+/// The start with square `i` (0 = a8 … 63 = h1) holding `c`.
+fn with(i: usize, c: char) -> String {
+    let mut chars: Vec<char> = START.chars().collect();
+    chars[i + 1] = c;
+    chars.into_iter().collect()
+}
+
+#[test]
+fn arimaa_positions_no_game_reaches_are_refused() {
+    // A second gold elephant (on e4), 17 pieces of gold.
+    let two = with(36, 'E');
+    let err = refused(&["moves", "arimaa", "--position", &two]);
+    assert!(
+        err.contains("2 gold elephants: a side has at most 1"),
+        "{err}"
+    );
+    // Every square an elephant.
+    let all = format!("[{}]", "E".repeat(64));
+    assert!(refused(&["moves", "arimaa", "--position", &all]).contains("gold elephants"));
+    // A gold cat alone on the trap c3 (rank 3, file c: index 5·8+2).
+    let trapped = with(42, 'C').replacen("DHCMECHD", "DH MECHD", 1);
+    let err = refused(&["moves", "arimaa", "--position", &trapped]);
+    assert!(
+        err.contains("the C on c3, a trap, has no friend beside it"),
+        "{err}"
+    );
+    // Beside a friend on c2 it is fine... but then gold has three cats: put it on a dog's place.
+    let guarded = with(42, 'D').replacen("DHCMECHD", "DHCMEC H", 1);
+    assert!(
+        json(&["moves", "arimaa", "--position", &guarded, "--json"])["turns"].as_u64() > Some(0)
+    );
+    // Rabbits of both sides on their goals.
+    let both =
+        with(0, 'R')
+            .replacen("RRRRRRRR]", "RRRRRRRr]", 1)
+            .replacen("[Rrrrrrrr", "[Rrrrrrr ", 1);
+    let err = refused(&[
+        "replay",
+        "arimaa",
+        "--position",
+        &both,
+        "--side",
+        "gold",
+        "--moves",
+        "Ee2n",
+    ]);
+    assert!(
+        err.contains("rabbits of both sides stand on their goals"),
+        "{err}"
+    );
+}
+
+#[test]
+fn no_turns_once_the_game_is_over() {
+    // A gold rabbit on a8: gold has won; silver has no turn to list.
+    let won = with(0, 'R').replacen("RRRRRRRR]", " RRRRRRR]", 1);
+    let err = refused(&["moves", "arimaa", "--position", &won, "--side", "silver"]);
+    assert!(
+        err.contains("the game is over in this position (gold won by goal)"),
+        "{err}"
+    );
+    // Silver without rabbits: the game ended by elimination.
+    let none = START.replace('r', " ");
+    let err = refused(&["moves", "arimaa", "--position", &none, "--side", "silver"]);
+    assert!(err.contains("won by elimination"), "{err}");
+    // After a record that ends the game (a rabbit steps onto its goal), nothing more.
+    // (a gold rabbit on a7, nothing beside it: silver's a8 rabbit and b7 horse gone)
+    let near = with(8, 'R')
+        .replacen("[rrrrrrrrRh", "[ rrrrrrrR ", 1)
+        .replacen("RRRRRRRR]", " RRRRRRR]", 1);
+    let err = refused(&[
+        "moves",
+        "arimaa",
+        "--position",
+        &near,
+        "--side",
+        "gold",
+        "--moves",
+        "Ra7n",
+    ]);
+    assert!(
+        err.contains("the game is over after --moves (gold won by goal)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn move_numbers_must_be_the_turns_they_stand_before() {
+    let ok = json(&[
+        "replay",
+        "arimaa",
+        "--position",
+        START,
+        "--side",
+        "gold",
+        "--moves",
+        "1g Ee2n 1s ed7s 2g Ee3n",
+        "--json",
+    ]);
+    assert_eq!(ok["ply"], 3);
+    let err = refused(&[
+        "replay",
+        "arimaa",
+        "--position",
+        START,
+        "--side",
+        "gold",
+        "--moves",
+        "1s Ee2n",
+    ]);
+    assert!(err.contains("`1s` stands before turn 1g"), "{err}");
+    let err = refused(&[
+        "replay",
+        "arimaa",
+        "--position",
+        START,
+        "--side",
+        "gold",
+        "--moves",
+        "1g Ee2n 3s ed7s",
+    ]);
+    assert!(err.contains("`3s` stands before turn 1s"), "{err}");
+    let err = refused(&[
+        "replay",
+        "arimaa",
+        "--position",
+        START,
+        "--side",
+        "gold",
+        "--moves",
+        "99999999999999999999g Ee2n",
+    ]);
+    assert!(err.contains("too big"), "{err}");
+    let err = refused(&[
+        "moves",
+        "arimaa",
+        "--position",
+        START,
+        "--side",
+        "gold",
+        "--moves",
+        "2g Ee2n",
+    ]);
+    assert!(err.contains("`2g` stands before turn 1g"), "{err}");
+}
+
+#[test]
+fn a_mini_arimaa_move_must_name_the_piece_that_stands_there() {
+    let game = MiniArimaa::new();
+    let start = game.start();
+    assert_eq!(game.to_move(&start), Side::First);
+    // Gold's rabbit on a1, its dog on b1.
+    for (text, why) in [
+        ("Eb1e", "no E on b1 (D stands there)"),
+        ("rc1n", "no r on c1 (the square is empty)"),
+        ("Rb1n", "no R on b1"),
+    ] {
+        match game.parse_move(&start, text) {
+            Err(e @ GameError::WrongPiece { .. }) => {
+                assert!(e.to_string().contains(why), "{text}: {e}")
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+    assert!(game.parse_move(&start, "Ra1n").is_ok());
+    assert!(
+        game.parse_move(&start, "a1n").is_ok(),
+        "a step without its piece letter"
+    );
+}
