@@ -4,20 +4,11 @@
 
 mod common;
 
-use common::{json, run};
+use common::{json, refused, run};
 use matchbox::game::{Game, GameError, Side};
 use matchbox::games::arimaa::MiniArimaa;
 
 const START: &str = "[rrrrrrrrdhcemchd                                DHCMECHDRRRRRRRR]";
-
-/// The one-line error of a command that must fail.
-fn refused(args: &[&str]) -> String {
-    let out = run(args);
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(!out.status.success(), "{args:?} succeeded");
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    err
-}
 
 /// The start with square `i` (0 = a8 … 63 = h1) holding `c`.
 fn with(i: usize, c: char) -> String {

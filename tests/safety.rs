@@ -8,19 +8,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{run, stdout};
+use common::{refused, run, stdout};
 
 fn arg(p: &Path) -> &str {
     p.to_str().unwrap()
-}
-
-/// Runs `matchbox`, which must fail; its one-line message.
-fn refused(args: &[&str]) -> String {
-    let out = run(args);
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(!out.status.success(), "{args:?} succeeded");
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    err
 }
 
 #[test]

@@ -35,3 +35,12 @@ pub fn json(args: &[&str]) -> Value {
     );
     serde_json::from_str(&text).unwrap()
 }
+
+/// Runs `matchbox`, which must fail with a one-line message; the message.
+pub fn refused(args: &[&str]) -> String {
+    let out = run(args);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!out.status.success(), "{args:?} succeeded");
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    err
+}
