@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{json, refused, run};
+use common::{json, refused};
 use matchbox::game::{Game, GameError, Side};
 use matchbox::games::arimaa::MiniArimaa;
 
