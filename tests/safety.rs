@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{refused, run, stdout};
+use common::{refused, stdout};
 
 fn arg(p: &Path) -> &str {
     p.to_str().unwrap()
