@@ -251,3 +251,22 @@ fn files_on_disk_in_both_formats() {
         assert_eq!(store::read_file_game(&path).unwrap().game, "tictactoe");
     }
 }
+
+/// A lazy machine's box must say the move its position is met at, where the position tells
+/// (a mark or a stone a ply).
+#[test]
+fn a_lazy_box_at_the_wrong_move_is_refused() {
+    let game = Havannah::new(Base::new(3).unwrap());
+    let m = trained(&game, Side::First, false, 20);
+    let text = store::to_yaml(&game, &m, None);
+    assert!(load(&game, text.as_bytes(), Format::Yaml).is_ok());
+    // Box 2 is White's second move (two stones on the board): move 3.
+    let at = text.find("- box: 2\n  move: 3\n").expect("box 2 at move 3");
+    let bad = format!("{}- box: 2\n  move: 5\n{}", &text[..at], &text[at + 18..]);
+    let err = load(&game, bad.as_bytes(), Format::Yaml).unwrap_err();
+    assert!(
+        err.contains("box 2")
+            && err.contains("key `move`: 5 but this position, after 2 plies, is met at move 3"),
+        "{err}"
+    );
+}

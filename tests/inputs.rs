@@ -180,3 +180,30 @@ fn a_mini_arimaa_move_must_name_the_piece_that_stands_there() {
         "a step without its piece letter"
     );
 }
+
+#[test]
+fn havannah_positions_no_game_reaches_are_refused() {
+    use matchbox::games::havannah::{Base, Havannah};
+    let game = Havannah::new(Base::new(2).unwrap());
+    // Black's bridge on a1–a2 won with Black's last stone: a finished game, White to move.
+    let done = game.parse_position("BB/W.W/..", Side::First).unwrap();
+    assert!(game.outcome(&done).is_some());
+    // White's bridge, and then Black moved on.
+    let err = game
+        .parse_position("WW/B.B/..", Side::First)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("ended with white's winning structure, yet black moved after it"),
+        "{err}"
+    );
+    // Both sides with a bridge.
+    let err = game
+        .parse_position("WW/.../BB", Side::First)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("both white and black hold a winning structure"),
+        "{err}"
+    );
+}

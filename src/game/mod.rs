@@ -153,6 +153,13 @@ pub trait Game: Send + Sync + Clone + 'static {
         Some((self.pack(&image)?, sym))
     }
 
+    /// The plies played to reach `pos`, where the position alone says (a stone or a mark a
+    /// ply); `None` where it does not (pawns that moved, a swap).
+    fn plies_played(&self, pos: &Self::Position) -> Option<u32> {
+        let _ = pos;
+        None
+    }
+
     /// The position still in play that [`Game::pack`] packed into `key`; `None` for a word that
     /// packs no position, or a game that does not pack.
     fn unpack(&self, key: u64) -> Option<Self::Position> {

@@ -539,6 +539,14 @@ fn lazy_box<G: Game>(
     if move_number == 0 {
         return Err("key `move`: moves count from 1".into());
     }
+    if let Some(plies) = game.plies_played(pos)
+        && u32::from(move_number) != plies + 1
+    {
+        return Err(format!(
+            "key `move`: {move_number} but this position, after {plies} plies, is met at move {}",
+            plies + 1
+        ));
+    }
     let ply = move_number - 1;
     Ok(MatchBox {
         ply,

@@ -327,7 +327,9 @@ impl Game for Havannah {
                 self.side_name(to_move)
             )));
         }
-        // A finished game: whoever has a structure won with the last stone.
+        // A finished game: whoever has a structure won with the last stone, so only the side
+        // that moved last can have one.
+        let mut winners = Vec::new();
         for side in [Side::First, Side::Second] {
             let own = pos.stones[side as usize];
             let mut found = Structures::default();
@@ -337,7 +339,24 @@ impl Game for Havannah {
             if !found.is_empty() {
                 pos.result = 1 + side as u8;
                 pos.structures = found;
+                winners.push(side);
             }
+        }
+        match winners.as_slice() {
+            [_, _] => {
+                return Err(bad(
+                    "both white and black hold a winning structure: the game ended when the first was made"
+                        .into(),
+                ));
+            }
+            [w] if *w == to_move => {
+                return Err(bad(format!(
+                    "the game ended with {}'s winning structure, yet {} moved after it",
+                    self.side_name(*w),
+                    self.side_name(w.other())
+                )));
+            }
+            _ => {}
         }
         if pos.result == 0 && (w + b) as usize == self.cells.len() {
             pos.result = 3;
@@ -362,6 +381,11 @@ impl Game for Havannah {
             }
             _ => None,
         }
+    }
+
+    fn plies_played(&self, pos: &Position) -> Option<u32> {
+        // A stone a ply, unless a swap or a handicap's row of stones came in between.
+        (!self.swap && self.handicap <= 1).then(|| pos.stones[0].count() + pos.stones[1].count())
     }
 
     fn unpack(&self, key: u64) -> Option<Position> {

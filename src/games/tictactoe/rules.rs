@@ -136,6 +136,10 @@ impl TicTacToe {
 }
 
 impl Game for TicTacToe {
+    fn plies_played(&self, pos: &Position) -> Option<u32> {
+        Some((0..9).filter(|&i| pos.mark(Cell(i)) != '.').count() as u32)
+    }
+
     type Position = Position;
     type Move = Move;
     type Reason = Reason;
