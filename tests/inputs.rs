@@ -207,3 +207,87 @@ fn havannah_positions_no_game_reaches_are_refused() {
         "{err}"
     );
 }
+
+/// The messages of the hostile trial, each said once and in the same words across commands.
+#[test]
+fn messages_said_once_in_the_same_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("t.csv");
+    let csv_arg = csv.to_str().unwrap();
+    common::stdout(&[
+        "train", "hexapawn", "--games", "20", "--seed", "1", "--csv", csv_arg,
+    ]);
+    // A table value that is no number: its line and column by name, once.
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut fields: Vec<&str> = lines[3].split(',').collect();
+    fields[1] = "four";
+    lines[3] = fields.join(",");
+    std::fs::write(&csv, lines.join("\n")).unwrap();
+    let err = refused(&[
+        "plot",
+        csv_arg,
+        "--out",
+        dir.path().join("x.png").to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains("line 4, column `game`: invalid digit"),
+        "{err}"
+    );
+    assert_eq!(err.matches("invalid digit").count(), 1, "{err}");
+    // An output that names a directory is refused before any work.
+    let out = format!("{}/x.png/", dir.path().display());
+    let err = refused(&[
+        "train", "hexapawn", "--games", "5", "--seed", "1", "--plot", &out,
+    ]);
+    assert!(err.contains("ends in a slash"), "{err}");
+    // A machine file of another size says both as typed.
+    let m = dir.path().join("h2.yaml");
+    common::stdout(&[
+        "train",
+        "havannah",
+        "--size",
+        "2",
+        "--games",
+        "3",
+        "--seed",
+        "1",
+        "--save",
+        m.to_str().unwrap(),
+    ]);
+    let err = refused(&[
+        "train",
+        "havannah",
+        "--size",
+        "3",
+        "--boxes",
+        m.to_str().unwrap(),
+        "--games",
+        "1",
+    ]);
+    assert!(
+        err.contains(
+            "holds a machine for `havannah --size 2`, but the command asks for `havannah --size 3`"
+        ),
+        "{err}"
+    );
+    // Havannah's size in JSON, the same in every command.
+    let size = |args: &[&str]| {
+        let v = json(args);
+        let s = v.get("size").or_else(|| v["settings"].get("size"));
+        s.and_then(|s| s.as_str()).unwrap_or_default().to_string()
+    };
+    let want = "base 2, swap rule";
+    for args in [
+        &["count", "havannah", "--size", "2", "--swap", "--json"][..],
+        &["solve", "havannah", "--size", "2", "--swap", "--json"],
+        &[
+            "train", "havannah", "--size", "2", "--swap", "--games", "1", "--seed", "1", "--json",
+        ],
+        &[
+            "playout", "havannah", "--size", "2", "--swap", "--games", "2", "--seed", "1", "--json",
+        ],
+    ] {
+        assert_eq!(size(args), want, "{args:?}");
+    }
+}

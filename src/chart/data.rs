@@ -60,8 +60,9 @@ impl ChartKind {
 
 #[derive(Debug, Error)]
 pub enum DataError {
+    /// The table's own error, said once: where, which column, what.
     #[error("{0}")]
-    Csv(#[from] csv::Error),
+    Csv(String),
     #[error("line {line}, column {column}: {why}")]
     BadValue {
         line: usize,
@@ -170,10 +171,12 @@ pub fn index_rows<'a>(
 /// Writes rows as CSV with a header.
 pub fn write_csv<T: Serialize>(out: impl Write, rows: &[T]) -> Result<(), DataError> {
     let mut w = csv::Writer::from_writer(out);
+    let fail = |e: csv::Error| DataError::Csv(e.to_string());
     for r in rows {
-        w.serialize(r)?;
+        w.serialize(r).map_err(fail)?;
     }
-    w.flush().map_err(csv::Error::from)?;
+    w.flush()
+        .map_err(|e| DataError::Csv(format!("cannot write: {e}")))?;
     Ok(())
 }
 
@@ -237,19 +240,57 @@ pub enum Rows {
 }
 
 /// Reads a CSV written by `train --csv` or `experiment --csv`, telling them apart by their header.
-pub fn read_csv(mut input: impl Read) -> Result<Rows, DataError> {
-    let mut text = String::new();
-    input.read_to_string(&mut text).map_err(csv::Error::from)?;
-    let mut r = csv::Reader::from_reader(text.as_bytes());
-    let games = r.headers()?.iter().any(|h| h == "cumulative_score");
-    let mut r = csv::Reader::from_reader(text.as_bytes());
+pub fn read_csv(input: impl Read) -> Result<Rows, DataError> {
+    let mut r = csv::Reader::from_reader(input);
+    let headers = r.headers().map_err(|e| csv_error(e, None))?.clone();
+    let games = headers.iter().any(|h| h == "cumulative_score");
     let rows = if games {
-        Rows::Games(r.deserialize().collect::<Result<_, _>>()?)
+        Rows::Games(
+            r.deserialize()
+                .collect::<Result<_, _>>()
+                .map_err(|e| csv_error(e, Some(&headers)))?,
+        )
     } else {
-        Rows::Index(r.deserialize().collect::<Result<_, _>>()?)
+        Rows::Index(
+            r.deserialize()
+                .collect::<Result<_, _>>()
+                .map_err(|e| csv_error(e, Some(&headers)))?,
+        )
     };
     check_values(&rows)?;
     Ok(rows)
+}
+
+/// A table error in one line: its line (the header is line 1), the column by name, and what is
+/// wrong.
+fn csv_error(e: csv::Error, headers: Option<&csv::StringRecord>) -> DataError {
+    let line = e.position().map(|p| p.line());
+    let at = |column: Option<String>| match (line, column) {
+        (Some(l), Some(c)) => format!("line {l}, column {c}: "),
+        (Some(l), None) => format!("line {l}: "),
+        _ => String::new(),
+    };
+    let message = match e.kind() {
+        csv::ErrorKind::Deserialize { err, .. } => {
+            let column = err
+                .field()
+                .map(|f| match headers.and_then(|h| h.get(f as usize)) {
+                    Some(name) => format!("`{}`", crate::text::quote(name)),
+                    None => format!("{}", f + 1),
+                });
+            format!("{}{}", at(column), err.kind())
+        }
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => format!(
+            "{}{len} fields where the header has {expected_len}",
+            at(None)
+        ),
+        csv::ErrorKind::Utf8 { .. } => format!("{}not UTF-8 text", at(None)),
+        csv::ErrorKind::Io(io) => format!("cannot read: {io}"),
+        _ => e.to_string(),
+    };
+    DataError::Csv(message)
 }
 
 /// Refuses values no run writes: a share outside 0–1, a count below 0, a number that is not

@@ -55,10 +55,8 @@ pub(crate) fn game_kind(args: &GameArgs, file: Option<&Path>) -> Result<GameKind
             kind = from_file;
         } else if from_file != kind {
             bail!(
-                "{}: the file holds a {} machine, but the command asks for {}",
-                path.display(),
-                from_file.size().unwrap_or_default(),
-                kind.size().unwrap_or_default()
+                "{}: the file holds a machine for `{from_file}`, but the command asks for `{kind}`",
+                path.display()
             );
         }
     }

@@ -145,6 +145,13 @@ fn save_target(path: &Path) -> Result<PathBuf, StoreError> {
 /// file in a directory that exists and that this program can write to. A device, a pipe or a
 /// directory is refused (a save replaces the file it writes, and must not replace a device).
 pub fn check_writable(path: &Path) -> Result<(), StoreError> {
+    let text = path.as_os_str().to_string_lossy();
+    if text.ends_with('/') || text.ends_with(std::path::MAIN_SEPARATOR) {
+        return Err(invalid(
+            path,
+            "ends in a slash, so it names a directory: give the name of a file to save to",
+        ));
+    }
     let target = save_target(path)?;
     if let Ok(meta) = fs::metadata(&target) {
         if meta.is_dir() {

@@ -157,7 +157,7 @@ pub(super) fn playout<G: FullGame>(game: G, a: &PlayoutArgs) -> Result<PlayoutRe
     }
     Ok(PlayoutReport {
         game: game.name(),
-        size: game.size_key(),
+        size: Some(game.variant()),
         seed,
         games: t.games,
         draw: share(t.draws),

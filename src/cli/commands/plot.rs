@@ -13,9 +13,9 @@ pub(super) fn plot(a: &PlotArgs) -> Result<Written> {
         ("the CSV file", a.csv.as_path()),
         ("--out", a.out.as_path()),
     ])?;
-    let text = store::read(&a.csv)?;
-    let rows =
-        chart::data::read_csv(text.as_bytes()).with_context(|| format!("{}", a.csv.display()))?;
+    // Read as it streams in (a table of millions of games is never whole in memory as text).
+    let input = std::io::BufReader::new(store::open(&a.csv)?);
+    let rows = chart::data::read_csv(input).with_context(|| format!("{}", a.csv.display()))?;
     let empty = match &rows {
         Rows::Games(r) => r.is_empty(),
         Rows::Index(r) => r.is_empty(),
