@@ -191,3 +191,26 @@ fn mini_arimaa_a_piece_then_where_it_ends() {
     tap(&mut app, "a3");
     assert_eq!(first_move(&app), "a1n,a2n");
 }
+
+/// A paste of thousands of characters into the prompt: the move keeps its first 24, says so, and
+/// Ctrl-U clears it for the next move.
+#[test]
+fn a_long_paste_is_said_and_cleared() {
+    let mut app = person_app(&Hexapawn::new(Size::GARDNER), Side::Second);
+    for _ in 0..3000 {
+        app.update(Action::Type('x'));
+    }
+    assert_eq!(app.input.len(), 24);
+    assert!(
+        app.message
+            .as_deref()
+            .unwrap()
+            .contains("at most 24 characters")
+    );
+    app.update(Action::ClearInput);
+    for c in "b2".chars() {
+        app.update(Action::Type(c));
+    }
+    app.update(Action::Enter);
+    assert_eq!(first_move(&app), "b1-b2");
+}

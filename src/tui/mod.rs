@@ -2,6 +2,7 @@
 //! against the machine): it owns the terminal (crossterm) and the training thread (`worker`).
 //! What the screens hold and draw is in [`crate::view`], shared with the browser.
 
+mod suspend;
 pub mod worker;
 
 use std::path::PathBuf;
@@ -46,6 +47,7 @@ fn has_terminal() -> bool {
 /// hook gives it back on a panic. Ctrl-C arrives as a key (the terminal is in raw mode).
 fn with_terminal<T>(run: impl FnOnce(&mut DefaultTerminal) -> Result<T>) -> Result<T> {
     let mut terminal = ratatui::try_init().context("cannot take over the terminal")?;
+    suspend::catch();
     let result = run(&mut terminal);
     let restored = ratatui::try_restore().context("cannot restore the terminal");
     let value = result?;
@@ -146,6 +148,7 @@ fn watch_loop<G: BoardView>(
                 app.games_per_sec = app.snapshot.games_played.saturating_sub(g0) as f64 / dt;
             }
         }
+        suspend::if_asked(terminal)?;
         terminal.draw(|f| render::watch(f, app))?;
         frames += 1;
         if fps_since.elapsed() >= Duration::from_secs(1) {
@@ -160,6 +163,7 @@ fn watch_loop<G: BoardView>(
             }
             if let Event::Key(key) = event::read()?
                 && key.kind == KeyEventKind::Press
+                && !suspend_key(&key)
                 && let Some(action) = action_for(key_of(key), Mode::Watch)
             {
                 for cmd in app.update(action) {
@@ -178,15 +182,24 @@ fn watch_loop<G: BoardView>(
 pub fn play<G: BoardView>(app: &mut PlayApp<G>) -> Result<()> {
     with_terminal(|terminal| {
         loop {
+            suspend::if_asked(terminal)?;
             terminal.draw(|f| render::play(f, app))?;
-            if let Event::Key(key) = event::read()?
-                && key.kind == KeyEventKind::Press
-                && let Some(action) = action_for(key_of(key), Mode::Play)
-            {
-                app.update(action);
+            // Every key waiting is taken before the next frame (a paste of thousands of
+            // characters is one frame, not thousands); a stop signal is looked at meanwhile.
+            if !event::poll(Duration::from_millis(100))? {
+                continue;
             }
-            if app.quit {
-                return Ok(());
+            while event::poll(Duration::ZERO)? {
+                if let Event::Key(key) = event::read()?
+                    && key.kind == KeyEventKind::Press
+                    && !suspend_key(&key)
+                    && let Some(action) = action_for(key_of(key), Mode::Play)
+                {
+                    app.update(action);
+                }
+                if app.quit {
+                    return Ok(());
+                }
             }
         }
     })
@@ -246,6 +259,16 @@ pub fn preparing<T: Send>(
 }
 
 /// A terminal key press as the screens' [`Key`].
+/// Ctrl-Z: the screen suspends (raw mode delivers it as a key, not as a signal).
+fn suspend_key(key: &event::KeyEvent) -> bool {
+    let z = key.code == event::KeyCode::Char('z')
+        && key.modifiers.contains(event::KeyModifiers::CONTROL);
+    if z {
+        suspend::ask();
+    }
+    z
+}
+
 fn key_of(key: event::KeyEvent) -> Key {
     use event::KeyCode as C;
     let code = match key.code {

@@ -177,6 +177,9 @@ impl<G: BoardView> PlayApp<G> {
             }
             Action::Down if !options.is_empty() => self.cursor = (self.cursor + 1) % options.len(),
             Action::Type(c) if self.input.len() < 24 => self.input.push(c),
+            Action::Type(_) => {
+                self.message = Some("a move is at most 24 characters: Ctrl-U clears it".into());
+            }
             Action::Backspace => {
                 self.input.pop();
             }
