@@ -291,3 +291,43 @@ fn messages_said_once_in_the_same_words() {
         assert_eq!(size(args), want, "{args:?}");
     }
 }
+
+/// The names of history and near misses: `her` and `him` are Hexapawn with their learners'
+/// sides, `menace` and `tic-tac-toe` noughts and crosses, `4x4` mini-Arimaa, and a name a
+/// letter or two off is offered its nearest.
+#[test]
+fn names_of_history_and_did_you_mean() {
+    let side = |args: &[&str]| {
+        let v = json(args);
+        (
+            v["side"].as_str().unwrap_or_default().to_string(),
+            v["boxes"].as_u64().unwrap_or(0),
+        )
+    };
+    assert_eq!(side(&["boxes", "him", "--count", "--json"]).0, "white");
+    assert_eq!(side(&["boxes", "her", "--count", "--json"]).0, "black");
+    assert_eq!(
+        side(&["boxes", "menace", "--count", "--json"]),
+        ("x".to_string(), 304)
+    );
+    assert_eq!(side(&["boxes", "tic-tac-toe", "--count", "--json"]).1, 304);
+    // An explicit side still wins.
+    assert_eq!(
+        side(&["boxes", "him", "--side", "black", "--count", "--json"]).0,
+        "black"
+    );
+    let v = json(&["moves", "arimaa", "--size", "4x4", "--json"]);
+    assert_eq!(v["turns"], 13);
+    for (typed, nearest) in [
+        ("octapawn", "octopawn"),
+        ("tictactoo", "tictactoe"),
+        ("havana", "havannah"),
+    ] {
+        let err = refused(&["count", typed]);
+        assert!(
+            err.contains(&format!("did you mean `{nearest}`?")),
+            "{typed}: {err}"
+        );
+    }
+    assert!(!refused(&["count", "chess"]).contains("did you mean"));
+}

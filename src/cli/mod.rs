@@ -156,7 +156,10 @@ fn parse_game_name(s: &str) -> Result<String, String> {
     match crate::games::entry(s) {
         Some((_, typed)) => Ok(typed),
         None => Err(format!(
-            "unknown game (known: {})",
+            "unknown game ({}known: {})",
+            crate::games::nearest(s)
+                .map(|n| format!("did you mean `{n}`? "))
+                .unwrap_or_default(),
             crate::games::names().join(", ")
         )),
     }

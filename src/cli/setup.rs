@@ -152,6 +152,18 @@ pub(crate) struct SetOptions {
     pub forced: Option<Forced>,
 }
 
+impl SetOptions {
+    /// The options for the game typed as `game`: a name of history (`her`, `him`, `menace`)
+    /// gives its learner's side where `--side` does not.
+    pub fn for_game(a: &BoxSetArgs, game: &str) -> SetOptions {
+        let mut o = SetOptions::from(a);
+        if o.side.is_none() {
+            o.side = crate::games::alias_side(game).map(str::to_string);
+        }
+        o
+    }
+}
+
 impl From<&BoxSetArgs> for SetOptions {
     fn from(a: &BoxSetArgs) -> Self {
         SetOptions {
@@ -404,7 +416,10 @@ pub(crate) struct Setup<G: GameDefaults> {
 
 impl<G: GameDefaults> Setup<G> {
     pub fn new(game: G, args: &LearnArgs) -> Result<Setup<G>> {
-        let opts = MachineOptions::new(SetOptions::from(&args.set), &args.machine);
+        let opts = MachineOptions::new(
+            SetOptions::for_game(&args.set, &args.game.game),
+            &args.machine,
+        );
         let opponent = opponent_or_default(&game, args.opponent.as_ref());
         Self::with(game, &opts, &opponent, args.tie_break)
     }

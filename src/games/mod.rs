@@ -32,7 +32,7 @@ pub struct Entry {
 pub const GAMES: &[Entry] = &[
     Entry {
         name: "hexapawn",
-        aliases: &[],
+        aliases: &["her", "him"],
         about: "Hexapawn on an R×C board, --size RxC from 2x2 to 8x8 (3x3: Gardner's HER)",
     },
     Entry {
@@ -42,7 +42,7 @@ pub const GAMES: &[Entry] = &[
     },
     Entry {
         name: "tictactoe",
-        aliases: &["noughts", "noughts-and-crosses"],
+        aliases: &["tic-tac-toe", "noughts", "noughts-and-crosses", "menace"],
         about: "noughts and crosses, Michie's MENACE",
     },
     Entry {
@@ -58,6 +58,45 @@ pub const GAMES: &[Entry] = &[
 ];
 
 /// The game names the command line and files accept (aliases aside).
+/// The learner's side a name stands for, where it names a machine of history: HER plays black,
+/// HIM white, MENACE x (the side is then the default, as `--side` would give it).
+pub fn alias_side(typed: &str) -> Option<&'static str> {
+    match typed.trim().to_ascii_lowercase().as_str() {
+        "her" => Some("black"),
+        "him" => Some("white"),
+        "menace" => Some("x"),
+        _ => None,
+    }
+}
+
+/// The name or alias closest to `typed` (at most two letters off), for "did you mean".
+pub fn nearest(typed: &str) -> Option<&'static str> {
+    let typed = typed.trim().to_ascii_lowercase();
+    GAMES
+        .iter()
+        .flat_map(|g| std::iter::once(g.name).chain(g.aliases.iter().copied()))
+        .map(|n| (distance(&typed, n), n))
+        .filter(|&(d, _)| d <= 2)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, n)| n)
+}
+
+/// Edits (insert, delete, change a letter) from `a` to `b`.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let here = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(here + 1);
+            prev = here;
+        }
+    }
+    row[b.len()]
+}
+
 pub fn names() -> Vec<&'static str> {
     GAMES.iter().map(|g| g.name).collect()
 }
@@ -104,7 +143,7 @@ impl Named {
     /// Parses a name and its `--size`, as [`GameKind::parse`] does, with full Arimaa too.
     pub fn parse(name: &str, size: Option<&str>) -> Result<Named, GameError> {
         let is_arimaa = is_arimaa_name(name);
-        let full = matches!(size.map(str::trim), None | Some("8"));
+        let full = matches!(size.map(str::trim), None | Some("8" | "8x8"));
         let mini = entry(name).is_some_and(|(_, typed)| typed == "mini-arimaa");
         if is_arimaa && full && !mini {
             return Ok(Named::FullArimaa);
@@ -135,8 +174,11 @@ impl GameKind {
     /// given. With no size, the game's default size (or `default_size`, e.g. from a file).
     pub fn parse(name: &str, size: Option<&str>) -> Result<GameKind, GameError> {
         let Some((entry, typed)) = entry(name) else {
+            let hint = nearest(name)
+                .map(|n| format!("did you mean `{n}`? "))
+                .unwrap_or_default();
             return Err(GameError::BadVariant(format!(
-                "unknown game `{}` (known: {})",
+                "unknown game `{}` ({hint}known: {})",
                 crate::text::quote(&name.trim().to_ascii_lowercase()),
                 names().join(", ")
             )));
@@ -164,12 +206,12 @@ impl GameKind {
                 None => Variant::plain(Base::new(2)?),
             })),
             ("arimaa", "mini-arimaa") => match size {
-                None | Some("4") => Ok(GameKind::MiniArimaa),
+                None | Some("4" | "4x4") => Ok(GameKind::MiniArimaa),
                 Some(_) => Err(GameError::BadVariant("mini-arimaa is 4x4 only".into())),
             },
             ("arimaa", _) => match size {
-                Some("4") => Ok(GameKind::MiniArimaa),
-                None | Some("8") => Err(GameError::BadVariant(FULL_ARIMAA.into())),
+                Some("4" | "4x4") => Ok(GameKind::MiniArimaa),
+                None | Some("8" | "8x8") => Err(GameError::BadVariant(FULL_ARIMAA.into())),
                 Some(s) => Err(GameError::BadVariant(format!(
                     "arimaa comes in --size 8 (the full game) and --size 4 (mini-arimaa), not `{}`",
                     crate::text::quote(s)

@@ -166,7 +166,8 @@ pub(super) fn boxes<G: FullGame>(game: G, a: &BoxesArgs, out: Out) -> Result<Box
         && !a.bead_list
         && !crate::cli::setup::enumerable(&game)
     {
-        let (side, mode, forced) = crate::cli::setup::set_choice(&game, &SetOptions::from(&a.set))?;
+        let (side, mode, forced) =
+            crate::cli::setup::set_choice(&game, &SetOptions::for_game(&a.set, &a.game.game))?;
         if let Some(counts) = own_count(&game, side, mode, forced, out.is_json()) {
             return Ok(own_count_report(&game, side, mode, a, &counts));
         }
@@ -174,7 +175,10 @@ pub(super) fn boxes<G: FullGame>(game: G, a: &BoxesArgs, out: Out) -> Result<Box
     let (set, initial) = match &trained {
         Some(m) => (Arc::clone(&m.boxes), m.initial.clone()),
         None => (
-            Arc::new(box_set_choice(&game, &SetOptions::from(&a.set))?),
+            Arc::new(box_set_choice(
+                &game,
+                &SetOptions::for_game(&a.set, &a.game.game),
+            )?),
             a.beads
                 .clone()
                 .unwrap_or_else(|| a.preset.unwrap_or_else(|| game.default_preset()).beads()),

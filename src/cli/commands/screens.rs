@@ -37,7 +37,10 @@ pub(super) fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
     if let Some(path) = &a.save {
         store::check_writable(path)?;
     }
-    let opts = MachineOptions::new(SetOptions::from(&a.learn.set), &a.learn.machine);
+    let opts = MachineOptions::new(
+        SetOptions::for_game(&a.learn.set, &a.learn.game.game),
+        &a.learn.machine,
+    );
     let opponent = crate::cli::setup::opponent_or_default(&game, a.learn.opponent.as_ref());
     let kind = opponent.kind;
     // Big boards take seconds to build and solve: the screen says so, and q stays live.
