@@ -100,6 +100,25 @@ proptest! {
         let _ = t.parse::<matchbox::learn::Engine>();
         let _ = t.parse::<matchbox::players::Opponent>();
         let _ = t.parse::<matchbox::solve::TieBreak>();
+        let _ = t.parse::<matchbox::cli::ByteSize>();
+    }
+
+    #[test]
+    fn move_numbers_and_binary_files_refuse_or_load(t in text(), bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        for (token, _) in matchbox::games::arimaa::split_numbered(&t) {
+            if let Some(token) = token {
+                let _ = matchbox::games::arimaa::check_move_number(token, 1, Side::First);
+            }
+        }
+        // Any bytes as a binary machine file, and a good file's header followed by them.
+        let game = TicTacToe;
+        let path = std::path::Path::new("fuzz.mbx");
+        let format = matchbox::store::Format::Binary;
+        let _ = matchbox::store::read_machine(&game, path, format, &bytes[..]);
+        let mut file = b"MATCHBOX\x01\x00\x00".to_vec();
+        file.extend_from_slice(&bytes);
+        let _ = matchbox::store::read_machine(&game, path, format, &file[..]);
+        let _ = matchbox::store::read_file_game_from(path, format, &file[..]);
     }
 
     #[test]
