@@ -93,3 +93,47 @@ fn train_says_when_the_machine_is_full() {
         assert_eq!(err.lines().count(), 1, "{bad}: {err}");
     }
 }
+
+/// Labels bounded by what they would write: the size is known from a sample of labels before
+/// any page is made, and past the bound the command stops at once, saying it.
+#[test]
+fn labels_too_big_to_make_are_refused_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("h10.yaml");
+    let m = m.to_str().unwrap();
+    json(&[
+        "train",
+        "havannah",
+        "--size",
+        "10",
+        "--opponent",
+        "random",
+        "--games",
+        "30",
+        "--seed",
+        "1",
+        "--save",
+        m,
+        "--json",
+    ]);
+    let out = dir.path().join("l.svg");
+    let err = common::refused(&[
+        "boxes",
+        "havannah",
+        "--size",
+        "10",
+        "--boxes",
+        m,
+        "--labels",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains("the labels of 2,782 boxes would take about"),
+        "{err}"
+    );
+    assert!(err.contains("MB of SVG pages"), "{err}");
+    assert!(
+        std::fs::read_dir(dir.path()).unwrap().count() == 1,
+        "no page written"
+    );
+}

@@ -403,6 +403,42 @@ pub fn sheet_title<G: crate::learn::GameDefaults>(
     )
 }
 
+/// About how many bytes the SVG pages of every box's label take: labels of up to 32 boxes
+/// spread over the set are drawn, and their mean scaled to the set (the pages' other text is
+/// small beside them). What [`sheets`] would make, known before it is made.
+pub fn estimated_bytes<G: LabelView>(
+    game: &G,
+    set: &BoxSet<G>,
+    beads: &LabelBeads,
+    layout: Layout,
+) -> u64 {
+    if set.is_empty() {
+        return 0;
+    }
+    let (w, h) = layout.label;
+    let step = set.len().div_ceil(32);
+    let sample: Vec<usize> = (0..set.len()).step_by(step).collect();
+    let bytes: usize = sample
+        .iter()
+        .map(|&b| {
+            label(
+                game,
+                set,
+                b,
+                beads,
+                Place {
+                    x: 0.0,
+                    y: 0.0,
+                    w,
+                    h,
+                },
+            )
+            .len()
+        })
+        .sum();
+    (bytes as u64 * set.len() as u64) / sample.len() as u64
+}
+
 pub fn sheets<G: LabelView>(
     game: &G,
     set: &BoxSet<G>,

@@ -12,6 +12,9 @@ use crate::text::group;
 /// The most boxes `boxes --labels` labels: 5,000 labels fill about 280 pages.
 pub(super) const MAX_LABELS: usize = 5_000;
 
+/// The most bytes of label pages made (MENACE's 304 labels are 3.9 MB of PDF).
+const MAX_LABEL_BYTES: u64 = 200_000_000;
+
 /// One colour of the bead shopping list.
 #[derive(Serialize)]
 struct BeadLine {
@@ -301,6 +304,30 @@ fn write_labels<G: FullGame>(
         paper: a.paper,
         label: a.label_size,
     };
+    // What the pages will take (they are all held, and the PDF made of them), said before
+    // they are made: refused past a bound, announced when big.
+    let bytes = labels::estimated_bytes(game, set, beads, layout);
+    if bytes > MAX_LABEL_BYTES {
+        bail!(
+            "{} {}: the labels of {} boxes would take about {} of SVG pages and a PDF of twice that, more than the {} of pages labels are made up to; `boxes --count` gives the numbers",
+            game.name(),
+            game.variant(),
+            group(set.len() as u64),
+            crate::text::bytes(bytes),
+            crate::text::bytes(MAX_LABEL_BYTES)
+        );
+    }
+    let mut steps = crate::cli::progress::Steps::new(
+        bytes > 20_000_000,
+        format!(
+            "labels of {} boxes: about {} of SVG pages, a PDF of about {} and {} of memory; this takes a while",
+            group(set.len() as u64),
+            crate::text::bytes(bytes),
+            crate::text::bytes(2 * bytes),
+            crate::text::bytes(11 * bytes)
+        ),
+    );
+    steps.next("drawing the pages and the PDF");
     let pages = labels::sheets(game, set, beads, &title, layout);
     let stem = path.with_extension("");
     let pdf_path = stem.with_extension("pdf");
@@ -315,6 +342,7 @@ fn write_labels<G: FullGame>(
         store::save_atomic(file, page)?;
     }
     store::save_atomic_bytes(&pdf_path, &pdf)?;
+    steps.end();
     let stale = remove_stale_pages(&stem, pages.len());
     Ok(LabelsWritten {
         pages: pages.len(),
