@@ -225,7 +225,7 @@ pub(crate) fn enumerate_boxes<G: GameDefaults>(
     let mut steps = Steps::new(
         big_graph(game),
         format!(
-            "{} {}: the {} learner's boxes, symmetry {mode}; on a board this big it can take minutes",
+            "{} {}: the {} learner's boxes, symmetry {mode}; on a board this big it takes minutes and gigabytes (every reachable position is walked, about 60 bytes each: hexapawn 4x7 needs about 3 GB)",
             game.name(),
             game.variant(),
             game.side_name(side)
