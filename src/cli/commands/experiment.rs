@@ -260,6 +260,9 @@ fn check_size(a: &ExperimentArgs, games: usize) -> Result<()> {
 /// year, said on stderr past two minutes.
 fn forecast<G: FullGame>(s: &Setup<G>, runs: usize, games: usize) -> Result<()> {
     let probe_games = games.min(10_000);
+    // A first short run fills what the runs share (the perfect player's values, met as they
+    // come): timed cold, one run would speak for many minutes that the runs never take.
+    s.experiment(1, probe_games.min(2_000), &|| {});
     let started = std::time::Instant::now();
     s.experiment(1, probe_games, &|| {});
     let per_game = started.elapsed().as_secs_f64() / probe_games as f64;
