@@ -398,7 +398,7 @@ fn hostile_command_lines_get_one_line() {
                 "experiment",
                 "hexapawn",
                 "--runs",
-                "1000000000000",
+                "100000000000000",
                 "--seed",
                 "1",
             ][..],

@@ -331,3 +331,31 @@ fn names_of_history_and_did_you_mean() {
     }
     assert!(!refused(&["count", "chess"]).contains("did you mean"));
 }
+
+/// The help says what the program takes: every chart there is, every game's sides, both file
+/// formats.
+#[test]
+fn help_names_every_chart_side_and_format() {
+    let help = common::stdout(&["train", "--help"]);
+    for kind in matchbox::chart::data::ChartKind::ALL {
+        assert!(
+            help.contains(kind.arg()),
+            "--chart {} missing:\n{help}",
+            kind.arg()
+        );
+        assert_eq!(
+            kind.arg().parse::<matchbox::chart::data::ChartKind>(),
+            Ok(kind)
+        );
+    }
+    for sides in ["white|black", "x|o", "gold|silver", "first|second"] {
+        assert!(help.contains(sides), "{sides} missing:\n{help}");
+    }
+    assert!(help.contains(".mbx"), "the binary format missing:\n{help}");
+    for entry in matchbox::games::GAMES {
+        assert!(help.contains(entry.name), "{} missing", entry.name);
+        for alias in entry.aliases {
+            assert!(help.contains(alias), "alias {alias} missing");
+        }
+    }
+}

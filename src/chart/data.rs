@@ -30,17 +30,41 @@ pub enum ChartKind {
 impl std::str::FromStr for ChartKind {
     type Err = String;
     fn from_str(s: &str) -> Result<ChartKind, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "score" => Ok(ChartKind::Score),
-            "loss-rate" => Ok(ChartKind::LossRate),
-            "cumulative-losses" => Ok(ChartKind::CumulativeLosses),
-            "beads" => Ok(ChartKind::Beads),
-            "last-loss" => Ok(ChartKind::LastLoss),
-            "first-box" => Ok(ChartKind::FirstBox),
-            _ => Err(format!(
-                "`{}` is not a chart (use score, beads, first-box, loss-rate, cumulative-losses or last-loss)",
-                crate::text::quote(s)
-            )),
+        let typed = s.trim().to_ascii_lowercase();
+        ChartKind::ALL
+            .into_iter()
+            .find(|k| k.arg() == typed)
+            .ok_or_else(|| {
+                let names: Vec<&str> = ChartKind::ALL.iter().map(|k| k.arg()).collect();
+                format!(
+                    "`{}` is not a chart (use {})",
+                    crate::text::quote(s),
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+impl ChartKind {
+    /// Every chart, in the order the help lists them.
+    pub const ALL: [ChartKind; 6] = [
+        ChartKind::Score,
+        ChartKind::Beads,
+        ChartKind::FirstBox,
+        ChartKind::LossRate,
+        ChartKind::CumulativeLosses,
+        ChartKind::LastLoss,
+    ];
+
+    /// The chart's name on the command line (`--chart first-box`).
+    pub fn arg(self) -> &'static str {
+        match self {
+            ChartKind::Score => "score",
+            ChartKind::LossRate => "loss-rate",
+            ChartKind::CumulativeLosses => "cumulative-losses",
+            ChartKind::Beads => "beads",
+            ChartKind::LastLoss => "last-loss",
+            ChartKind::FirstBox => "first-box",
         }
     }
 }

@@ -180,7 +180,7 @@ fn parse_label_size(s: &str) -> Result<(f64, f64), String> {
 
 #[derive(Args, Debug, Clone)]
 pub struct BoxSetArgs {
-    /// The side the learner plays: white|black, x|o (or first|second) [default: the side that wins under perfect play; black (HER) on 3x3; x for noughts and crosses]
+    /// The side the learner plays: white|black (Hexapawn, Havannah), x|o (noughts and crosses), gold|silver (mini-Arimaa), or first|second [default: the side history gave it: black (HER) on 3x3, x (MENACE); else the side that wins under perfect play]
     #[arg(long, visible_alias = "learner")]
     pub side: Option<String>,
     /// How mirror images are merged: full, gardner or none [default: gardner on 3x3 for black, full otherwise]
@@ -324,7 +324,7 @@ pub struct MachineArgs {
     /// Seed of the random number generator (xoshiro256++) [default: drawn from the system and printed]
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Start from the matchboxes in this YAML file instead of fresh ones
+    /// Start from the matchboxes in this file (YAML, or the binary format for a name ending in .mbx) instead of fresh ones
     #[arg(long, value_name = "FILE")]
     pub boxes: Option<PathBuf>,
     /// Training engine: table (every box enumerated, the game compiled: fastest), lazy (boxes made
@@ -387,12 +387,12 @@ impl std::str::FromStr for ByteSize {
 pub struct TrainArgs {
     #[command(flatten)]
     pub learn: LearnArgs,
-    /// With --opponent matchbox: save the opponent machine to this YAML file (atomically)
+    /// With --opponent matchbox: save the opponent machine to this file (YAML, or binary for .mbx; atomically)
     #[arg(long, value_name = "FILE")]
     pub save_opponent: Option<PathBuf>,
     #[command(flatten)]
     pub output: ChartArgs,
-    /// Save the trained matchboxes to this YAML file (atomically)
+    /// Save the trained matchboxes to this file (YAML, or binary for a name ending in .mbx; atomically)
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
     /// Let --save and --save-opponent replace an existing file that is not the machine resumed
@@ -421,7 +421,7 @@ pub struct ChartArgs {
     /// Draw a chart to this file (.png, 1600×900, or .svg)
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Which chart: score, beads, loss-rate, cumulative-losses, last-loss [default: score for train, loss-rate for experiment]
+    /// Which chart: score, beads, first-box, loss-rate, cumulative-losses, last-loss [default: score for train, loss-rate for experiment]
     #[arg(long)]
     pub chart: Option<ChartKind>,
     /// Write the data as CSV: train, one row per game; experiment, one row per game index
@@ -433,7 +433,7 @@ pub struct ChartArgs {
 pub struct PlotArgs {
     /// A CSV file written by `train --csv` or `experiment --csv`
     pub csv: PathBuf,
-    /// Which chart: score, beads, loss-rate, cumulative-losses, last-loss [default: score for a train CSV, loss-rate for an experiment CSV]
+    /// Which chart: score, beads, first-box, loss-rate, cumulative-losses, last-loss [default: score for a train CSV, loss-rate for an experiment CSV]
     #[arg(long)]
     pub chart: Option<ChartKind>,
     /// The chart file to write (.png or .svg)
@@ -523,7 +523,7 @@ pub struct PlayArgs {
     pub symmetry: Option<SymmetryMode>,
     #[command(flatten)]
     pub machine: MachineArgs,
-    /// Save the machine to this YAML file when you quit
+    /// Save the machine to this file when you quit (YAML, or binary for .mbx)
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
     /// Let --save replace an existing file that is not the machine resumed
