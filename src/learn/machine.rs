@@ -92,16 +92,7 @@ impl<G: Game> Machine<G> {
         reinforcement: Reinforcement,
         seed: u64,
     ) -> Machine<G> {
-        let mut m = Machine {
-            beads: Vec::new(),
-            boxes,
-            initial,
-            reinforcement,
-            seed,
-            rng: rng_from_seed(seed),
-            games_played: 0,
-            unboxed: 0,
-        };
+        let mut m = Self::assemble(boxes, initial, reinforcement, seed, Vec::new());
         m.refill();
         m
     }
@@ -115,7 +106,19 @@ impl<G: Game> Machine<G> {
         seed: u64,
         beads: Vec<u32>,
     ) -> Option<Machine<G>> {
-        (beads.len() == boxes.len() + boxes.arrow_count()).then(|| Machine {
+        (beads.len() == boxes.len() + boxes.arrow_count())
+            .then(|| Self::assemble(boxes, initial, reinforcement, seed, beads))
+    }
+
+    /// The parts as a machine at its seed's start, no games played.
+    fn assemble(
+        boxes: Arc<BoxSet<G>>,
+        initial: StageBeads,
+        reinforcement: Reinforcement,
+        seed: u64,
+        beads: Vec<u32>,
+    ) -> Machine<G> {
+        Machine {
             beads,
             boxes,
             initial,
@@ -124,7 +127,7 @@ impl<G: Game> Machine<G> {
             rng: rng_from_seed(seed),
             games_played: 0,
             unboxed: 0,
-        })
+        }
     }
 
     /// Seeds the generator afresh (the beads are kept).
