@@ -50,6 +50,48 @@ pub enum Command {
     Moves(MovesArgs),
     /// Random games (every move uniform): how they end, how long they last, how fast they run
     Playout(PlayoutArgs),
+    /// Sum the parts of an experiment run with --shard into the experiment's report
+    Merge(MergeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The parts, each printed by `experiment --shard K/N` (every K from 1 to N, once)
+    #[arg(required = true, value_name = "PART")]
+    pub parts: Vec<PathBuf>,
+    /// Print one JSON object on stdout: the experiment's, byte for byte
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub output: ChartArgs,
+}
+
+/// One slice of an experiment's runs: `K/N`, the K-th of N (1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shard {
+    pub k: usize,
+    pub n: usize,
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        let bad = || {
+            format!(
+                "`{}`: a shard is K/N, the K-th of N slices of the runs (1 <= K <= N), e.g. 3/8",
+                crate::text::quote(s)
+            )
+        };
+        let (k, n) = s.trim().split_once('/').ok_or_else(bad)?;
+        let (k, n): (usize, usize) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if k == 0 || k > n || n > 1_000_000 {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
 }
 
 #[derive(Args, Debug)]
@@ -411,6 +453,9 @@ pub struct ExperimentArgs {
     /// reinforcement=gardner,michie; preset=michie,scroggs; beads=1,2; opponent=perfect,random
     #[arg(long, value_name = "KEY=V1,V2,…")]
     pub compare: Option<String>,
+    /// Run only the K-th of N slices of the runs (e.g. 3/8; needs --seed) and print its part as JSON, for `matchbox merge`
+    #[arg(long, value_name = "K/N", conflicts_with_all = ["plot", "csv"])]
+    pub shard: Option<Shard>,
     #[command(flatten)]
     pub output: ChartArgs,
 }

@@ -509,7 +509,7 @@ impl<G: GameDefaults> Setup<G> {
     /// games each, in parallel.
     pub fn experiment(
         &self,
-        runs: usize,
+        runs: impl Into<crate::learn::engine::Runs>,
         games: usize,
         tick: &(dyn Fn() + Sync),
     ) -> ExperimentResult {

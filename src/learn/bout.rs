@@ -13,7 +13,7 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use super::engine::{
-    Enumerated, ExperimentResult, GameState, RivalGame, RivalTrainer, Table, Trainer,
+    Enumerated, ExperimentResult, GameState, RivalGame, RivalTrainer, Runs, Table, Trainer,
 };
 use super::lazy::{self, MatchboxPlayer, Scratch};
 use super::{Engine, GameDefaults, GameResult, Machine, MachineGame, MachineMove, Score};
@@ -861,10 +861,11 @@ impl<G: GameDefaults> Bout<G> {
     /// after each run.
     pub fn experiment(
         &self,
-        runs: usize,
+        runs: impl Into<Runs>,
         games: usize,
         on_run: &(dyn Fn() + Sync),
     ) -> ExperimentResult {
+        let runs = runs.into();
         let seed = self.learner.seed;
         let (m, g) = (&self.learner, &self.game);
         match (&self.table, &self.enumerated, &self.opposition) {

@@ -169,7 +169,7 @@ fn runs_of<G: Game, O>(
     opponent: impl Fn(u64) -> O + Sync,
     play: impl Fn(&G, &mut Machine<G>, &mut O, &mut Scratch<G>) -> GameResult + Sync,
     seed: u64,
-    runs: usize,
+    runs: super::experiment::Runs,
     games: usize,
     on_run: &(dyn Fn() + Sync),
 ) -> super::engine::ExperimentResult {
@@ -192,7 +192,7 @@ pub fn experiment<G: Game, P: Player<G>>(
     template: &Machine<G>,
     opponent: impl Fn(u64) -> P + Sync,
     seed: u64,
-    runs: usize,
+    runs: super::experiment::Runs,
     games: usize,
     on_run: &(dyn Fn() + Sync),
 ) -> super::engine::ExperimentResult {
@@ -207,7 +207,7 @@ pub fn rival_experiment<G: Game>(
     template: &Machine<G>,
     rival: &Machine<G>,
     seed: u64,
-    runs: usize,
+    runs: super::experiment::Runs,
     games: usize,
     on_run: &(dyn Fn() + Sync),
 ) -> super::engine::ExperimentResult {

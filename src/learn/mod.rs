@@ -4,6 +4,7 @@ pub mod bout;
 pub mod boxes;
 mod defaults;
 pub mod engine;
+pub mod experiment;
 pub mod lazy;
 mod machine;
 mod score;

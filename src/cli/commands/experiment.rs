@@ -6,7 +6,9 @@ use std::fmt;
 use serde::Serialize;
 
 use super::*;
+use crate::cli::Shard;
 use crate::cli::progress::Work;
+use crate::learn::engine::Runs;
 use serde_json::Value;
 
 /// The variants of `--compare KEY=V1,V2`: each value applied to a copy of the options.
@@ -288,23 +290,101 @@ fn forecast<G: FullGame>(s: &Setup<G>, runs: usize, games: usize) -> Result<()> 
     Ok(())
 }
 
-pub(super) fn experiment<G: FullGame>(
-    game: G,
-    a: &ExperimentArgs,
-    out: Out,
-) -> Result<ExperimentReport> {
+/// One variant's runs, summed: what a report is made from, and what a part of a sharded
+/// experiment holds.
+#[derive(Serialize, serde::Deserialize)]
+pub(super) struct VariantRuns {
+    pub name: String,
+    pub label: String,
+    pub settings: Value,
+    pub result: ExperimentResult,
+}
+
+/// What a part file says it is.
+pub(super) const PART_OF: &str = "matchbox experiment";
+pub(super) const PART_VERSION: u32 = 1;
+
+/// One slice of an experiment: its shard, the experiment's size and options, and each variant's
+/// sums over the slice's runs.
+#[derive(Serialize, serde::Deserialize)]
+pub(super) struct Part {
+    pub part_of: String,
+    pub version: u32,
+    pub shard: Shard,
+    /// The whole experiment's runs (this part holds its slice of them).
+    pub runs: usize,
+    pub games: usize,
+    pub compare: Option<String>,
+    pub variants: Vec<VariantRuns>,
+}
+
+impl Part {
+    pub fn new(
+        shard: Shard,
+        runs: usize,
+        games: usize,
+        compare: Option<String>,
+        variants: Vec<VariantRuns>,
+    ) -> Part {
+        Part {
+            part_of: PART_OF.to_string(),
+            version: PART_VERSION,
+            shard,
+            runs,
+            games,
+            compare,
+            variants,
+        }
+    }
+}
+
+/// What `experiment` prints: the report, or with `--shard` the part for `merge`.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub(super) enum Outcome {
+    Report(ExperimentReport),
+    Part(Box<Part>),
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Report(r) => r.fmt(f),
+            // A part is a file for `merge`: JSON either way.
+            Outcome::Part(p) => {
+                writeln!(f, "{}", serde_json::to_string(p).map_err(|_| fmt::Error)?)
+            }
+        }
+    }
+}
+
+/// The runs this invocation plays: all of them, or with `--shard` its slice.
+fn runs_of(a: &ExperimentArgs) -> Result<Runs> {
+    let Some(shard) = a.shard else {
+        return Ok(Runs::all(a.runs));
+    };
+    if a.learn.machine.seed.is_none() && a.learn.machine.boxes.is_none() {
+        bail!("--shard: give --seed, the same for every part (run i is seeded from it and i)");
+    }
+    Runs::shard(a.runs, shard.k, shard.n)
+        .with_context(|| format!("--shard {}/{}: K from 1 to N", shard.k, shard.n))
+}
+
+pub(super) fn experiment<G: FullGame>(game: G, a: &ExperimentArgs, out: Out) -> Result<Outcome> {
     check_outputs(&a.output, &[])?;
     let games = a.learn.games.unwrap_or(50);
     check_size(a, games)?;
-    let variants = variants(&a.learn, a.compare.as_deref())?;
-    let work = Work::with_bar((a.runs * variants.len()) as u64, "runs");
-    let tick = || work.tick();
-    let mut rows = Vec::new();
-    let mut csv = match &a.output.csv {
-        Some(path) => Some(csv::Writer::from_writer(store::AtomicWriter::create(path)?)),
-        None => None,
+    let runs = runs_of(a)?;
+    // A part's JSON is all that goes to stdout.
+    let out = if a.shard.is_some() {
+        Out::new(true)
+    } else {
+        out
     };
-    let mut reports = Vec::new();
+    let variants = variants(&a.learn, a.compare.as_deref())?;
+    let work = Work::with_bar((runs.len() * variants.len()) as u64, "runs");
+    let tick = || work.tick();
+    let mut done = Vec::new();
     for (name, args) in &variants {
         let s = Setup::new(game.clone(), args)?;
         let title = match name.is_empty() {
@@ -318,35 +398,72 @@ pub(super) fn experiment<G: FullGame>(
                 ("games", format!("{games} per run")),
             ],
         ));
-        forecast(&s, a.runs, games)?;
-        let result = s.experiment(a.runs, games, &tick);
-        let label = compared_label(&s.label(), a.compare.as_deref());
-        for row in chart::data::index_rows(name, &label, &result) {
+        forecast(&s, runs.len(), games)?;
+        done.push(VariantRuns {
+            name: name.clone(),
+            label: compared_label(&s.label(), a.compare.as_deref()),
+            settings: s.settings_json(),
+            result: s.experiment(runs, games, &tick),
+        });
+    }
+    work.finish();
+    if let Some(shard) = a.shard {
+        return Ok(Outcome::Part(Box::new(Part::new(
+            shard,
+            a.runs,
+            games,
+            a.compare.clone(),
+            done,
+        ))));
+    }
+    report(a.runs, games, a.compare.is_some(), &done, &a.output).map(Outcome::Report)
+}
+
+/// The report of an experiment's variants, with its table and chart written where asked.
+pub(super) fn report(
+    runs: usize,
+    games: usize,
+    compared: bool,
+    done: &[VariantRuns],
+    output: &ChartArgs,
+) -> Result<ExperimentReport> {
+    let mut csv = match &output.csv {
+        Some(path) => Some(csv::Writer::from_writer(store::AtomicWriter::create(path)?)),
+        None => None,
+    };
+    let mut rows = Vec::new();
+    let mut reports = Vec::new();
+    for v in done {
+        for row in chart::data::index_rows(&v.name, &v.label, &v.result) {
             if let Some(w) = &mut csv {
                 w.serialize(&row)?;
             }
-            if a.output.plot.is_some() {
+            if output.plot.is_some() {
                 rows.push(row);
             }
         }
-        reports.push(VariantReport::of(name, s.settings_json(), &result, a.runs));
+        reports.push(VariantReport::of(
+            &v.name,
+            v.settings.clone(),
+            &v.result,
+            runs,
+        ));
     }
-    work.finish();
-    super::outputs::commit_csv(csv, a.output.csv.as_deref())?;
-    if let Some(path) = &a.output.plot {
-        let kind = a.output.chart.unwrap_or(ChartKind::LossRate);
+    super::outputs::commit_csv(csv, output.csv.as_deref())?;
+    if let Some(path) = &output.plot {
+        let kind = output.chart.unwrap_or(ChartKind::LossRate);
         let spec = chart::data::chart(kind, &Rows::Index(rows))?;
         let bytes = chart::exporter_for(path)?.export(&spec)?;
         store::save_atomic_bytes(path, &bytes)?;
     }
-    let written = [("chart", &a.output.plot), ("table", &a.output.csv)]
+    let written = [("chart", &output.plot), ("table", &output.csv)]
         .into_iter()
         .filter_map(|(what, p)| Some((what, p.as_ref()?.display().to_string())))
         .collect();
-    let body = match a.compare {
-        None => Body::Single(Box::new(reports.remove(0))),
-        Some(_) => Body::Compared {
-            runs: a.runs,
+    let body = match compared {
+        false => Body::Single(Box::new(reports.remove(0))),
+        true => Body::Compared {
+            runs,
             games,
             variants: reports,
         },

@@ -4,6 +4,7 @@ mod arimaa;
 mod boxes;
 mod count;
 mod experiment;
+mod merge;
 mod outputs;
 mod playout;
 mod plot;
@@ -16,6 +17,7 @@ use crate::cli::error::BadRecord;
 use boxes::boxes;
 use count::count;
 use experiment::experiment;
+use merge::merge;
 use outputs::check_outputs;
 use playout::playout;
 use plot::plot;
@@ -114,6 +116,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             Out::new(a.json).report(&with_game!(game_kind(&a.game, None)?, |g| replay(g, &a))?)
         }
         Command::Moves(a) => Out::new(a.json).report(&arimaa::moves(&a)?),
+        Command::Merge(a) => Out::new(a.json).report(&merge(&a)?),
         Command::Playout(a) => {
             Out::new(a.json).report(&with_game!(game_kind(&a.game, None)?, |g| playout(g, &a))?)
         }

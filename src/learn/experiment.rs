@@ -1,0 +1,277 @@
+//! Many independent learners: the runs of an experiment (all of them, or one shard of them),
+//! played in parallel, and their results summed per game index.
+
+use serde::{Deserialize, Serialize};
+
+use super::GameResult;
+
+/// The runs an experiment plays: run `i` of `first..end` is seeded from the seed and `i`, so a
+/// shard of the runs plays the same games as it would in the whole experiment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Runs {
+    pub first: u64,
+    pub end: u64,
+}
+
+impl Runs {
+    /// Runs `0..n`.
+    pub fn all(n: usize) -> Runs {
+        Runs {
+            first: 0,
+            end: n as u64,
+        }
+    }
+    /// The `k`-th (1-based) of `n` slices of `0..total`, as even as they come: slice `k` holds
+    /// runs `(k-1)·total/n .. k·total/n`. `None` unless `1 <= k <= n`.
+    pub fn shard(total: usize, k: usize, n: usize) -> Option<Runs> {
+        if k == 0 || k > n {
+            return None;
+        }
+        let at = |i: usize| (i as u128 * total as u128 / n as u128) as u64;
+        Some(Runs {
+            first: at(k - 1),
+            end: at(k),
+        })
+    }
+    pub fn len(&self) -> usize {
+        (self.end - self.first) as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.end <= self.first
+    }
+}
+
+impl From<usize> for Runs {
+    fn from(n: usize) -> Runs {
+        Runs::all(n)
+    }
+}
+
+/// Runs `play_run(i, results)` for every run `i` in order (it fills `results` with the run's
+/// games and says whether its first box ended empty) and sums the counts: the same sums as the
+/// parallel version.
+#[cfg(not(feature = "parallel"))]
+pub fn run_experiment(
+    runs: Runs,
+    games: usize,
+    on_run: &(dyn Fn() + Sync),
+    play_run: impl Fn(u64, &mut Vec<GameResult>) -> bool + Sync,
+) -> ExperimentResult {
+    let mut acc = ExperimentResult::empty(games);
+    let mut results = Vec::with_capacity(games);
+    for run in runs.first..runs.end {
+        results.clear();
+        let stuck = play_run(run, &mut results);
+        acc.add_run(&results, stuck);
+        on_run();
+    }
+    acc
+}
+
+/// Runs `play_run(i, results)` for every run `i` in parallel (it fills `results` with the run's
+/// games and says whether its first box ended empty) and sums the counts. Integer sums, so the
+/// result does not depend on the number of threads.
+#[cfg(feature = "parallel")]
+pub fn run_experiment(
+    runs: Runs,
+    games: usize,
+    on_run: &(dyn Fn() + Sync),
+    play_run: impl Fn(u64, &mut Vec<GameResult>) -> bool + Sync,
+) -> ExperimentResult {
+    use rayon::prelude::*;
+    // Statistics per game index take about 40 bytes per game index in each accumulator, and
+    // there is one accumulator per piece of work. Short runs are split as rayon likes (fastest);
+    // long ones into one piece per thread, so that memory does not grow with the runs.
+    let threads = rayon::current_num_threads().max(1);
+    if 40 * games * threads * 8 > 256 << 20 {
+        return run_long_experiment(runs, games, threads, on_run, play_run);
+    }
+    (runs.first..runs.end)
+        .into_par_iter()
+        .fold(
+            || (ExperimentResult::empty(games), Vec::with_capacity(games)),
+            |(mut acc, mut results), run| {
+                results.clear();
+                let stuck = play_run(run, &mut results);
+                acc.add_run(&results, stuck);
+                on_run();
+                (acc, results)
+            },
+        )
+        .map(|(acc, _)| acc)
+        .reduce(|| ExperimentResult::empty(games), ExperimentResult::merge)
+}
+
+/// [`run_experiment`] for runs of many games: one accumulator per thread.
+#[cfg(feature = "parallel")]
+#[inline(never)]
+fn run_long_experiment(
+    runs: Runs,
+    games: usize,
+    threads: usize,
+    on_run: &(dyn Fn() + Sync),
+    play_run: impl Fn(u64, &mut Vec<GameResult>) -> bool + Sync,
+) -> ExperimentResult {
+    use rayon::prelude::*;
+    (runs.first as usize..runs.end as usize)
+        .into_par_iter()
+        .with_min_len(runs.len().div_ceil(threads).max(1))
+        .fold(
+            || (ExperimentResult::empty(games), Vec::with_capacity(games)),
+            |(mut acc, mut results), run| {
+                results.clear();
+                let stuck = play_run(run as u64, &mut results);
+                acc.add_run(&results, stuck);
+                on_run();
+                (acc, results)
+            },
+        )
+        .map(|(acc, _)| acc)
+        .reduce_with(ExperimentResult::merge)
+        .unwrap_or_else(|| ExperimentResult::empty(games))
+}
+
+/// Results of many independent learners, counted per game index (0-based).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExperimentResult {
+    pub runs: usize,
+    pub losses_by_game: Vec<u32>,
+    pub draws_by_game: Vec<u32>,
+    pub wins_by_game: Vec<u32>,
+    /// Runs that ended with every box of their first move empty: such a machine resigns every
+    /// game from then on (for a machine that moves first, its one first box).
+    pub first_box_empty: usize,
+    /// Losses per game among the other runs.
+    pub losses_by_game_first_box_kept: Vec<u32>,
+    /// `last_loss[g]`: runs whose last loss was game `g` (1-based); `last_loss[0]`: runs that
+    /// never lost.
+    pub last_loss: Vec<u32>,
+    /// Sum over runs of the losses up to and including each game, and of their squares (for the
+    /// mean cumulative losses and their spread).
+    pub cumulative_losses: Vec<u64>,
+    pub cumulative_losses_sq: Vec<u64>,
+}
+
+impl ExperimentResult {
+    pub fn empty(games: usize) -> Self {
+        ExperimentResult {
+            runs: 0,
+            losses_by_game: vec![0; games],
+            draws_by_game: vec![0; games],
+            wins_by_game: vec![0; games],
+            first_box_empty: 0,
+            losses_by_game_first_box_kept: vec![0; games],
+            last_loss: vec![0; games + 1],
+            cumulative_losses: vec![0; games],
+            cumulative_losses_sq: vec![0; games],
+        }
+    }
+
+    fn add_run(&mut self, results: &[GameResult], first_box_empty: bool) {
+        self.runs += 1;
+        let last = results
+            .iter()
+            .rposition(|&r| r == GameResult::Loss)
+            .map_or(0, |i| i + 1);
+        self.last_loss[last] += 1;
+        self.first_box_empty += usize::from(first_box_empty);
+        let mut lost = 0u64;
+        for (g, &r) in results.iter().enumerate() {
+            lost += u64::from(r == GameResult::Loss);
+            self.cumulative_losses[g] += lost;
+            self.cumulative_losses_sq[g] += lost * lost;
+            match r {
+                GameResult::Win => self.wins_by_game[g] += 1,
+                GameResult::Draw => self.draws_by_game[g] += 1,
+                GameResult::Loss => {
+                    self.losses_by_game[g] += 1;
+                    if !first_box_empty {
+                        self.losses_by_game_first_box_kept[g] += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The sums of two sets of runs of the same number of games (in either order: the sums are
+    /// the same).
+    pub fn merge(mut self, other: Self) -> Self {
+        self.runs += other.runs;
+        self.first_box_empty += other.first_box_empty;
+        for (a, b) in [
+            (&mut self.losses_by_game, &other.losses_by_game),
+            (&mut self.draws_by_game, &other.draws_by_game),
+            (&mut self.wins_by_game, &other.wins_by_game),
+            (
+                &mut self.losses_by_game_first_box_kept,
+                &other.losses_by_game_first_box_kept,
+            ),
+            (&mut self.last_loss, &other.last_loss),
+        ] {
+            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        }
+        for (a, b) in [
+            (&mut self.cumulative_losses, &other.cumulative_losses),
+            (&mut self.cumulative_losses_sq, &other.cumulative_losses_sq),
+        ] {
+            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        }
+        self
+    }
+
+    pub fn mean_losses(&self) -> f64 {
+        self.losses_by_game.iter().map(|&x| x as f64).sum::<f64>() / self.runs.max(1) as f64
+    }
+    /// Share of runs that lost each game.
+    pub fn loss_rate(&self) -> Vec<f64> {
+        Self::rate(&self.losses_by_game, self.runs)
+    }
+    pub fn win_rate(&self) -> Vec<f64> {
+        Self::rate(&self.wins_by_game, self.runs)
+    }
+    pub fn draw_rate(&self) -> Vec<f64> {
+        Self::rate(&self.draws_by_game, self.runs)
+    }
+    /// Loss rate per game among the runs whose first box was not empty at the end.
+    pub fn loss_rate_first_box_kept(&self) -> Vec<f64> {
+        Self::rate(
+            &self.losses_by_game_first_box_kept,
+            self.runs - self.first_box_empty,
+        )
+    }
+    /// Mean game (1-based) after which a run never lost again: the game of its last loss, 0 for a
+    /// run that never lost.
+    pub fn mean_last_loss(&self) -> f64 {
+        let sum: u64 = self
+            .last_loss
+            .iter()
+            .enumerate()
+            .map(|(g, &n)| g as u64 * n as u64)
+            .sum();
+        sum as f64 / self.runs.max(1) as f64
+    }
+    /// Share of runs that lost none of their last `n` games.
+    pub fn share_clean_last(&self, n: usize) -> f64 {
+        let games = self.last_loss.len() - 1;
+        let cutoff = games.saturating_sub(n);
+        let clean: u64 = self.last_loss[..=cutoff].iter().map(|&x| x as u64).sum();
+        clean as f64 / self.runs.max(1) as f64
+    }
+    /// Share of runs whose first box was empty at the end.
+    pub fn first_box_empty_share(&self) -> f64 {
+        self.first_box_empty as f64 / self.runs.max(1) as f64
+    }
+    fn rate(counts: &[u32], runs: usize) -> Vec<f64> {
+        let runs = runs.max(1) as f64;
+        counts.iter().map(|&x| x as f64 / runs).collect()
+    }
+    /// Mean of `rates` over games `from..=to` (1-based, clamped to the games played).
+    pub fn mean_over(rates: &[f64], from: usize, to: usize) -> f64 {
+        let lo = from.saturating_sub(1).min(rates.len());
+        let hi = to.min(rates.len());
+        if hi <= lo {
+            return 0.0;
+        }
+        rates[lo..hi].iter().sum::<f64>() / (hi - lo) as f64
+    }
+}

@@ -1,0 +1,140 @@
+//! An experiment run in slices (`experiment --shard K/N`) and merged (`merge`) gives the
+//! unsharded experiment's report, byte for byte.
+
+mod common;
+
+use common::{refused, run, stdout};
+
+/// Writes the `n` parts of the experiment `args` into `dir`; their paths.
+fn parts(dir: &std::path::Path, args: &[&str], n: usize) -> Vec<String> {
+    (1..=n)
+        .map(|k| {
+            let shard = format!("{k}/{n}");
+            let mut a = args.to_vec();
+            a.extend(["--shard", &shard]);
+            let path = dir.join(format!("part{k}of{n}.json"));
+            std::fs::write(&path, stdout(&a)).unwrap();
+            path.display().to_string()
+        })
+        .collect()
+}
+
+fn merged(paths: &[String], extra: &[&str]) -> String {
+    let mut a = vec!["merge"];
+    a.extend(paths.iter().map(String::as_str));
+    a.extend(extra);
+    stdout(&a)
+}
+
+#[test]
+fn one_three_and_seven_shards_give_the_experiments_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let experiments: [&[&str]; 3] = [
+        &[
+            "experiment",
+            "hexapawn",
+            "--symmetry",
+            "full",
+            "--runs",
+            "200",
+            "--games",
+            "40",
+            "--seed",
+            "3",
+        ],
+        &[
+            "experiment",
+            "tictactoe",
+            "--runs",
+            "50",
+            "--games",
+            "30",
+            "--seed",
+            "9",
+            "--compare",
+            "reinforcement=michie,gardner",
+        ],
+        // The position engine (a search opponent), 5 runs over 7 shards: some shards are empty.
+        &[
+            "experiment",
+            "havannah",
+            "--size",
+            "2",
+            "--opponent",
+            "random",
+            "--engine",
+            "lazy",
+            "--runs",
+            "5",
+            "--games",
+            "20",
+            "--seed",
+            "1",
+        ],
+    ];
+    for args in experiments {
+        let mut json = args.to_vec();
+        json.push("--json");
+        let whole = stdout(&json);
+        let text = stdout(args);
+        for n in [1, 3, 7] {
+            let sub = dir.path().join(format!("{}-{n}", args[1]));
+            std::fs::create_dir_all(&sub).unwrap();
+            let mut paths = parts(&sub, args, n);
+            assert_eq!(merged(&paths, &["--json"]), whole, "{args:?} in {n} shards");
+            paths.reverse();
+            let report = merged(&paths, &[]);
+            // The text report is the experiment's, without the settings printed before it.
+            assert!(text.ends_with(&report), "{args:?} in {n} shards:\n{report}");
+        }
+    }
+}
+
+#[test]
+fn merge_refuses_parts_that_are_not_one_experiment() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = [
+        "experiment",
+        "hexapawn",
+        "--runs",
+        "30",
+        "--games",
+        "10",
+        "--seed",
+        "2",
+    ];
+    let three = parts(dir.path(), &base, 3);
+    let err = refused(&["merge", &three[0], &three[2]]);
+    assert!(err.contains("shard 2 of 3 is missing"), "{err}");
+    let err = refused(&["merge", &three[0], &three[0], &three[1], &three[2]]);
+    assert!(err.contains("shard 1/3 again"), "{err}");
+    // Another seed: the settings differ.
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    let mut reseeded = base.to_vec();
+    reseeded[7] = "4";
+    let four = parts(&other, &reseeded, 3);
+    let err = refused(&["merge", &three[0], &four[1], &three[2]]);
+    assert!(
+        err.contains("another experiment") && err.contains("seed"),
+        "{err}"
+    );
+    // A hand-edited part whose counts no longer add up.
+    let text = std::fs::read_to_string(&three[1]).unwrap();
+    let edited = dir.path().join("edited.json");
+    std::fs::write(&edited, text.replacen("\"runs\":10", "\"runs\":11", 1)).unwrap();
+    let err = refused(&["merge", &three[0], edited.to_str().unwrap(), &three[2]]);
+    assert!(
+        err.contains("edited.json") && err.contains("10 runs"),
+        "{err}"
+    );
+    // Not a part at all.
+    let yaml = dir.path().join("machine.json");
+    std::fs::write(&yaml, "{\"runs\": 3}").unwrap();
+    assert!(refused(&["merge", yaml.to_str().unwrap()]).contains("not a part"));
+    // A shard needs the seed that every part shares, and a K from 1 to N.
+    assert!(refused(&["experiment", "hexapawn", "--shard", "1/2"]).contains("--seed"));
+    let out = run(&["experiment", "hexapawn", "--seed", "1", "--shard", "3/2"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("K/N"));
+}
