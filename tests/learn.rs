@@ -405,3 +405,38 @@ fn tally_keeps_the_same_totals_as_a_scan_of_every_box() {
         }
     }
 }
+
+/// The fast loop takes HER's and MENACE's tables and gives the general loop's sums.
+#[test]
+fn the_fast_loop_plays_the_general_loops_games() {
+    use matchbox::games::tictactoe::TicTacToe;
+    use matchbox::learn::engine::Runs;
+    fn same<G: matchbox::game::Game>(game: G, side: Side, mode: SymmetryMode, r: Reinforcement) {
+        let boxes = Arc::new(BoxSet::build(&game, side, mode));
+        let en = Enumerated::new(game);
+        let table = Table::against_perfect(&en, &boxes, TieBreak::Random).unwrap();
+        let m = Machine::new(boxes, StageBeads::uniform(2), r, 7);
+        let t = Trainer::new(&en, &table);
+        assert!(t.has_fast_loop(&m));
+        let runs = Runs { first: 3, end: 40 };
+        let fast = t.experiment_with(&m, 7, runs, 30, &|| {});
+        assert_eq!(fast, t.general_experiment(&m, 7, runs, 30, &|| {}));
+        assert_eq!(fast.runs, 37);
+        // One long run: the same machine after it, bead for bead.
+        let (mut a, mut b) = (m.clone(), m.clone());
+        let mut bout_a = GameState::new();
+        let general: Vec<_> = (0..500).map(|_| t.play_game(&mut a, &mut bout_a)).collect();
+        let fast = t.train(&mut b, 500);
+        assert_eq!(general, fast);
+        assert_eq!(a.games_played, b.games_played);
+        for k in 0..a.boxes.len() {
+            assert_eq!(a.beads_in(k), b.beads_in(k), "box {k}");
+        }
+    }
+    let her = Hexapawn::new(Size::GARDNER);
+    let (full, none) = (SymmetryMode::Full, SymmetryMode::None);
+    same(her.clone(), Side::Second, full, Reinforcement::GARDNER);
+    same(her, Side::First, none, Reinforcement::MICHIE);
+    same(TicTacToe, Side::First, full, Reinforcement::MICHIE);
+    same(TicTacToe, Side::Second, none, Reinforcement::GARDNER);
+}

@@ -823,11 +823,11 @@ impl<G: GameDefaults> Bout<G> {
                 }
             }
             (Some(t), Some(en), Opposition::Player(_)) => {
-                let trainer = Trainer::new(en, t);
-                for _ in 0..games {
-                    let res = trainer.play_game(m, &mut self.st);
-                    count(m, res);
-                }
+                let mut each = |number, r| {
+                    score.add(number, r);
+                    each(number, r);
+                };
+                Trainer::new(en, t).train_each(m, &mut self.st, games, &mut each);
             }
             (_, _, Opposition::Rival(r)) => {
                 for _ in 0..games {

@@ -47,86 +47,103 @@ impl From<usize> for Runs {
     }
 }
 
-/// Runs `play_run(i, results)` for every run `i` in order (it fills `results` with the run's
-/// games and says whether its first box ended empty) and sums the counts: the same sums as the
-/// parallel version.
-#[cfg(not(feature = "parallel"))]
+/// Runs `play_run(i, results)` for every run `i` (it fills `results` with the run's games and
+/// says whether its first box ended empty) and sums the counts: in parallel with the `parallel`
+/// feature. Integer sums, so the result does not depend on the number of threads.
 pub fn run_experiment(
     runs: Runs,
     games: usize,
     on_run: &(dyn Fn() + Sync),
     play_run: impl Fn(u64, &mut Vec<GameResult>) -> bool + Sync,
 ) -> ExperimentResult {
-    let mut acc = ExperimentResult::empty(games);
-    let mut results = Vec::with_capacity(games);
-    for run in runs.first..runs.end {
-        results.clear();
-        let stuck = play_run(run, &mut results);
-        acc.add_run(&results, stuck);
-        on_run();
-    }
-    acc
+    run_in_lanes::<1>(runs, games, on_run, |run, results| {
+        [play_run(run[0], &mut results[0])]
+    })
 }
 
-/// Runs `play_run(i, results)` for every run `i` in parallel (it fills `results` with the run's
-/// games and says whether its first box ended empty) and sums the counts. Integer sums, so the
-/// result does not depend on the number of threads.
-#[cfg(feature = "parallel")]
-pub fn run_experiment(
+/// A piece of work: `L` runs at a time (the last piece may hold fewer), their results in lanes.
+struct Lanes<const L: usize> {
+    acc: ExperimentResult,
+    results: [Vec<GameResult>; L],
+}
+
+impl<const L: usize> Lanes<L> {
+    fn new(games: usize) -> Self {
+        Lanes {
+            acc: ExperimentResult::empty(games),
+            results: std::array::from_fn(|_| Vec::with_capacity(games)),
+        }
+    }
+    /// Plays the runs of piece `piece` (runs `first + L·piece ..`, up to `end`) and counts them.
+    fn play(
+        mut self,
+        runs: Runs,
+        piece: u64,
+        on_run: &(dyn Fn() + Sync),
+        play: &(impl Fn(&[u64], &mut [Vec<GameResult>; L]) -> [bool; L] + Sync),
+    ) -> Self {
+        let first = runs.first + piece * L as u64;
+        let mut ids = [0u64; L];
+        let count = (runs.end.min(first + L as u64) - first) as usize;
+        for (i, id) in ids.iter_mut().enumerate() {
+            *id = first + i as u64;
+        }
+        let ids = &ids[..count];
+        self.results.iter_mut().for_each(Vec::clear);
+        let stuck = play(ids, &mut self.results);
+        for (lane, _) in ids.iter().enumerate() {
+            self.acc.add_run(&self.results[lane], stuck[lane]);
+            on_run();
+        }
+        self
+    }
+}
+
+/// Runs `play(ids, results)` for the runs in pieces of up to `L` (it fills `results[i]` with run
+/// `ids[i]`'s games and says for each whether its first box ended empty) and sums the counts.
+#[cfg(not(feature = "parallel"))]
+pub fn run_in_lanes<const L: usize>(
     runs: Runs,
     games: usize,
     on_run: &(dyn Fn() + Sync),
-    play_run: impl Fn(u64, &mut Vec<GameResult>) -> bool + Sync,
+    play: impl Fn(&[u64], &mut [Vec<GameResult>; L]) -> [bool; L] + Sync,
+) -> ExperimentResult {
+    let pieces = runs.len().div_ceil(L) as u64;
+    let mut lanes = Lanes::<L>::new(games);
+    for piece in 0..pieces {
+        lanes = lanes.play(runs, piece, on_run, &play);
+    }
+    lanes.acc
+}
+
+/// Runs `play(ids, results)` for the runs in pieces of up to `L` in parallel (it fills
+/// `results[i]` with run `ids[i]`'s games and says for each whether its first box ended empty)
+/// and sums the counts. Integer sums, so the result does not depend on the number of threads.
+#[cfg(feature = "parallel")]
+pub fn run_in_lanes<const L: usize>(
+    runs: Runs,
+    games: usize,
+    on_run: &(dyn Fn() + Sync),
+    play: impl Fn(&[u64], &mut [Vec<GameResult>; L]) -> [bool; L] + Sync,
 ) -> ExperimentResult {
     use rayon::prelude::*;
+    let pieces = runs.len().div_ceil(L);
     // Statistics per game index take about 40 bytes per game index in each accumulator, and
     // there is one accumulator per piece of work. Short runs are split as rayon likes (fastest);
     // long ones into one piece per thread, so that memory does not grow with the runs.
     let threads = rayon::current_num_threads().max(1);
-    if 40 * games * threads * 8 > 256 << 20 {
-        return run_long_experiment(runs, games, threads, on_run, play_run);
-    }
-    (runs.first..runs.end)
+    let min_len = match 40 * games * threads * 8 > 256 << 20 {
+        true => pieces.div_ceil(threads).max(1),
+        false => 1,
+    };
+    (0..pieces)
         .into_par_iter()
+        .with_min_len(min_len)
         .fold(
-            || (ExperimentResult::empty(games), Vec::with_capacity(games)),
-            |(mut acc, mut results), run| {
-                results.clear();
-                let stuck = play_run(run, &mut results);
-                acc.add_run(&results, stuck);
-                on_run();
-                (acc, results)
-            },
+            || Lanes::<L>::new(games),
+            |lanes, piece| lanes.play(runs, piece as u64, on_run, &play),
         )
-        .map(|(acc, _)| acc)
-        .reduce(|| ExperimentResult::empty(games), ExperimentResult::merge)
-}
-
-/// [`run_experiment`] for runs of many games: one accumulator per thread.
-#[cfg(feature = "parallel")]
-#[inline(never)]
-fn run_long_experiment(
-    runs: Runs,
-    games: usize,
-    threads: usize,
-    on_run: &(dyn Fn() + Sync),
-    play_run: impl Fn(u64, &mut Vec<GameResult>) -> bool + Sync,
-) -> ExperimentResult {
-    use rayon::prelude::*;
-    (runs.first as usize..runs.end as usize)
-        .into_par_iter()
-        .with_min_len(runs.len().div_ceil(threads).max(1))
-        .fold(
-            || (ExperimentResult::empty(games), Vec::with_capacity(games)),
-            |(mut acc, mut results), run| {
-                results.clear();
-                let stuck = play_run(run as u64, &mut results);
-                acc.add_run(&results, stuck);
-                on_run();
-                (acc, results)
-            },
-        )
-        .map(|(acc, _)| acc)
+        .map(|lanes| lanes.acc)
         .reduce_with(ExperimentResult::merge)
         .unwrap_or_else(|| ExperimentResult::empty(games))
 }
@@ -175,21 +192,29 @@ impl ExperimentResult {
             .map_or(0, |i| i + 1);
         self.last_loss[last] += 1;
         self.first_box_empty += usize::from(first_box_empty);
+        // Branch-free: a game's result adds one to one of three counts.
+        let kept = u32::from(!first_box_empty);
         let mut lost = 0u64;
-        for (g, &r) in results.iter().enumerate() {
-            lost += u64::from(r == GameResult::Loss);
-            self.cumulative_losses[g] += lost;
-            self.cumulative_losses_sq[g] += lost * lost;
-            match r {
-                GameResult::Win => self.wins_by_game[g] += 1,
-                GameResult::Draw => self.draws_by_game[g] += 1,
-                GameResult::Loss => {
-                    self.losses_by_game[g] += 1;
-                    if !first_box_empty {
-                        self.losses_by_game_first_box_kept[g] += 1;
-                    }
-                }
-            }
+        let games = results
+            .iter()
+            .zip(&mut self.wins_by_game)
+            .zip(&mut self.draws_by_game)
+            .zip(&mut self.losses_by_game)
+            .zip(&mut self.losses_by_game_first_box_kept)
+            .zip(
+                self.cumulative_losses
+                    .iter_mut()
+                    .zip(&mut self.cumulative_losses_sq),
+            );
+        for (((((&r, win), draw), loss), loss_kept), (cumulative, squares)) in games {
+            let l = u32::from(r == GameResult::Loss);
+            *win += u32::from(r == GameResult::Win);
+            *draw += u32::from(r == GameResult::Draw);
+            *loss += l;
+            *loss_kept += l & kept;
+            lost += u64::from(l);
+            *cumulative += lost;
+            *squares += lost * lost;
         }
     }
 

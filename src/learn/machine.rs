@@ -222,6 +222,16 @@ impl<G: Game> Machine<G> {
         self.boxes.bytes() + self.beads.len() * std::mem::size_of::<u32>()
     }
 
+    /// The beads, flat: each box's total, then its arrows' beads.
+    pub(super) fn raw_beads(&self) -> &[u32] {
+        &self.beads
+    }
+
+    /// The beads, flat, to write (a fast loop's beads put back).
+    pub(super) fn raw_beads_mut(&mut self) -> &mut [u32] {
+        &mut self.beads
+    }
+
     /// The beads, flat, and the generator (for the compiled table's hot loop).
     pub(super) fn beads_and_rng(&mut self) -> (&[u32], &mut Rng) {
         (&self.beads, &mut self.rng)
@@ -422,8 +432,12 @@ impl BeadTotals {
 
 /// Whether every box of a machine's first move is empty (it resigns every game).
 pub fn first_box_empty<G: Game>(m: &Machine<G>) -> bool {
-    let mut first = (0..m.boxes.len())
-        .filter(|&b| m.boxes.stage(b) == 0)
-        .peekable();
-    first.peek().is_some() && first.all(|b| m.box_total(b) == 0)
+    let first = (0..m.boxes.len()).filter(|&b| m.boxes.stage(b) == 0);
+    first_box_empty_of(first.map(|b| m.box_total(b)))
+}
+
+/// Whether there are boxes of the first move and every one of `totals` (theirs) is empty.
+pub(super) fn first_box_empty_of(totals: impl Iterator<Item = u32>) -> bool {
+    let mut totals = totals.peekable();
+    totals.peek().is_some() && totals.all(|t| t == 0)
 }

@@ -5,10 +5,12 @@ pub mod boxes;
 mod defaults;
 pub mod engine;
 pub mod experiment;
+mod fast;
 pub mod lazy;
 mod machine;
 mod score;
 mod spec;
+mod table;
 
 use std::fmt;
 use std::str::FromStr;

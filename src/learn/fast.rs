@@ -1,0 +1,415 @@
+//! The compiled table's run loop at full speed: the same games as the general loop (`Trainer::play_game`)
+//! (the same draws from the same generator, the same reinforcement), laid out for the processor.
+//!
+//! - Every box has the same width `W` (its beads padded with empty arrows), so a draw is `W`
+//!   compares and adds with no loop exit to mispredict; the opponent's choice among `k` options
+//!   is a draw from a constant box of `k` single beads (the same number as `uniform_below(k)`),
+//!   and the end of a game is a box with no beads: one path a ply, whoever moves.
+//! - Forced moves (a machine's single move, where its set has no box) are followed when the
+//!   table is built: they draw nothing.
+//! - The generator and the beads are local to the run; statistics are counted after the run.
+
+use super::experiment::{ExperimentResult, Runs, run_in_lanes};
+use super::machine::first_box_empty_of;
+use super::table::{DRAW, FORCED, LEARNER, LOSS, OPPONENT, State, Table, WIN};
+use super::{GameResult, MAX_BOX_BEADS, Machine, Reinforcement, Scope};
+use crate::game::Game;
+use crate::rng::{Rng, derive_seed, rng_from_seed, uniform_below};
+
+/// One state, as the loop reads it.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+struct Node {
+    /// The box drawn from: 0 (no beads: the game is over), `1..=W` (an opponent's `k` options),
+    /// or a learner's box.
+    cell: u32,
+    /// Index of the first option's node in [`FastTable::children`].
+    first: u32,
+    /// 1 where the learner draws (its draw is recorded for reinforcement).
+    learner: u32,
+    /// The result if the game ends here: a finished game's, or a loss where the learner's box is
+    /// empty (it resigns).
+    end: u32,
+}
+
+/// A box of `W` arrows as running totals: `cum[i]` is the beads of arrows `0..=i`, so the last
+/// is the box's total and the arrow drawn for a number `r` below it is the count of `cum[i] <= r`
+/// (the same arrow as counting beads one arrow at a time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+struct Cell<const W: usize> {
+    cum: [u32; W],
+}
+
+impl<const W: usize> Cell<W> {
+    fn total(&self) -> u32 {
+        self.cum[W - 1]
+    }
+    /// A box holding `beads`, then empty arrows up to `W`.
+    fn of(beads: &[u32]) -> Cell<W> {
+        let mut cum = [0; W];
+        let mut running = 0;
+        for (i, c) in cum.iter_mut().enumerate() {
+            running += beads.get(i).copied().unwrap_or(0);
+            *c = running;
+        }
+        Cell { cum }
+    }
+}
+
+/// A run under way: its beads, its generator, where its game is.
+struct Lane<const W: usize> {
+    cells: Vec<Cell<W>>,
+    rng: Rng,
+    at: Node,
+    /// The learner's draws of the game so far (with `ALL`; else its last draw in `played[0]`).
+    drawn: usize,
+    played: Vec<(u32, u32)>,
+    games_left: usize,
+}
+
+/// A node's `end`, as a result.
+const RESULTS: [GameResult; 3] = [GameResult::Win, GameResult::Draw, GameResult::Loss];
+
+/// A table compiled for the loop, with boxes `W` arrows wide.
+pub struct FastTable<const W: usize> {
+    start: Node,
+    children: Vec<Node>,
+    /// The cells as a fresh run starts them: the end, the opponent's, then the learner's boxes
+    /// with the template machine's beads.
+    cells: Vec<Cell<W>>,
+    /// Each learner box's bead index in the machine and its arrows (box `b` is cell `W + 1 + b`).
+    bases: Vec<(u32, u32)>,
+    /// The cells of the learner's boxes of its first move.
+    first_cells: Vec<u32>,
+    /// The most draws the learner makes in a game.
+    most_draws: usize,
+    reinforcement: Reinforcement,
+}
+
+impl<const W: usize> FastTable<W> {
+    /// The loop's table for `table`, starting from the beads of `m`; `None` where a box or an
+    /// opponent's choice is wider than `W`, or the opponent is a machine.
+    pub fn new<G: Game>(table: &Table, m: &Machine<G>) -> Option<FastTable<W>> {
+        let states = table.raw_states();
+        let children = table.raw_children();
+        let boxes = &m.boxes;
+        let end_of = |r: u32| Node {
+            cell: 0,
+            first: 0,
+            learner: 0,
+            end: r,
+        };
+        let mut nodes = Vec::with_capacity(states.len());
+        for (i, s) in states.iter().enumerate() {
+            let node = match s.mover {
+                WIN => end_of(0),
+                DRAW => end_of(1),
+                LOSS => end_of(2),
+                OPPONENT if (1..=W as u32).contains(&s.options) => Node {
+                    cell: s.options,
+                    first: s.first_option,
+                    learner: 0,
+                    end: 2,
+                },
+                LEARNER if s.options as usize <= W => Node {
+                    cell: (W + 1) as u32 + table.box_index(i as u32)?,
+                    first: s.first_option,
+                    learner: 1,
+                    end: 2,
+                },
+                // Filled below, from the state its one move leads to.
+                FORCED => end_of(u32::MAX),
+                _ => return None,
+            };
+            nodes.push(node);
+        }
+        // A forced state is the state its move leads to (chains followed to their end).
+        for i in 0..nodes.len() {
+            let mut j = i;
+            let mut steps = 0;
+            while states[j].mover == FORCED {
+                j = children[states[j].first_option as usize] as usize;
+                steps += 1;
+                if steps > states.len() {
+                    return None;
+                }
+            }
+            nodes[i] = nodes[j];
+        }
+        let mut cells: Vec<Cell<W>> = (0..=W).map(|k| Cell::of(&vec![1; k])).collect();
+        let flat = m.raw_beads();
+        let mut bases = Vec::with_capacity(boxes.len());
+        for b in 0..boxes.len() {
+            let (base, len) = (boxes.bead_index(b), boxes.arrows(b).len());
+            if len > W {
+                return None;
+            }
+            cells.push(Cell::of(&flat[base + 1..base + 1 + len]));
+            bases.push((base as u32, len as u32));
+        }
+        let first_cells = (0..boxes.len())
+            .filter(|&b| boxes.stage(b) == 0)
+            .map(|b| (W + 1 + b) as u32)
+            .collect();
+        let most_draws = most_draws(states, children)?;
+        let children: Vec<Node> = children.iter().map(|&c| nodes[c as usize]).collect();
+        Some(FastTable {
+            start: nodes[0],
+            children,
+            cells,
+            bases,
+            first_cells,
+            most_draws,
+            reinforcement: m.reinforcement,
+        })
+    }
+
+    /// One ply of `lane`'s game: a draw and a move, or at the end of the game its
+    /// reinforcement, its result pushed to `out` and a new game.
+    #[inline(always)]
+    fn ply<const ALL: bool>(&self, lane: &mut Lane<W>, out: &mut Vec<GameResult>) {
+        let c = &lane.cells[lane.at.cell as usize];
+        let total = c.total();
+        if total == 0 {
+            let result = RESULTS[lane.at.end as usize];
+            self.reinforce(&mut lane.cells, &lane.played[..lane.drawn], result);
+            out.push(result);
+            lane.games_left -= 1;
+            lane.at = self.start;
+            lane.drawn = 0;
+            return;
+        }
+        let r = uniform_below(&mut lane.rng, total);
+        let arrow: u32 = c.cum.iter().map(|&c| u32::from(c <= r)).sum();
+        if ALL {
+            lane.played[lane.drawn] = (lane.at.cell, arrow);
+            lane.drawn += lane.at.learner as usize;
+        } else if lane.at.learner != 0 {
+            lane.played[0] = (lane.at.cell, arrow);
+            lane.drawn = 1;
+        }
+        lane.at = self.children[(lane.at.first + arrow) as usize];
+    }
+
+    /// A run about to start, seeded for run `run`.
+    fn lane(&self, seed: u64, run: u64, games: usize) -> Lane<W> {
+        Lane {
+            cells: self.cells.clone(),
+            rng: rng_from_seed(derive_seed(seed, run)),
+            at: self.start,
+            drawn: 0,
+            played: vec![(0, 0); self.most_draws + 1],
+            games_left: games,
+        }
+    }
+
+    /// Whether a finished run's first box ended empty.
+    fn stuck(&self, lane: &Lane<W>) -> bool {
+        first_box_empty_of(
+            self.first_cells
+                .iter()
+                .map(|&c| lane.cells[c as usize].total()),
+        )
+    }
+
+    /// Plays the runs `ids` (one or two) to the end, two interleaved ply by ply (their chains of
+    /// loads overlap), filling `out` with each run's results.
+    fn runs<const ALL: bool>(
+        &self,
+        seed: u64,
+        ids: &[u64],
+        games: usize,
+        out: &mut [Vec<GameResult>; 2],
+    ) -> [bool; 2] {
+        let [out_a, out_b] = out;
+        let mut a = self.lane(seed, ids[0], games);
+        let mut b = ids.get(1).map(|&id| self.lane(seed, id, games));
+        if let Some(b) = &mut b {
+            while a.games_left > 0 && b.games_left > 0 {
+                self.ply::<ALL>(&mut a, out_a);
+                self.ply::<ALL>(b, out_b);
+            }
+            while b.games_left > 0 {
+                self.ply::<ALL>(b, out_b);
+            }
+        }
+        while a.games_left > 0 {
+            self.ply::<ALL>(&mut a, out_a);
+        }
+        [self.stuck(&a), b.is_some_and(|b| self.stuck(&b))]
+    }
+
+    /// Plays `games` games of one long run on machine `m` (whose beads this table was built
+    /// from), calling `each` with each game's number (the machine's games played after it) and
+    /// result; the machine's beads, generator and count are written back at the end.
+    fn train<G: Game>(
+        &self,
+        m: &mut Machine<G>,
+        games: u64,
+        each: &mut dyn FnMut(u64, GameResult),
+    ) {
+        const CHUNK: u64 = 4096;
+        let mut lane = Lane {
+            cells: self.cells.clone(),
+            rng: m.rng.clone(),
+            at: self.start,
+            drawn: 0,
+            played: vec![(0, 0); self.most_draws + 1],
+            games_left: 0,
+        };
+        let all = self.reinforcement.scope == Scope::AllMoves;
+        let (mut out, mut done) = (Vec::with_capacity(CHUNK as usize), 0u64);
+        while done < games {
+            let n = CHUNK.min(games - done);
+            lane.games_left = n as usize;
+            out.clear();
+            while lane.games_left > 0 {
+                match all {
+                    true => self.ply::<true>(&mut lane, &mut out),
+                    false => self.ply::<false>(&mut lane, &mut out),
+                }
+            }
+            for (i, &r) in out.iter().enumerate() {
+                each(m.games_played.saturating_add(done + i as u64 + 1), r);
+            }
+            done += n;
+        }
+        m.rng = lane.rng;
+        m.games_played = m.games_played.saturating_add(games);
+        let flat = m.raw_beads_mut();
+        let boxes = lane.cells.iter().skip(W + 1).zip(self.bases.iter());
+        for (cell, &(base, len)) in boxes {
+            let (base, len) = (base as usize, len as usize);
+            flat[base] = cell.total();
+            for i in 0..len {
+                flat[base + 1 + i] = cell.cum[i] - if i == 0 { 0 } else { cell.cum[i - 1] };
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn reinforce(&self, cells: &mut [Cell<W>], played: &[(u32, u32)], result: GameResult) {
+        let delta = self.reinforcement.delta(result);
+        if delta == 0 {
+            return;
+        }
+        for &(cell, arrow) in played {
+            let c = &mut cells[cell as usize];
+            let a = arrow as usize;
+            let before = c.cum[a] - if a == 0 { 0 } else { c.cum[a - 1] };
+            let after = if delta >= 0 {
+                before + (delta as u32).min(MAX_BOX_BEADS - c.total())
+            } else {
+                before.saturating_sub(delta.unsigned_abs())
+            };
+            // Arrows from `a` on hold `after - before` beads more (or fewer).
+            for cum in &mut c.cum[a..] {
+                *cum = *cum - before + after;
+            }
+        }
+    }
+
+    /// The experiment of `Trainer::experiment_with`: the same sums as its general loop.
+    pub fn experiment(
+        &self,
+        seed: u64,
+        runs: Runs,
+        games: usize,
+        on_run: &(dyn Fn() + Sync),
+    ) -> ExperimentResult {
+        let all = self.reinforcement.scope == Scope::AllMoves;
+        run_in_lanes::<2>(runs, games, on_run, |ids, results| match all {
+            true => self.runs::<true>(seed, ids, games, results),
+            false => self.runs::<false>(seed, ids, games, results),
+        })
+    }
+}
+
+/// The most learner draws on any path from the start of the table, depth first without
+/// recursion (a game can be long); `None` if the table has a cycle.
+fn most_draws(states: &[State], children: &[u32]) -> Option<usize> {
+    const NEW: usize = usize::MAX;
+    const OPEN: usize = usize::MAX - 1;
+    let mut draws = vec![NEW; states.len()];
+    // (state, its next option to look at)
+    let mut stack: Vec<(usize, u32)> = vec![(0, 0)];
+    draws[0] = OPEN;
+    while let Some(&mut (i, ref mut next)) = stack.last_mut() {
+        let s = states[i];
+        if *next < s.options {
+            let c = children[(s.first_option + *next) as usize] as usize;
+            *next += 1;
+            match draws[c] {
+                OPEN => return None,
+                NEW => {
+                    draws[c] = OPEN;
+                    stack.push((c, 0));
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let kids = &children[s.first_option as usize..(s.first_option + s.options) as usize];
+        let best = kids.iter().map(|&c| draws[c as usize]).max().unwrap_or(0);
+        draws[i] = best + usize::from(s.mover == LEARNER);
+        stack.pop();
+    }
+    Some(draws[0])
+}
+
+/// The widest box or opponent's choice of `table` (for the learner `m`).
+fn width<G: Game>(table: &Table, m: &Machine<G>) -> usize {
+    let opponent = table
+        .raw_states()
+        .iter()
+        .filter(|s| s.mover == OPPONENT)
+        .map(|s| s.options as usize);
+    let boxes = (0..m.boxes.len()).map(|b| m.boxes.arrows(b).len());
+    opponent.chain(boxes).max().unwrap_or(0)
+}
+
+/// [`FastTable::experiment`] at the narrowest width that holds the table; `None` where none does
+/// (the caller plays the general loop).
+pub(super) fn experiment<G: Game>(
+    table: &Table,
+    m: &Machine<G>,
+    seed: u64,
+    runs: Runs,
+    games: usize,
+    on_run: &(dyn Fn() + Sync),
+) -> Option<ExperimentResult> {
+    match width(table, m) {
+        0..=4 => Some(FastTable::<4>::new(table, m)?.experiment(seed, runs, games, on_run)),
+        5..=8 => Some(FastTable::<8>::new(table, m)?.experiment(seed, runs, games, on_run)),
+        9..=16 => Some(FastTable::<16>::new(table, m)?.experiment(seed, runs, games, on_run)),
+        _ => None,
+    }
+}
+
+/// [`FastTable::train`] at the narrowest width that holds the table: `false` (nothing played)
+/// where none does.
+pub(super) fn train<G: Game>(
+    table: &Table,
+    m: &mut Machine<G>,
+    games: u64,
+    each: &mut dyn FnMut(u64, GameResult),
+) -> bool {
+    match width(table, m) {
+        0..=4 => FastTable::<4>::new(table, m).map(|t| t.train(m, games, each)),
+        5..=8 => FastTable::<8>::new(table, m).map(|t| t.train(m, games, each)),
+        9..=16 => FastTable::<16>::new(table, m).map(|t| t.train(m, games, each)),
+        _ => None,
+    }
+    .is_some()
+}
+
+/// Whether the fast loop takes `table` for the learner `m`.
+pub(super) fn takes<G: Game>(table: &Table, m: &Machine<G>) -> bool {
+    match width(table, m) {
+        0..=4 => FastTable::<4>::new(table, m).is_some(),
+        5..=8 => FastTable::<8>::new(table, m).is_some(),
+        9..=16 => FastTable::<16>::new(table, m).is_some(),
+        _ => false,
+    }
+}
