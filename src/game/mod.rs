@@ -224,6 +224,16 @@ pub trait Game: Send + Sync + Clone + 'static {
         None
     }
 
+    /// Why the game that reached `pos` ended, as a sentence a class reads: "Black cannot move",
+    /// "X has three in a row: a1 b2 c3", "White made a bridge".
+    fn end_words(&self, pos: &Self::Position, outcome: &Outcome<Self::Reason>) -> String {
+        let _ = pos;
+        match outcome.winner {
+            Some(w) => format!("{} won: {}", capitalised(self.side_name(w)), outcome.reason),
+            None => format!("a draw: {}", outcome.reason),
+        }
+    }
+
     /// An upper bound on the number of positions with `side` to move, and how it was found, for
     /// counting boxes where the game is too big to enumerate. `None`: the game is small enough to
     /// enumerate always.
@@ -378,5 +388,14 @@ pub fn side_generic_name(side: Side) -> &'static str {
 impl Display for Side {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(side_generic_name(*self))
+    }
+}
+
+/// `word` with its first letter in capitals ("white" → "White").
+pub fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }

@@ -132,6 +132,9 @@ pub struct Reinforced {
     pub changes: Vec<(usize, usize, i64)>,
     /// Boxes this game left empty.
     pub emptied: Vec<usize>,
+    /// Why the game ended, as a sentence: "Black cannot move", "HER resigns: its box 7 is
+    /// empty".
+    pub why: String,
 }
 
 /// What one ply did.
@@ -594,11 +597,13 @@ impl<G: GameDefaults> Bout<G> {
             ended: None,
         };
         if let Some(r) = self.over(&live.pos) {
-            ply.ended = Some(self.finish_live(r));
+            let why = self.why_over(&live.pos);
+            ply.ended = Some(self.finish_live(r, why));
             return Some(ply);
         }
-        if self.game.ply_limit().is_some_and(|l| live.plies >= l) {
-            ply.ended = Some(self.finish_live(GameResult::Draw));
+        if let Some(limit) = self.game.ply_limit().filter(|&l| live.plies >= l) {
+            let why = format!("{limit} plies without an end: a draw");
+            ply.ended = Some(self.finish_live(GameResult::Draw, why));
             return Some(ply);
         }
         let chosen = if side == self.learner.boxes.side() {
@@ -617,7 +622,8 @@ impl<G: GameDefaults> Bout<G> {
             } else {
                 GameResult::Win
             };
-            ply.ended = Some(self.finish_live(r));
+            let why = self.why_resigned(side, &ply);
+            ply.ended = Some(self.finish_live(r, why));
             return Some(ply);
         };
         ply.mv = Some(mv);
@@ -630,9 +636,40 @@ impl<G: GameDefaults> Bout<G> {
         // A game that has just ended is finished at once (this draws nothing).
         let pos = live.pos.clone();
         if let Some(r) = self.over(&pos) {
-            ply.ended = Some(self.finish_live(r));
+            let why = self.why_over(&pos);
+            ply.ended = Some(self.finish_live(r, why));
         }
         Some(ply)
+    }
+
+    /// Why a game that reached `pos` ended, by the rules.
+    fn why_over(&self, pos: &G::Position) -> String {
+        match self.game.outcome(pos) {
+            Some(o) => self.game.end_words(pos, &o),
+            None => String::new(),
+        }
+    }
+
+    /// Why a game ended where `side` was to move and made no move: the machine resigns, its box
+    /// empty.
+    fn why_resigned(&self, side: Side, ply: &Ply<G::Move>) -> String {
+        let g = &self.game;
+        let name = match (side == self.learner.boxes.side(), &self.opposition) {
+            (true, _) => g.nickname(side, self.learner.boxes.mode()),
+            (false, Opposition::Rival(r)) => g.nickname(side, r.machine.boxes.mode()),
+            (false, _) => None,
+        };
+        let who = match name {
+            Some(n) => format!("{n} ({})", g.side_name(side)),
+            None => crate::game::capitalised(g.side_name(side)),
+        };
+        match ply.drawn {
+            Some(Drawn {
+                box_index,
+                arrow: None,
+            }) => format!("{who} resigns: its box {} is empty", box_index + 1),
+            _ => format!("{who} resigns: its box for this position is empty"),
+        }
     }
 
     /// The learner's move in the game under way (its stand-in's, if it has one); `None`: it
@@ -699,13 +736,14 @@ impl<G: GameDefaults> Bout<G> {
 
     /// Ends the game under way with `result`: reinforces both machines, counts it, and says
     /// what changed.
-    fn finish_live(&mut self, result: GameResult) -> Reinforced {
+    fn finish_live(&mut self, result: GameResult, why: String) -> Reinforced {
         let Some(live) = self.live.take() else {
             return Reinforced {
                 game: self.learner.games_played,
                 result,
                 changes: Vec::new(),
                 emptied: Vec::new(),
+                why,
             };
         };
         let mut boxes: Vec<usize> = live.drawn.iter().map(|&(b, _)| b).collect();
@@ -739,6 +777,7 @@ impl<G: GameDefaults> Bout<G> {
             result,
             changes,
             emptied,
+            why,
         }
     }
 

@@ -106,7 +106,15 @@ impl<G: BoardView> PlayApp<G> {
                 GameResult::Loss => format!("you won; {machine} keeps its beads"),
             };
             self.input.clear();
-            self.message = Some(format!("game {}: {outcome}. Enter: next game", rec.number));
+            let why = rec
+                .why
+                .as_ref()
+                .map(|w| format!(" ({w})"))
+                .unwrap_or_default();
+            self.message = Some(format!(
+                "game {}: {outcome}{why}. Enter: next game",
+                rec.number
+            ));
         }
         self.refresh();
     }

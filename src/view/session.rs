@@ -28,6 +28,8 @@ pub struct GameRecord<G: Game> {
     pub played: Vec<(usize, usize)>,
     pub result: Option<GameResult>,
     pub resigned: bool,
+    /// Why the game ended: "Black cannot move", "X has three in a row: a1 b2 c3".
+    pub why: Option<String>,
 }
 
 impl<G: Game> Clone for GameRecord<G> {
@@ -39,6 +41,7 @@ impl<G: Game> Clone for GameRecord<G> {
             played: self.played.clone(),
             result: self.result,
             resigned: self.resigned,
+            why: self.why.clone(),
         }
     }
 }
@@ -323,6 +326,7 @@ impl<G: GameDefaults> Session<G> {
                 played: Vec::new(),
                 result: None,
                 resigned: false,
+                why: None,
             });
         }
         true
@@ -402,6 +406,7 @@ impl<G: GameDefaults> Session<G> {
             self.seq += 1;
             if let Some(g) = &mut self.game {
                 g.result = Some(r.result);
+                g.why = (!r.why.is_empty()).then(|| r.why.clone());
                 // A moving average that follows the games as the machine learns.
                 self.mean_plies += (g.moves.len() as f64 - self.mean_plies) * 0.2;
             }

@@ -42,6 +42,7 @@ pub(super) fn replay<G: FullGame>(game: G, a: &ReplayArgs) -> Result<ReplayRepor
             Some(o) => o.winner.map_or("draw", |w| game.side_name(w)),
         },
         reason: outcome.map(|o| o.reason.to_string()),
+        why: outcome.map(|o| game.end_words(&pos, &o)),
         structures: game.structures(&pos),
         position: game.format_position(&pos),
         moves: played,
@@ -58,6 +59,8 @@ pub(super) struct ReplayReport {
     ply: usize,
     winner: &'static str,
     reason: Option<String>,
+    /// Why it ended, as a sentence ("Black cannot move").
+    why: Option<String>,
     structures: Vec<&'static str>,
     position: String,
     moves: Vec<String>,
@@ -73,7 +76,7 @@ impl fmt::Display for ReplayReport {
             writeln!(f, "{line}")?;
         }
         let plies = crate::text::count(self.ply as u64, "ply", "plies");
-        match (self.winner, &self.reason) {
+        match (self.winner, &self.why) {
             ("none", _) | (_, None) => writeln!(f, "{plies}; not over: {} to move", self.to_move)?,
             ("draw", Some(r)) => writeln!(f, "{plies}; drawn: {r}")?,
             (w, Some(r)) => writeln!(f, "{plies}; {w} wins: {r}")?,

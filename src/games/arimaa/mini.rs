@@ -8,6 +8,7 @@
 //! learning game that reaches [`TURN_LIMIT`] turns is a draw.
 
 use super::rules::{Board, Dir, EndReason, Rules, Step};
+use crate::game::capitalised;
 use crate::game::{Game, GameError, Outcome, Side, Sym};
 
 /// Turns after which a learning game is called a draw (perfect play wins in far fewer: README).
@@ -106,6 +107,20 @@ fn end_code(winner: Side, reason: EndReason) -> u8 {
 }
 
 impl Game for MiniArimaa {
+    fn end_words(&self, _pos: &Position, outcome: &Outcome<EndReason>) -> String {
+        let Some(w) = outcome.winner else {
+            return outcome.reason.to_string();
+        };
+        let (winner, loser) = (
+            capitalised(self.side_name(w)),
+            capitalised(self.side_name(w.other())),
+        );
+        match outcome.reason {
+            EndReason::Goal => format!("{winner}'s rabbit reached the goal"),
+            EndReason::Elimination => format!("{loser} has no rabbits left"),
+            EndReason::Immobilization => format!("{loser} cannot move"),
+        }
+    }
     type Position = Position;
     type Move = Turn;
     type Reason = EndReason;

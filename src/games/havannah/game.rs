@@ -1,9 +1,22 @@
 //! Havannah as a [`Game`]: positions, moves, outcomes, symmetries and notation.
 
 use super::rules::*;
+use crate::game::capitalised;
 use crate::game::{Game, GameError, Outcome, Side, Sym};
 
 impl Game for Havannah {
+    fn end_words(&self, _pos: &Position, outcome: &Outcome<Reason>) -> String {
+        match (outcome.winner, outcome.reason) {
+            (Some(w), Reason::Completed(s)) => {
+                format!(
+                    "{} made a {}",
+                    capitalised(self.side_name(w)),
+                    s.names().join(" and a ")
+                )
+            }
+            _ => "the board is full: a draw".to_string(),
+        }
+    }
     type Position = Position;
     type Move = Move;
     type Reason = Reason;

@@ -5,6 +5,7 @@
 //! wins by reaching the far rank, by capturing every enemy pawn, or when the opponent, to move, has no
 //! legal move. The symmetry group is {identity, left-right mirror}.
 
+use crate::game::capitalised;
 use std::fmt;
 use std::str::FromStr;
 
@@ -182,6 +183,17 @@ impl Hexapawn {
 }
 
 impl Game for Hexapawn {
+    fn end_words(&self, _pos: &Position, outcome: &Outcome<Reason>) -> String {
+        let Some(w) = outcome.winner else {
+            return outcome.reason.to_string();
+        };
+        let (winner, loser) = (self.side_name(w), self.side_name(w.other()));
+        match outcome.reason {
+            Reason::FarRank => format!("{} reached the far rank", capitalised(winner)),
+            Reason::AllCaptured => format!("{} took every {loser} pawn", capitalised(winner)),
+            Reason::NoMove => format!("{} cannot move", capitalised(loser)),
+        }
+    }
     type Position = Position;
     type Move = Move;
     type Reason = Reason;

@@ -136,6 +136,23 @@ impl TicTacToe {
 }
 
 impl Game for TicTacToe {
+    fn end_words(&self, pos: &Position, outcome: &Outcome<Reason>) -> String {
+        let Some(w) = outcome.winner else {
+            return "the board is full: a draw".to_string();
+        };
+        let marks = if w == Side::First { pos.x } else { pos.o };
+        let name = self.side_name(w).to_uppercase();
+        match LINES.into_iter().find(|&l| marks & l == l) {
+            Some(line) => {
+                let cells: Vec<String> = (0..9)
+                    .filter(|i| line & (1 << i) != 0)
+                    .map(|i| self.format_move(Move(Cell(i))))
+                    .collect();
+                format!("{name} has three in a row: {}", cells.join(" "))
+            }
+            None => format!("{name} won: {}", outcome.reason),
+        }
+    }
     fn plies_played(&self, pos: &Position) -> Option<u32> {
         Some((0..9).filter(|&i| pos.mark(Cell(i)) != '.').count() as u32)
     }

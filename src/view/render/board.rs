@@ -60,14 +60,24 @@ pub fn board_panel<G: BoardView>(
             };
             let word = result_word(r);
             let width = area.width.saturating_sub(4) as usize;
-            let options = [
+            let mut options = Vec::new();
+            if let Some(why) = &rec.why {
+                match rec.resigned {
+                    true => options.push(format!(" {why}")),
+                    false => options.extend([
+                        format!(" {machine} {word}: {why}"),
+                        format!(" {word}: {why}"),
+                    ]),
+                }
+            }
+            options.extend([
                 format!(" {machine} {word}{how}"),
                 format!(
                     " {machine} {}",
                     if rec.resigned { "resigned" } else { word }
                 ),
                 format!(" {}", if rec.resigned { "resigned" } else { word }),
-            ];
+            ]);
             Line::styled(first_fit(&options, width), BOLD.fg(colour))
         }
         None => Line::styled(format!(" move {}", rec.moves.len() + 1), DIM),
