@@ -129,3 +129,53 @@ fn empty_all<G: Game>(m: &mut matchbox::learn::Machine<G>) {
         m.set_beads(k, &none).unwrap();
     }
 }
+
+/// `ended` of a report: every game counted once, by kinds that name a side or a draw.
+fn ends_of(report: &serde_json::Value, games: u64) -> Vec<String> {
+    let ended = report["ended"].as_object().expect("ended counts");
+    let total: u64 = ended.values().map(|n| n.as_u64().unwrap()).sum();
+    assert_eq!(total, games, "{ended:?}");
+    ended.keys().cloned().collect()
+}
+
+#[test]
+fn train_and_experiment_count_the_games_by_how_they_ended() {
+    let cases: [(&[&str], &[&str]); 5] = [
+        (
+            &["hexapawn"],
+            &["black: reached the far rank", "white: reached the far rank"],
+        ),
+        (
+            &["octopawn", "--opponent", "random"],
+            &["white: reached the far rank"],
+        ),
+        (
+            &["tictactoe"],
+            &["draw: the board is full", "o: three in a row"],
+        ),
+        (
+            &["havannah", "--size", "2", "--opponent", "random"],
+            &["white: bridge"],
+        ),
+        (
+            &["arimaa", "--size", "4x4", "--opponent", "random"],
+            &["gold: goal"],
+        ),
+    ];
+    for (game, kinds) in cases {
+        let mut train = vec!["train"];
+        train.extend(game);
+        train.extend(["--games", "400", "--seed", "3", "--json"]);
+        let names = ends_of(&common::json(&train), 400);
+        for k in kinds {
+            assert!(names.iter().any(|n| n == k), "{game:?}: {k} in {names:?}");
+        }
+        let mut exp = vec!["experiment"];
+        exp.extend(game);
+        exp.extend(["--runs", "6", "--games", "30", "--seed", "3", "--json"]);
+        ends_of(&common::json(&exp), 180);
+    }
+    // The text says it too.
+    let text = common::stdout(&["train", "hexapawn", "--games", "300", "--seed", "1"]);
+    assert!(text.contains("how the games ended: "), "{text}");
+}

@@ -12,8 +12,9 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
+use super::ends::{End, EndTally};
 use super::engine::{
-    Enumerated, ExperimentResult, GameState, RivalGame, RivalTrainer, Runs, Table, Trainer,
+    Ends, Enumerated, ExperimentResult, GameState, RivalGame, RivalTrainer, Runs, Table, Trainer,
 };
 use super::lazy::{self, MatchboxPlayer, Scratch};
 use super::{Engine, GameDefaults, GameResult, Machine, MachineGame, MachineMove, Score};
@@ -187,6 +188,8 @@ pub struct Bout<G: GameDefaults> {
     rival_game: RivalGame,
     scratch: Scratch<G>,
     score: Score,
+    /// The games counted in the score, by how they ended.
+    ends: Ends,
 }
 
 impl<G: GameDefaults> Bout<G> {
@@ -215,6 +218,7 @@ impl<G: GameDefaults> Bout<G> {
             rival_game: RivalGame::default(),
             scratch: Scratch::default(),
             score: Score::default(),
+            ends: Ends::default(),
         };
         bout.check_engine(&opponent)?;
         bout.opposition = bout.opposition_for(opponent, progress)?;
@@ -516,6 +520,7 @@ impl<G: GameDefaults> Bout<G> {
         }
         self.live = None;
         self.score = Score::default();
+        self.ends = Ends::default();
         // A lazy machine's boxes are new: a table (there is none for one) would not match.
         if self.learner.boxes.is_lazy() {
             self.table = None;
@@ -602,7 +607,7 @@ impl<G: GameDefaults> Bout<G> {
             return Some(ply);
         }
         if let Some(limit) = self.game.ply_limit().filter(|&l| live.plies >= l) {
-            let why = format!("{limit} plies without an end: a draw");
+            let why = (format!("{limit} plies without an end: a draw"), End::Limit);
             ply.ended = Some(self.finish_live(GameResult::Draw, why));
             return Some(ply);
         }
@@ -622,7 +627,7 @@ impl<G: GameDefaults> Bout<G> {
             } else {
                 GameResult::Win
             };
-            let why = self.why_resigned(side, &ply);
+            let why = (self.why_resigned(side, &ply), End::Resigned(side));
             ply.ended = Some(self.finish_live(r, why));
             return Some(ply);
         };
@@ -642,11 +647,11 @@ impl<G: GameDefaults> Bout<G> {
         Some(ply)
     }
 
-    /// Why a game that reached `pos` ended, by the rules.
-    fn why_over(&self, pos: &G::Position) -> String {
+    /// Why a game that reached `pos` ended, by the rules: in words, and its kind.
+    fn why_over(&self, pos: &G::Position) -> (String, End<G::Reason>) {
         match self.game.outcome(pos) {
-            Some(o) => self.game.end_words(pos, &o),
-            None => String::new(),
+            Some(o) => (self.game.end_words(pos, &o), End::Rules(o.winner, o.reason)),
+            None => (String::new(), End::Limit),
         }
     }
 
@@ -736,7 +741,12 @@ impl<G: GameDefaults> Bout<G> {
 
     /// Ends the game under way with `result`: reinforces both machines, counts it, and says
     /// what changed.
-    fn finish_live(&mut self, result: GameResult, why: String) -> Reinforced {
+    fn finish_live(
+        &mut self,
+        result: GameResult,
+        (why, end): (String, End<G::Reason>),
+    ) -> Reinforced {
+        self.ends.add(&end.name(&self.game), 1);
         let Some(live) = self.live.take() else {
             return Reinforced {
                 game: self.learner.games_played,
@@ -802,7 +812,28 @@ impl<G: GameDefaults> Bout<G> {
         }
         let r = self.whole_game()?;
         self.score.add(self.learner.games_played, r);
+        self.note_end();
         Some(r)
+    }
+
+    /// Counts how the last whole game ended.
+    fn note_end(&mut self) {
+        match (&self.table, &self.opposition) {
+            (Some(t), Opposition::Rival(_)) => self
+                .ends
+                .add(&t.end_names()[self.rival_game.end as usize], 1),
+            (Some(t), _) => self.ends.add(&t.end_names()[self.st.end as usize], 1),
+            _ => {
+                if let Some(end) = self.scratch.end {
+                    self.ends.add(&end.name(&self.game), 1);
+                }
+            }
+        }
+    }
+
+    /// Every game of the learner's counted in the score, by how it ended.
+    pub fn ends(&self) -> &Ends {
+        &self.ends
     }
 
     /// One whole game on the fastest engine, not counted in the score.
@@ -856,29 +887,39 @@ impl<G: GameDefaults> Bout<G> {
         match (&self.table, &self.enumerated, &mut self.opposition) {
             (Some(t), _, Opposition::Rival(r)) => {
                 let trainer = RivalTrainer::new(t);
+                let mut by_id = vec![0u64; t.end_names().len()];
                 for _ in 0..games {
                     let res = trainer.play_game(m, &mut r.machine, &mut self.rival_game);
+                    by_id[self.rival_game.end as usize] += 1;
                     count(m, res);
                 }
+                t.name_ends(&by_id, &mut self.ends);
             }
             (Some(t), Some(en), Opposition::Player(_)) => {
                 let mut each = |number, r| {
                     score.add(number, r);
                     each(number, r);
                 };
-                Trainer::new(en, t).train_each(m, &mut self.st, games, &mut each);
+                let ends = &mut self.ends;
+                Trainer::new(en, t).train_each(m, &mut self.st, games, &mut each, ends);
             }
             (_, _, Opposition::Rival(r)) => {
+                let mut tally = EndTally::new();
                 for _ in 0..games {
                     let res = lazy::rival_game(g, m, r, &mut self.scratch);
+                    tally.add_some(self.scratch.end);
                     count(m, res);
                 }
+                tally.name_into(g, &mut self.ends);
             }
             (_, _, Opposition::Player(p)) => {
+                let mut tally = EndTally::new();
                 for _ in 0..games {
                     let res = lazy::play_game(g, m, p, &mut self.scratch);
+                    tally.add_some(self.scratch.end);
                     count(m, res);
                 }
+                tally.name_into(g, &mut self.ends);
             }
             (_, _, Opposition::Person) => return 0,
         }
@@ -921,7 +962,7 @@ impl<G: GameDefaults> Bout<G> {
                 lazy::experiment(g, m, |_| p.clone(), seed, runs, games, on_run)
             }
             (_, _, Opposition::Person) => {
-                super::engine::run_experiment(runs, games, on_run, |_, _| false)
+                super::engine::run_experiment(runs, games, on_run, |_, _, _| false)
             }
         }
     }

@@ -3,6 +3,7 @@
 //! the fast loop where it takes the table). The table is built from the same [`Player`]s the position engine
 //! ([`super::lazy`]) asks move by move, and both make the same moves from the same random numbers.
 
+pub use super::ends::Ends;
 pub use super::experiment::{ExperimentResult, Runs, run_experiment, run_in_lanes};
 use super::machine::first_box_empty;
 use super::table::{DRAW, FORCED, LEARNER, OPPONENT, RIVAL, State, WIN};
@@ -19,6 +20,8 @@ pub struct GameState {
     pub plies: u32,
     /// The learner's moves so far: (box base, arrow index in the box).
     pub played: Vec<(u32, u32)>,
+    /// How the last whole game ([`Trainer::play_game`]) ended: an end id of the table.
+    pub end: u32,
 }
 
 impl GameState {
@@ -163,15 +166,16 @@ impl<'a, G: Game> Trainer<'a, G> {
         };
         m.rng = rng;
         m.reinforce(&st.played, result);
+        st.end = self.table.end_at(s);
         result
     }
 
     /// Plays `games` games, returning each result.
     pub fn train(&self, m: &mut Machine<G>, games: usize) -> Vec<GameResult> {
         let mut out = Vec::with_capacity(games);
-        self.train_each(m, &mut GameState::new(), games as u64, &mut |_, r| {
-            out.push(r)
-        });
+        let mut ends = Ends::default();
+        let mut each = |_, r| out.push(r);
+        self.train_each(m, &mut GameState::new(), games as u64, &mut each, &mut ends);
         out
     }
 
@@ -184,11 +188,13 @@ impl<'a, G: Game> Trainer<'a, G> {
         st: &mut GameState,
         games: u64,
         each: &mut dyn FnMut(u64, GameResult),
+        ends: &mut Ends,
     ) {
         let fast = games.saturating_sub(1);
-        let ran = fast > 0 && super::fast::train(self.table, m, fast, each);
+        let ran = fast > 0 && super::fast::train(self.table, m, fast, each, ends);
         for _ in 0..if ran { 1 } else { games } {
             let r = self.play_game(m, st);
+            ends.add(&self.table.end_names()[st.end as usize], 1);
             each(m.games_played, r);
         }
     }
@@ -237,11 +243,17 @@ impl<'a, G: Game> Trainer<'a, G> {
         games: usize,
         on_run: &(dyn Fn() + Sync),
     ) -> ExperimentResult {
-        run_experiment(runs, games, on_run, |run, results| {
+        run_experiment(runs, games, on_run, |run, results, ends| {
             let mut m = template.clone();
             m.reseed(derive_seed(seed, run));
             let mut st = GameState::new();
-            results.extend((0..games).map(|_| self.play_game(&mut m, &mut st)));
+            let mut by_id = vec![0u64; self.table.end_names().len()];
+            results.extend((0..games).map(|_| {
+                let r = self.play_game(&mut m, &mut st);
+                by_id[st.end as usize] += 1;
+                r
+            }));
+            self.table.name_ends(&by_id, ends);
             first_box_empty(&m)
         })
     }
@@ -267,6 +279,8 @@ pub struct RivalGame {
     /// The learner's moves of the last game: (box base, arrow index in the box).
     pub learner: Vec<(u32, u32)>,
     rival: Vec<(u32, u32)>,
+    /// How the last game ended (an end id of the table).
+    pub end: u32,
 }
 
 /// Two machines playing each other, both learning: the learner (`a`) and its rival (`b`), compiled
@@ -314,6 +328,7 @@ impl<'a, G: Game> RivalTrainer<'a, G> {
         };
         a.reinforce(&st.learner, result);
         b.reinforce(&st.rival, result.for_opponent());
+        st.end = self.table.end_at(s);
         result
     }
 
@@ -334,12 +349,19 @@ impl<'a, G: Game> RivalTrainer<'a, G> {
         games: usize,
         on_run: &(dyn Fn() + Sync),
     ) -> ExperimentResult {
-        run_experiment(runs.into(), games, on_run, |run, results| {
+        run_experiment(runs.into(), games, on_run, |run, results, ends| {
             let (mut ma, mut mb) = (a.clone(), b.clone());
             let run_seed = derive_seed(seed, run);
             ma.reseed(run_seed);
             mb.reseed(derive_seed(run_seed, u64::MAX));
-            results.extend(self.train(&mut ma, &mut mb, games));
+            let mut st = RivalGame::default();
+            let mut by_id = vec![0u64; self.table.end_names().len()];
+            results.extend((0..games).map(|_| {
+                let r = self.play_game(&mut ma, &mut mb, &mut st);
+                by_id[st.end as usize] += 1;
+                r
+            }));
+            self.table.name_ends(&by_id, ends);
             first_box_empty(&ma)
         })
     }

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::GameResult;
+use super::ends::Ends;
 
 /// The runs an experiment plays: run `i` of `first..end` is seeded from the seed and `i`, so a
 /// shard of the runs plays the same games as it would in the whole experiment.
@@ -54,10 +55,10 @@ pub fn run_experiment(
     runs: Runs,
     games: usize,
     on_run: &(dyn Fn() + Sync),
-    play_run: impl Fn(u64, &mut Vec<GameResult>) -> bool + Sync,
+    play_run: impl Fn(u64, &mut Vec<GameResult>, &mut Ends) -> bool + Sync,
 ) -> ExperimentResult {
-    run_in_lanes::<1>(runs, games, on_run, |run, results| {
-        [play_run(run[0], &mut results[0])]
+    run_in_lanes::<1>(runs, games, on_run, |run, results, ends| {
+        [play_run(run[0], &mut results[0], ends)]
     })
 }
 
@@ -80,7 +81,7 @@ impl<const L: usize> Lanes<L> {
         runs: Runs,
         piece: u64,
         on_run: &(dyn Fn() + Sync),
-        play: &(impl Fn(&[u64], &mut [Vec<GameResult>; L]) -> [bool; L] + Sync),
+        play: &(impl Fn(&[u64], &mut [Vec<GameResult>; L], &mut Ends) -> [bool; L] + Sync),
     ) -> Self {
         let first = runs.first + piece * L as u64;
         let mut ids = [0u64; L];
@@ -90,7 +91,7 @@ impl<const L: usize> Lanes<L> {
         }
         let ids = &ids[..count];
         self.results.iter_mut().for_each(Vec::clear);
-        let stuck = play(ids, &mut self.results);
+        let stuck = play(ids, &mut self.results, &mut self.acc.ended);
         for (lane, _) in ids.iter().enumerate() {
             self.acc.add_run(&self.results[lane], stuck[lane]);
             on_run();
@@ -106,7 +107,7 @@ pub fn run_in_lanes<const L: usize>(
     runs: Runs,
     games: usize,
     on_run: &(dyn Fn() + Sync),
-    play: impl Fn(&[u64], &mut [Vec<GameResult>; L]) -> [bool; L] + Sync,
+    play: impl Fn(&[u64], &mut [Vec<GameResult>; L], &mut Ends) -> [bool; L] + Sync,
 ) -> ExperimentResult {
     let pieces = runs.len().div_ceil(L) as u64;
     let mut lanes = Lanes::<L>::new(games);
@@ -124,7 +125,7 @@ pub fn run_in_lanes<const L: usize>(
     runs: Runs,
     games: usize,
     on_run: &(dyn Fn() + Sync),
-    play: impl Fn(&[u64], &mut [Vec<GameResult>; L]) -> [bool; L] + Sync,
+    play: impl Fn(&[u64], &mut [Vec<GameResult>; L], &mut Ends) -> [bool; L] + Sync,
 ) -> ExperimentResult {
     use rayon::prelude::*;
     let pieces = runs.len().div_ceil(L);
@@ -167,6 +168,8 @@ pub struct ExperimentResult {
     /// mean cumulative losses and their spread).
     pub cumulative_losses: Vec<u64>,
     pub cumulative_losses_sq: Vec<u64>,
+    /// Every game of every run, by how it ended.
+    pub ended: Ends,
 }
 
 impl ExperimentResult {
@@ -181,6 +184,7 @@ impl ExperimentResult {
             last_loss: vec![0; games + 1],
             cumulative_losses: vec![0; games],
             cumulative_losses_sq: vec![0; games],
+            ended: Ends::default(),
         }
     }
 
@@ -223,6 +227,7 @@ impl ExperimentResult {
     pub fn merge(mut self, other: Self) -> Self {
         self.runs += other.runs;
         self.first_box_empty += other.first_box_empty;
+        self.ended.merge(&other.ended);
         for (a, b) in [
             (&mut self.losses_by_game, &other.losses_by_game),
             (&mut self.draws_by_game, &other.draws_by_game),

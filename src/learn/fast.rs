@@ -9,9 +9,10 @@
 //!   table is built: they draw nothing.
 //! - The generator and the beads are local to the run; statistics are counted after the run.
 
+use super::ends::Ends;
 use super::experiment::{ExperimentResult, Runs, run_in_lanes};
 use super::machine::first_box_empty_of;
-use super::table::{DRAW, FORCED, LEARNER, LOSS, OPPONENT, State, Table, WIN};
+use super::table::{DRAW, FORCED, LEARNER, LEARNER_RESIGNS, LOSS, OPPONENT, State, Table, WIN};
 use super::{GameResult, MAX_BOX_BEADS, Machine, Reinforcement, Scope};
 use crate::game::Game;
 use crate::rng::{Rng, derive_seed, rng_from_seed, uniform_below};
@@ -27,8 +28,8 @@ struct Node {
     first: u32,
     /// 1 where the learner draws (its draw is recorded for reinforcement).
     learner: u32,
-    /// The result if the game ends here: a finished game's, or a loss where the learner's box is
-    /// empty (it resigns).
+    /// How the game ends if it ends here (an end id of the table): a finished game's kind, or
+    /// the learner's resignation where its box is empty.
     end: u32,
 }
 
@@ -66,10 +67,9 @@ struct Lane<const W: usize> {
     drawn: usize,
     played: Vec<(u32, u32)>,
     games_left: usize,
+    /// Games by how they ended (end id).
+    ends: Vec<u64>,
 }
-
-/// A node's `end`, as a result.
-const RESULTS: [GameResult; 3] = [GameResult::Win, GameResult::Draw, GameResult::Loss];
 
 /// A table compiled for the loop, with boxes `W` arrows wide.
 pub struct FastTable<const W: usize> {
@@ -84,6 +84,9 @@ pub struct FastTable<const W: usize> {
     first_cells: Vec<u32>,
     /// The most draws the learner makes in a game.
     most_draws: usize,
+    /// Each end id's result, and its name.
+    end_results: Vec<GameResult>,
+    end_names: Vec<String>,
     reinforcement: Reinforcement,
 }
 
@@ -101,22 +104,30 @@ impl<const W: usize> FastTable<W> {
             end: r,
         };
         let mut nodes = Vec::with_capacity(states.len());
+        // A resignation is the learner's loss; the rest are set from their states.
+        let mut end_results = vec![GameResult::Loss; table.end_names().len()];
         for (i, s) in states.iter().enumerate() {
             let node = match s.mover {
-                WIN => end_of(0),
-                DRAW => end_of(1),
-                LOSS => end_of(2),
+                WIN | DRAW | LOSS => {
+                    let id = table.end_at(*s);
+                    end_results[id as usize] = match s.mover {
+                        WIN => GameResult::Win,
+                        DRAW => GameResult::Draw,
+                        _ => GameResult::Loss,
+                    };
+                    end_of(id)
+                }
                 OPPONENT if (1..=W as u32).contains(&s.options) => Node {
                     cell: s.options,
                     first: s.first_option,
                     learner: 0,
-                    end: 2,
+                    end: 0,
                 },
                 LEARNER if s.options as usize <= W => Node {
                     cell: (W + 1) as u32 + table.box_index(i as u32)?,
                     first: s.first_option,
                     learner: 1,
-                    end: 2,
+                    end: LEARNER_RESIGNS,
                 },
                 // Filled below, from the state its one move leads to.
                 FORCED => end_of(u32::MAX),
@@ -161,6 +172,8 @@ impl<const W: usize> FastTable<W> {
             bases,
             first_cells,
             most_draws,
+            end_results,
+            end_names: table.end_names().to_vec(),
             reinforcement: m.reinforcement,
         })
     }
@@ -172,7 +185,9 @@ impl<const W: usize> FastTable<W> {
         let c = &lane.cells[lane.at.cell as usize];
         let total = c.total();
         if total == 0 {
-            let result = RESULTS[lane.at.end as usize];
+            let end = lane.at.end as usize;
+            let result = self.end_results[end];
+            lane.ends[end] += 1;
             self.reinforce(&mut lane.cells, &lane.played[..lane.drawn], result);
             out.push(result);
             lane.games_left -= 1;
@@ -201,6 +216,7 @@ impl<const W: usize> FastTable<W> {
             drawn: 0,
             played: vec![(0, 0); self.most_draws + 1],
             games_left: games,
+            ends: vec![0; self.end_names.len()],
         }
     }
 
@@ -221,6 +237,7 @@ impl<const W: usize> FastTable<W> {
         ids: &[u64],
         games: usize,
         out: &mut [Vec<GameResult>; 2],
+        ends: &mut Ends,
     ) -> [bool; 2] {
         let [out_a, out_b] = out;
         let mut a = self.lane(seed, ids[0], games);
@@ -237,7 +254,17 @@ impl<const W: usize> FastTable<W> {
         while a.games_left > 0 {
             self.ply::<ALL>(&mut a, out_a);
         }
+        self.name_ends(&a, ends);
+        if let Some(b) = &b {
+            self.name_ends(b, ends);
+        }
         [self.stuck(&a), b.is_some_and(|b| self.stuck(&b))]
+    }
+
+    fn name_ends(&self, lane: &Lane<W>, ends: &mut Ends) {
+        for (name, &n) in self.end_names.iter().zip(&lane.ends) {
+            ends.add(name, n);
+        }
     }
 
     /// Plays `games` games of one long run on machine `m` (whose beads this table was built
@@ -248,6 +275,7 @@ impl<const W: usize> FastTable<W> {
         m: &mut Machine<G>,
         games: u64,
         each: &mut dyn FnMut(u64, GameResult),
+        ends: &mut Ends,
     ) {
         const CHUNK: u64 = 4096;
         let mut lane = Lane {
@@ -257,6 +285,7 @@ impl<const W: usize> FastTable<W> {
             drawn: 0,
             played: vec![(0, 0); self.most_draws + 1],
             games_left: 0,
+            ends: vec![0; self.end_names.len()],
         };
         let all = self.reinforcement.scope == Scope::AllMoves;
         let (mut out, mut done) = (Vec::with_capacity(CHUNK as usize), 0u64);
@@ -275,6 +304,7 @@ impl<const W: usize> FastTable<W> {
             }
             done += n;
         }
+        self.name_ends(&lane, ends);
         m.rng = lane.rng;
         m.games_played = m.games_played.saturating_add(games);
         let flat = m.raw_beads_mut();
@@ -319,9 +349,9 @@ impl<const W: usize> FastTable<W> {
         on_run: &(dyn Fn() + Sync),
     ) -> ExperimentResult {
         let all = self.reinforcement.scope == Scope::AllMoves;
-        run_in_lanes::<2>(runs, games, on_run, |ids, results| match all {
-            true => self.runs::<true>(seed, ids, games, results),
-            false => self.runs::<false>(seed, ids, games, results),
+        run_in_lanes::<2>(runs, games, on_run, |ids, results, ends| match all {
+            true => self.runs::<true>(seed, ids, games, results, ends),
+            false => self.runs::<false>(seed, ids, games, results, ends),
         })
     }
 }
@@ -394,11 +424,12 @@ pub(super) fn train<G: Game>(
     m: &mut Machine<G>,
     games: u64,
     each: &mut dyn FnMut(u64, GameResult),
+    ends: &mut Ends,
 ) -> bool {
     match width(table, m) {
-        0..=4 => FastTable::<4>::new(table, m).map(|t| t.train(m, games, each)),
-        5..=8 => FastTable::<8>::new(table, m).map(|t| t.train(m, games, each)),
-        9..=16 => FastTable::<16>::new(table, m).map(|t| t.train(m, games, each)),
+        0..=4 => FastTable::<4>::new(table, m).map(|t| t.train(m, games, each, ends)),
+        5..=8 => FastTable::<8>::new(table, m).map(|t| t.train(m, games, each, ends)),
+        9..=16 => FastTable::<16>::new(table, m).map(|t| t.train(m, games, each, ends)),
         _ => None,
     }
     .is_some()

@@ -4,6 +4,7 @@
 //! enough to enumerate it makes exactly the moves the compiled table makes from the same random
 //! numbers (tested), at a fraction of the speed.
 
+use super::ends::{End, EndTally};
 use super::machine::first_box_empty;
 use super::{GameResult, Machine, MachineGame, MachineMove, SymmetryMode};
 use crate::game::{Game, Side, Sym};
@@ -57,6 +58,8 @@ impl<G: Game> Player<G> for MatchboxPlayer<G> {
 pub struct Scratch<G: Game> {
     history: Vec<G::Position>,
     learner: MachineGame,
+    /// How the last game ended.
+    pub end: Option<End<G::Reason>>,
 }
 
 impl<G: Game> Scratch<G> {
@@ -71,6 +74,7 @@ impl<G: Game> Default for Scratch<G> {
         Scratch {
             history: Vec::new(),
             learner: MachineGame::default(),
+            end: None,
         }
     }
 }
@@ -102,17 +106,18 @@ pub fn play_game<G: Game>(
     let mut frame = Sym::IDENTITY;
     let mut ply = 0u32;
     let limit = game.ply_limit().unwrap_or(u32::MAX);
-    let result = loop {
-        if let Some(outcome) = game.outcome(&pos) {
-            break result_for(outcome.winner, side);
+    let (result, end) = loop {
+        if let Some(o) = game.outcome(&pos) {
+            break (result_for(o.winner, side), End::Rules(o.winner, o.reason));
         }
         if ply >= limit {
-            break GameResult::Draw;
+            break (GameResult::Draw, End::Limit);
         }
-        let mv = if game.to_move(&pos) == side {
+        let mover = game.to_move(&pos);
+        let mv = if mover == side {
             match m.choose(game, &pos, ply, frame, &mut scratch.learner) {
                 MachineMove::Move { mv, .. } => mv,
-                MachineMove::Resign { .. } => break GameResult::Loss,
+                MachineMove::Resign { .. } => break (GameResult::Loss, End::Resigned(mover)),
             }
         } else {
             let turn = Turn {
@@ -122,7 +127,7 @@ pub fn play_game<G: Game>(
             };
             match opponent.choose(game, &pos, turn) {
                 Some(mv) => mv,
-                None => break GameResult::Win,
+                None => break (GameResult::Win, End::Resigned(mover)),
             }
         };
         pos = game.play(&pos, mv);
@@ -131,6 +136,7 @@ pub fn play_game<G: Game>(
         scratch.history.push(pos.clone());
     };
     m.reinforce(&scratch.learner.played, result);
+    scratch.end = Some(end);
     result
 }
 
@@ -173,13 +179,21 @@ fn runs_of<G: Game, O>(
     games: usize,
     on_run: &(dyn Fn() + Sync),
 ) -> super::engine::ExperimentResult {
-    super::engine::run_experiment(runs, games, on_run, |run, results| {
+    super::engine::run_experiment(runs, games, on_run, |run, results, ends| {
         let mut m = template.clone();
         let run_seed = derive_seed(seed, run);
         m.reseed(run_seed);
         let mut opp = opponent(run_seed);
         let mut scratch = Scratch::default();
-        results.extend((0..games).map(|_| play(game, &mut m, &mut opp, &mut scratch)));
+        let mut tally = EndTally::new();
+        results.extend((0..games).map(|_| {
+            let r = play(game, &mut m, &mut opp, &mut scratch);
+            if let Some(end) = scratch.end {
+                tally.add(end);
+            }
+            r
+        }));
+        tally.name_into(game, ends);
         first_box_empty(&m)
     })
 }

@@ -3,6 +3,7 @@
 pub mod bout;
 pub mod boxes;
 mod defaults;
+pub mod ends;
 pub mod engine;
 pub mod experiment;
 mod fast;

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::ends::End;
 use super::{BoxSet, LearnError};
 use crate::game::graph::{GameGraph, NodeId};
 use crate::game::{Game, Side, Sym};
@@ -39,7 +40,7 @@ pub(super) const DRAW: u32 = 5;
 pub(super) const LOSS: u32 = 6;
 
 /// One state of the compiled table: a real position seen in a frame.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
 pub(super) struct State {
     /// Who moves: [`OPPONENT`], [`LEARNER`], [`FORCED`], [`RIVAL`], or how the game ended
@@ -63,7 +64,15 @@ pub struct Table {
     pub(super) child_states: Vec<State>,
     pub(super) node_of: Vec<NodeId>,
     pub(super) box_of: Vec<u32>,
+    /// The kinds of end a game on this table can have, by id: [`LEARNER_RESIGNS`],
+    /// [`RIVAL_RESIGNS`], then those by the rules (a finished state's id is in its `beads_at`).
+    pub(super) ends: Vec<String>,
 }
+
+/// The end id of the learner's resignation (an empty box).
+pub(super) const LEARNER_RESIGNS: u32 = 0;
+/// The end id of the rival machine's resignation.
+pub(super) const RIVAL_RESIGNS: u32 = 1;
 
 /// Who moves against the learner in a compiled table.
 enum TableOpponent<'a, G: Game> {
@@ -168,21 +177,19 @@ impl Table {
             child_states: Vec::new(),
             node_of: Vec::new(),
             box_of: Vec::new(),
+            ends: vec![
+                End::<G::Reason>::Resigned(side).name(game),
+                End::<G::Reason>::Resigned(side.other()).name(game),
+            ],
         };
-        let mut ids: HashMap<(NodeId, u8), u32> = HashMap::new();
+        let mut ids: HashMap<(NodeId, u8), u32> = HashMap::from([((0, 0), 0)]);
         let mut queue: Vec<(NodeId, u8)> = vec![(0, 0)];
-        ids.insert((0, 0), 0);
         let mut next = 0;
         let mut opts: Vec<NodeId> = Vec::new();
         while next < queue.len() {
             let (n, frame) = queue[next];
             next += 1;
-            let mut state = State {
-                mover: OPPONENT,
-                options: 0,
-                beads_at: 0,
-                first_option: 0,
-            };
+            let mut state = State::default();
             let mut box_index = u32::MAX;
             opts.clear();
             let outcome = graph.outcome(n);
@@ -198,7 +205,8 @@ impl Table {
                         None => DRAW,
                         Some(w) if w == side => WIN,
                         Some(_) => LOSS,
-                    }
+                    };
+                    state.beads_at = t.end_id(End::Rules(o.winner, o.reason).name(game));
                 }
                 (None, Some((set, mover))) => match box_move(en, set, n, Sym(frame)) {
                     BoxMove::Box(b, children) => {
@@ -249,6 +257,17 @@ impl Table {
         Ok(t)
     }
 
+    /// The id of the kind of end `name`, given one if it has none yet.
+    fn end_id(&mut self, name: String) -> u32 {
+        match self.ends.iter().position(|e| *e == name) {
+            Some(id) => id as u32,
+            None => {
+                self.ends.push(name);
+                (self.ends.len() - 1) as u32
+            }
+        }
+    }
+
     pub fn side(&self) -> Side {
         self.side
     }
@@ -266,6 +285,25 @@ impl Table {
             .get(state as usize)
             .copied()
             .filter(|&b| b != u32::MAX)
+    }
+    /// The kinds of end, by id (see [`Table::ends`]).
+    pub(super) fn end_names(&self) -> &[String] {
+        &self.ends
+    }
+    /// Adds counts by end id to `ends`, named.
+    pub(super) fn name_ends(&self, by_id: &[u64], ends: &mut super::ends::Ends) {
+        for (name, &n) in self.ends.iter().zip(by_id) {
+            ends.add(name, n);
+        }
+    }
+    /// The end id of a game that stopped at `state`: a finished game's kind, or the
+    /// resignation of the machine to move.
+    pub(super) fn end_at(&self, state: State) -> u32 {
+        match state.mover {
+            LEARNER => LEARNER_RESIGNS,
+            RIVAL => RIVAL_RESIGNS,
+            _ => state.beads_at,
+        }
     }
     /// The real position of a state.
     pub fn node(&self, state: u32) -> NodeId {

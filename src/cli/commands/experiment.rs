@@ -117,6 +117,8 @@ pub(super) struct VariantReport {
     last_loss_histogram: Vec<u32>,
     clean_last_20: f64,
     loss_rate_first_box_kept: Vec<f64>,
+    /// Every game of every run, by how it ended.
+    ended: crate::learn::engine::Ends,
     summary: Summary,
     #[serde(skip_serializing_if = "Option::is_none")]
     variant: Option<String>,
@@ -148,6 +150,7 @@ impl VariantReport {
             last_loss_histogram: result.last_loss.clone(),
             clean_last_20: result.share_clean_last(20),
             loss_rate_first_box_kept: kept,
+            ended: result.ended.clone(),
             variant: (!name.is_empty()).then(|| name.to_string()),
         }
     }
@@ -192,7 +195,8 @@ impl VariantReport {
             f,
             "first box empty at the end (resigns every game): {:.4} of runs; games {last}-{games} lost by the others: {:.4}",
             self.first_box_empty, s.loss_rate_last_20_first_box_kept
-        )
+        )?;
+        writeln!(f, "{}", super::ended_text(&self.ended))
     }
 }
 

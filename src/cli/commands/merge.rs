@@ -68,6 +68,7 @@ fn check_sums(r: &ExperimentResult, runs: usize, games: usize) -> Result<()> {
         .any(|n| n != runs as u64)
         || r.last_loss.iter().map(|&n| n as u64).sum::<u64>() != runs as u64
         || r.first_box_empty > runs
+        || r.ended.total() != runs as u64 * games as u64
     {
         bail!("its counts do not add up to its {runs} runs");
     }

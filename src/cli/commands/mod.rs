@@ -156,3 +156,18 @@ impl Out {
         }
     }
 }
+
+/// How games ended, most common first: "how the games ended: black: the opponent has no move
+/// 61.2 %, white: reached the far rank 30.1 %, …".
+pub(super) fn ended_text(ends: &crate::learn::engine::Ends) -> String {
+    let total = ends.total().max(1) as f64;
+    let parts: Vec<String> = ends
+        .by_count()
+        .iter()
+        .map(|(kind, n)| format!("{kind} {:.1} %", *n as f64 * 100.0 / total))
+        .collect();
+    match parts.is_empty() {
+        true => "how the games ended: no game played".to_string(),
+        false => format!("how the games ended: {}", parts.join(", ")),
+    }
+}

@@ -32,6 +32,8 @@ pub(super) struct TrainReport {
     #[serde(flatten)]
     score: ScoreCounts,
     results: String,
+    /// The games by how they ended ("white: reached the far rank": 12).
+    ended: crate::learn::engine::Ends,
     beads_left: u64,
     boxes: usize,
     boxes_emptied: usize,
@@ -94,6 +96,7 @@ impl fmt::Display for TrainReport {
             sc.last_loss
                 .map_or("none".into(), |g| format!("game {}", group(g)))
         )?;
+        writeln!(f, "{}", super::ended_text(&self.ended))?;
         writeln!(
             f,
             "boxes emptied: {} of {}; beads left: {}",
@@ -186,6 +189,7 @@ pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<Tra
                 last_loss: sc.last_loss,
             }
         },
+        ended: s.bout.ends().clone(),
         results: log.letters.clone().unwrap_or_default(),
         beads_left: m.beads_left(),
         boxes: m.boxes.len(),
