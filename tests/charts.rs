@@ -46,6 +46,7 @@ fn train_csv_has_one_row_per_game() {
             "beads_by_move",
             "move_numbers",
             "first_box",
+            "first_box_moves",
             "perfect_play",
             "label"
         ]
@@ -78,16 +79,17 @@ fn train_csv_has_one_row_per_game() {
         );
         assert_eq!(&row[7], "2/4/6", "HER's moves");
         assert_eq!(row[8].split('/').count(), 3, "box 1's three arrows");
-        assert_eq!(&row[9], "1", "HER wins under perfect play");
+        assert_eq!(row[9].split('/').count(), 3, "box 1's three moves");
+        assert_eq!(&row[10], "1", "HER wins under perfect play");
     }
     assert_eq!(
         rows[39][4].parse::<u64>().unwrap(),
         json["beads_left"].as_u64().unwrap()
     );
     assert!(
-        rows[0][10].contains(" · gardner symmetry · "),
+        rows[0][11].contains(" · gardner symmetry · "),
         "{}",
-        &rows[0][10]
+        &rows[0][11]
     );
     // A machine without symmetry is labelled in words ("no symmetry", not "none symmetry").
     let none = dir.path().join("none.csv");
@@ -103,7 +105,7 @@ fn train_csv_has_one_row_per_game() {
     ]);
     let mut r = csv::Reader::from_path(&none).unwrap();
     let first = r.records().next().unwrap().unwrap();
-    assert!(first[10].contains(" · no symmetry · "), "{}", &first[10]);
+    assert!(first[11].contains(" · no symmetry · "), "{}", &first[11]);
 }
 
 #[test]

@@ -359,3 +359,91 @@ fn help_names_every_chart_side_and_format() {
         }
     }
 }
+
+/// Each command's help offers what that command takes: `--json` where it prints a report (not
+/// on the screens), `moves` only Arimaa's options.
+#[test]
+fn each_commands_help_offers_what_it_takes() {
+    let commands = [
+        "boxes",
+        "solve",
+        "train",
+        "experiment",
+        "watch",
+        "play",
+        "count",
+        "replay",
+        "moves",
+        "playout",
+        "merge",
+    ];
+    for c in commands {
+        let help = common::stdout(&[c, "--help"]);
+        let screen = c == "watch" || c == "play";
+        assert_eq!(help.contains("--json"), !screen, "{c} --help:\n{help}");
+        // What the help offers is taken: --json, where offered, is no unknown argument.
+        if !screen {
+            let out = common::run(&[c, "--json"]);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(!err.contains("unexpected argument '--json'"), "{c}: {err}");
+        }
+    }
+    assert!(refused(&["watch", "hexapawn", "--json"]).contains("--json"));
+    let moves = common::stdout(&["moves", "--help"]);
+    for other in ["--swap", "--handicap", "hexapawn", "havannah"] {
+        assert!(
+            !moves.contains(other),
+            "moves --help offers {other}:\n{moves}"
+        );
+    }
+    assert!(
+        moves.contains("4x4") && moves.contains("mini-arimaa"),
+        "{moves}"
+    );
+}
+
+/// Titles say the game by the name typed where it is another name of the game.
+#[test]
+fn titles_use_the_name_typed() {
+    let dir = tempfile::tempdir().unwrap();
+    for (typed, shown) in [
+        ("noughts", "noughts 3x3"),
+        ("tictactoe", "tictactoe 3x3"),
+        ("menace", "tictactoe 3x3"),
+    ] {
+        let csv = dir.path().join(format!("{typed}.csv"));
+        let csv = csv.to_str().unwrap();
+        common::stdout(&["train", typed, "--games", "3", "--seed", "1", "--csv", csv]);
+        let text = std::fs::read_to_string(csv).unwrap();
+        assert!(text.contains(&format!(" · {shown} · ")), "{typed}: {text}");
+    }
+}
+
+/// The first-box chart's legend names each arrow's move: `a1 corner`, `b2 centre`.
+#[test]
+fn the_first_box_legend_names_the_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("menace.csv");
+    let csv = csv.to_str().unwrap();
+    common::stdout(&[
+        "train",
+        "tictactoe",
+        "--games",
+        "3",
+        "--seed",
+        "1",
+        "--csv",
+        csv,
+    ]);
+    let text = std::fs::read_to_string(csv).unwrap();
+    assert!(text.lines().next().unwrap().contains("first_box_moves"));
+    assert!(text.contains("a1 corner/b1 edge/b2 centre"), "{text}");
+    let svg = dir.path().join("first.svg");
+    let svg_path = svg.to_str().unwrap();
+    common::stdout(&["plot", csv, "--chart", "first-box", "--out", svg_path]);
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        drawn.contains("arrow C: b2 centre"),
+        "the legend names the centre"
+    );
+}

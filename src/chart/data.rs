@@ -121,6 +121,10 @@ pub struct GameRow {
     /// first box; empty in files written before it was kept.
     #[serde(default)]
     pub first_box: String,
+    /// The moves of box 1's arrows as a legend names them (`a1 corner/a2 edge/b2 centre`);
+    /// empty in files written before they were kept.
+    #[serde(default)]
+    pub first_box_moves: String,
     /// The learner's result per game under perfect play against a perfect opponent (1, 0 or −1);
     /// empty when the opponent is not the perfect player.
     pub perfect_play: Option<i64>,
@@ -380,6 +384,16 @@ fn check_values(rows: &Rows) -> Result<(), DataError> {
     Ok(())
 }
 
+impl ChartKind {
+    /// Whether the chart is of one run's games (`train`), not of many runs (`experiment`).
+    pub fn of_one_run(self) -> bool {
+        matches!(
+            self,
+            ChartKind::Score | ChartKind::Beads | ChartKind::FirstBox
+        )
+    }
+}
+
 /// The chart of `kind` for some rows.
 pub fn chart(kind: ChartKind, rows: &Rows) -> Result<ChartSpec, DataError> {
     let wrong = |needs, has| DataError::WrongData {
@@ -437,8 +451,16 @@ fn first_box_series(rows: &[GameRow]) -> Vec<Series> {
     });
     let mut series: Vec<Series> = (0..arrows)
         .map(|k| {
+            let letter = crate::palette::letter(k);
+            let name = match rows
+                .first()
+                .and_then(|r| r.first_box_moves.split('/').nth(k))
+            {
+                Some(mv) if !mv.is_empty() => format!("arrow {letter}: {mv}"),
+                _ => format!("arrow {letter}"),
+            };
             Series::line(
-                format!("arrow {}", crate::palette::letter(k)),
+                name,
                 rows.iter()
                     .map(|r| (r.game as f64, nth_field(&r.first_box, k)))
                     .collect(),

@@ -47,6 +47,12 @@ pub enum Command {
     /// Play a game record move by move from the start, checking every move
     Replay(ReplayArgs),
     /// The turns of an Arimaa position: how many, by fewest steps, under the repetition rule
+    #[command(
+        mut_arg("game", |a| a.help("arimaa (the full game) or mini-arimaa")),
+        mut_arg("size", |a| a.help("8x8 (the full game, unless given) or 4x4 (mini-Arimaa)")),
+        mut_arg("swap", |a| a.hide(true)),
+        mut_arg("handicap", |a| a.hide(true))
+    )]
     Moves(MovesArgs),
     /// Random games (every move uniform): how they end, how long they last, how fast they run
     Playout(PlayoutArgs),
@@ -312,9 +318,6 @@ pub struct LearnArgs {
     /// Games to play [default: 50; watch: no limit]
     #[arg(long)]
     pub games: Option<usize>,
-    /// Print one JSON object on stdout
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// The learner's opponent, as named on the command line: a player, or a second machine (fresh,
@@ -440,6 +443,9 @@ pub struct TrainArgs {
     /// Let --save and --save-opponent replace an existing file that is not the machine resumed
     #[arg(long)]
     pub force: bool,
+    /// Print one JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -458,6 +464,9 @@ pub struct ExperimentArgs {
     pub shard: Option<Shard>,
     #[command(flatten)]
     pub output: ChartArgs,
+    /// Print one JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Charts and tables of a run.

@@ -412,6 +412,8 @@ pub(crate) fn rival_machine<G: GameDefaults>(
 pub(crate) struct Setup<G: GameDefaults> {
     pub bout: Bout<G>,
     pub resumed_from: Option<PathBuf>,
+    /// The game's name as typed, where titles say it instead (`noughts`).
+    pub shown_name: Option<String>,
 }
 
 impl<G: GameDefaults> Setup<G> {
@@ -421,7 +423,9 @@ impl<G: GameDefaults> Setup<G> {
             &args.machine,
         );
         let opponent = opponent_or_default(&game, args.opponent.as_ref());
-        Self::with(game, &opts, &opponent, args.tie_break)
+        let mut s = Self::with(game, &opts, &opponent, args.tie_break)?;
+        s.shown_name = crate::games::shown_name(&args.game.game);
+        Ok(s)
     }
 
     pub fn with(
@@ -473,6 +477,7 @@ impl<G: GameDefaults> Setup<G> {
         Ok(Setup {
             bout,
             resumed_from: opts.boxes.clone(),
+            shown_name: None,
         })
     }
 
@@ -564,7 +569,7 @@ impl<G: GameDefaults> Setup<G> {
         format!(
             "{name} ({}) v {opponent} · {} {} · {} · {} reinforcement · beads {} · seed {}",
             g.side_name(side),
-            g.name(),
+            self.shown_name.as_deref().unwrap_or(g.name()),
             g.variant(),
             m.boxes.mode().words(),
             m.reinforcement,

@@ -131,6 +131,11 @@ pub trait Game: Send + Sync + Clone + 'static {
     /// Parses a position in the game's notation, with the given side to move.
     fn parse_position(&self, text: &str, to_move: Side) -> Result<Self::Position, GameError>;
     fn format_move(&self, mv: Self::Move) -> String;
+    /// A move as a legend names it: its notation, with what it means where that helps a class
+    /// (noughts and crosses: `a1 corner`, `b2 centre`).
+    fn move_words(&self, mv: Self::Move) -> String {
+        self.format_move(mv)
+    }
     /// Parses a move in the game's notation and checks that it is legal in `pos`.
     fn parse_move(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, GameError>;
     /// A text diagram of the position, one string per line, with coordinates.

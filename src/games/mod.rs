@@ -69,6 +69,14 @@ pub fn alias_side(typed: &str) -> Option<&'static str> {
     }
 }
 
+/// The name a title gives the game typed as `typed`: the typed name where it is another name of
+/// the game (`noughts`, `tic-tac-toe`), not where it names a machine (`her`, `menace`: their
+/// titles name the machine) or is the game's own.
+pub fn shown_name(typed: &str) -> Option<String> {
+    let (entry, typed) = entry(typed)?;
+    (typed != entry.name && alias_side(&typed).is_none()).then_some(typed)
+}
+
 /// The name or alias closest to `typed` (at most two letters off), for "did you mean".
 pub fn nearest(typed: &str) -> Option<&'static str> {
     let typed = typed.trim().to_ascii_lowercase();

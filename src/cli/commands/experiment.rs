@@ -376,6 +376,7 @@ fn runs_of(a: &ExperimentArgs) -> Result<Runs> {
 
 pub(super) fn experiment<G: FullGame>(game: G, a: &ExperimentArgs, out: Out) -> Result<Outcome> {
     check_outputs(&a.output, &[])?;
+    super::outputs::check_chart(&a.output, "experiment", false)?;
     let games = a.learn.games.unwrap_or(50);
     check_size(a, games)?;
     let runs = runs_of(a)?;

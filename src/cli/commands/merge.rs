@@ -178,6 +178,7 @@ fn gather(paths: &[PathBuf]) -> Result<Part> {
 
 pub(super) fn merge(a: &MergeArgs) -> Result<ExperimentReport> {
     check_outputs(&a.output, &[])?;
+    super::outputs::check_chart(&a.output, "merge", false)?;
     let sum = gather(&a.parts)?;
     report(
         sum.runs,

@@ -82,11 +82,11 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             Out::new(a.json).report(&with_game!(game_kind(&a.game, None)?, |g| solve(g, &a))?)
         }
         Command::Train(a) => {
-            let out = Out::new(a.learn.json);
+            let out = Out::new(a.json);
             out.report(&with_game!(learn_kind(&a.learn)?, |g| train(g, &a, out))?)
         }
         Command::Experiment(a) => {
-            let out = Out::new(a.learn.json);
+            let out = Out::new(a.json);
             out.report(&with_game!(learn_kind(&a.learn)?, |g| experiment(
                 g, &a, out
             ))?)

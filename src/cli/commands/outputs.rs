@@ -1,4 +1,4 @@
-//! TODO
+//! A command's charts and tables: checked before any work, written atomically after it.
 
 use super::*;
 
@@ -21,6 +21,39 @@ pub(super) fn check_outputs(output: &ChartArgs, others: &[(&str, Option<&PathBuf
     store::check_distinct(&all)?;
     if let Some(p) = &output.plot {
         chart::exporter_for(p)?;
+    }
+    Ok(())
+}
+
+/// Refuses a chart the command cannot draw, before any work: `train` draws one run's charts,
+/// `experiment` those of many runs.
+pub(super) fn check_chart(output: &ChartArgs, command: &str, one_run: bool) -> Result<()> {
+    let Some(kind) = output.chart else {
+        return Ok(());
+    };
+    let fits: Vec<&str> = ChartKind::ALL
+        .iter()
+        .filter(|k| k.of_one_run() == one_run)
+        .map(|k| k.arg())
+        .collect();
+    if kind.of_one_run() != one_run {
+        bail!(
+            "--chart {}: {command} draws {} (the {} chart is {})",
+            kind.arg(),
+            fits.join(", "),
+            kind.name(),
+            if one_run {
+                "of many runs: use experiment"
+            } else {
+                "of one run: use train"
+            }
+        );
+    }
+    if output.plot.is_none() {
+        bail!(
+            "--chart {}: give --plot FILE.png or FILE.svg to draw it to",
+            kind.arg()
+        );
     }
     Ok(())
 }

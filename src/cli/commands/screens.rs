@@ -29,11 +29,6 @@ pub(super) fn screen_session<G: FullGame>(
 }
 
 pub(super) fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
-    if a.learn.json {
-        bail!(
-            "watch draws on the terminal; --json is for train, experiment and the other commands"
-        );
-    }
     if let Some(path) = &a.save {
         store::check_writable(path)?;
     }
@@ -49,6 +44,7 @@ pub(super) fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
     let (titles, side, mut session) = tui::preparing(&what, a.theme.into(), &stage, || {
         let machine = build_machine(&game, &opts)?;
         let (mut titles, side) = (Titles::of(&game, &machine), machine.boxes.side());
+        name_game(&mut titles, &game, &a.learn.game.game);
         // Learner against learner: a second machine for the other side (from --opponent-boxes,
         // or new with the game's defaults), which learns too.
         let rival = match kind {
@@ -158,7 +154,8 @@ pub(super) fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
                 game.side_name(human.other())
             );
         }
-        let titles = Titles::of(&game, &machine);
+        let mut titles = Titles::of(&game, &machine);
+        name_game(&mut titles, &game, &a.game.game);
         if let Ok(mut s) = stage.lock() {
             *s = "enumerating the game".to_string();
         }
@@ -198,4 +195,11 @@ pub(super) fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The game's name in the titles as typed, where it is another name of the game (`noughts`).
+fn name_game<G: FullGame>(titles: &mut Titles, game: &G, typed: &str) {
+    if let Some(name) = crate::games::shown_name(typed) {
+        titles.game = format!("{name} {}", game.variant());
+    }
 }

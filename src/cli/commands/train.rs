@@ -135,6 +135,7 @@ impl fmt::Display for TrainReport {
 
 pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<TrainReport> {
     let games = a.learn.games.unwrap_or(50);
+    super::outputs::check_chart(&a.output, "train", true)?;
     check_outputs(
         &a.output,
         &[
@@ -236,6 +237,11 @@ fn train_tracked<G: FullGame>(
         .collect::<Vec<_>>()
         .join("/");
     let slashed = |v: &mut dyn Iterator<Item = String>| v.collect::<Vec<_>>().join("/");
+    let (g, m) = (s.game(), s.machine());
+    let first_box_moves = match m.boxes.is_empty() {
+        true => String::new(),
+        false => slashed(&mut m.boxes.arrows(0).iter().map(|&mv| g.move_words(mv))),
+    };
     for played in 0..games {
         let r = s.train_one(&mut boxes_played);
         log.push(r);
@@ -256,6 +262,7 @@ fn train_tracked<G: FullGame>(
             beads_by_move: slashed(&mut tally.beads_by_stage.iter().map(u64::to_string)),
             move_numbers: move_numbers.clone(),
             first_box,
+            first_box_moves: first_box_moves.clone(),
             perfect_play: perfect,
             label: label.clone(),
         };

@@ -136,6 +136,14 @@ impl TicTacToe {
 }
 
 impl Game for TicTacToe {
+    fn move_words(&self, mv: Move) -> String {
+        let place = match mv.0.index() {
+            4 => "centre",
+            0 | 2 | 6 | 8 => "corner",
+            _ => "edge",
+        };
+        format!("{} {place}", self.format_move(mv))
+    }
     fn end_words(&self, pos: &Position, outcome: &Outcome<Reason>) -> String {
         let Some(w) = outcome.winner else {
             return "the board is full: a draw".to_string();

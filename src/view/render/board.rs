@@ -60,6 +60,8 @@ pub fn board_panel<G: BoardView>(
             };
             let word = result_word(r);
             let width = area.width.saturating_sub(4) as usize;
+            // At the start of the line: "The machine (gold) won".
+            let machine = crate::game::capitalised(machine);
             let mut options = Vec::new();
             if let Some(why) = &rec.why {
                 match rec.resigned {

@@ -174,7 +174,7 @@ pub fn play_click<G: BoardView>(
 fn stand_in_panel<G: BoardView>(f: &mut Frame, c: Rect, app: &PlayApp<G>) {
     let text = format!(
         "{}: a player that needs no matchboxes, so there are no boxes or beads to show.",
-        app.titles.machine
+        crate::game::capitalised(&app.titles.machine)
     );
     let lines: Vec<Line> = std::iter::once(Line::raw(""))
         .chain(

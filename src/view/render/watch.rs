@@ -86,7 +86,8 @@ fn title_bar<G: BoardView>(app: &WatchApp<G>, width: u16) -> Paragraph<'static> 
         &[
             format!(
                 " {} learns {} against {opponent}",
-                app.titles.machine, app.titles.game
+                crate::game::capitalised(&app.titles.machine),
+                app.titles.game
             ),
             searching,
             format!(" · {}", app.titles.symmetry),
