@@ -6,14 +6,16 @@
 //! 2. the core, with no terminal or file I/O: `game` (the [`game::Game`] trait and the game
 //!    graph), `solve` (exact values), `players` (each chooses a move from a position), `learn`
 //!    (boxes, beads, reinforcement; the compiled table engine and the lazy position engine);
-//! 3. `store` (YAML files, atomic saves), `chart` (plotters), `labels` (SVG), `tui` (ratatui);
+//! 3. `store` (YAML and binary files, atomic saves), `chart` (plotters), `labels` (SVG, PDF),
+//!    `view` (the screens as ratatui widgets), `film` (a screen's frames as an animated GIF);
 //! 4. `games`: one folder per game, each holding its rules (core), its defaults, its board on the
 //!    screen and on a label, and the registry ([`games::GameKind`]) that names them;
-//! 5. `cli`: the command line (clap stays here).
+//! 5. `cli` (the command line: clap stays here) and `tui` (the terminal).
 
 pub mod chart;
 #[cfg(feature = "native")]
 pub mod cli;
+pub mod film;
 pub mod game;
 pub mod games;
 pub mod labels;

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 const FLOORS: &[&[&str]] = &[
     &["rng", "palette", "text", "words", "par"],
     &["game", "solve", "players", "learn"],
-    &["store", "chart", "labels", "view"],
+    &["store", "chart", "labels", "view", "film"],
     &["games"],
     &["cli", "tui", "main"],
 ];

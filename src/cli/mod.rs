@@ -58,6 +58,35 @@ pub enum Command {
     Playout(PlayoutArgs),
     /// Sum the parts of an experiment run with --shard into the experiment's report
     Merge(MergeArgs),
+    /// A film of the watch screen for slides: the machine learning, as an animated GIF
+    #[command(
+        mut_arg("speed", |a| a.default_value("1")),
+        mut_arg("games", |a| a.help("Games to film [default: 40]")),
+        mut_arg("save", |a| a.hide(true)),
+        mut_arg("force", |a| a.hide(true))
+    )]
+    Film(FilmArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct FilmArgs {
+    #[command(flatten)]
+    pub watch: WatchArgs,
+    /// The film to write (.gif)
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// The screen filmed, in cells: COLSxROWS (100x30: what a projector shows well)
+    #[arg(long, default_value = "100x30", value_name = "COLSxROWS")]
+    pub screen: String,
+    /// Frames a second
+    #[arg(long, default_value_t = 10)]
+    pub fps: u32,
+    /// A cell's height in pixels (its width is half that)
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(8..=48))]
+    pub cell: u16,
+    /// Print one JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]

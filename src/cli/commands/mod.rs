@@ -4,6 +4,7 @@ mod arimaa;
 mod boxes;
 mod count;
 mod experiment;
+mod film;
 mod merge;
 mod outputs;
 mod playout;
@@ -17,6 +18,7 @@ use crate::cli::error::BadRecord;
 use boxes::boxes;
 use count::count;
 use experiment::experiment;
+use film::film;
 use merge::merge;
 use outputs::check_outputs;
 use playout::playout;
@@ -117,6 +119,10 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         }
         Command::Moves(a) => Out::new(a.json).report(&arimaa::moves(&a)?),
         Command::Merge(a) => Out::new(a.json).report(&merge(&a)?),
+        Command::Film(a) => {
+            let kind = learn_kind(&a.watch.learn)?;
+            Out::new(a.json).report(&with_game!(kind, |g| film(g, &a))?)
+        }
         Command::Playout(a) => {
             Out::new(a.json).report(&with_game!(game_kind(&a.game, None)?, |g| playout(g, &a))?)
         }

@@ -32,51 +32,10 @@ pub(super) fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
     if let Some(path) = &a.save {
         store::check_writable(path)?;
     }
-    let opts = MachineOptions::new(
-        SetOptions::for_game(&a.learn.set, &a.learn.game.game),
-        &a.learn.machine,
-    );
-    let opponent = crate::cli::setup::opponent_or_default(&game, a.learn.opponent.as_ref());
-    let kind = opponent.kind;
-    // Big boards take seconds to build and solve: the screen says so, and q stays live.
     let what = format!("{} {}", game.name(), game.variant());
     let stage = std::sync::Mutex::new("building the machine's boxes".to_string());
     let (titles, side, mut session) = tui::preparing(&what, a.theme.into(), &stage, || {
-        let machine = build_machine(&game, &opts)?;
-        let (mut titles, side) = (Titles::of(&game, &machine), machine.boxes.side());
-        name_game(&mut titles, &game, &a.learn.game.game);
-        // Learner against learner: a second machine for the other side (from --opponent-boxes,
-        // or new with the game's defaults), which learns too.
-        let rival = match kind {
-            Opponent::Matchbox => Some(crate::cli::setup::rival_machine(
-                &game,
-                &machine,
-                opponent.file.as_deref(),
-            )?),
-            _ => None,
-        };
-        if let Ok(mut s) = stage.lock() {
-            *s = match kind {
-                Opponent::Matchbox => "enumerating the game".to_string(),
-                _ => format!("solving the game for the {kind} player"),
-            };
-        }
-        // Against a machine, the session starts with the perfect player ready for `o`.
-        let first = match kind {
-            Opponent::Matchbox => Opponent::Random,
-            k => k,
-        };
-        let mut session = screen_session(game.clone(), machine, first, a.learn.tie_break)?;
-        if let Some(r) = rival {
-            titles.rival = Some(format!(
-                "{} ({})",
-                game.nickname(r.boxes.side(), r.boxes.mode())
-                    .unwrap_or("rival"),
-                game.side_name(r.boxes.side())
-            ));
-            session.set_rival_machine(r);
-        }
-        anyhow::Ok((titles, side, session))
+        watch_session(&game, &a.learn, &stage)
     })??;
     let save = a.save.clone().unwrap_or_else(|| {
         PathBuf::from(format!(
@@ -87,14 +46,7 @@ pub(super) fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
     });
     session.limit = a.learn.games.map(|g| g as u64);
     session.colours = a.bead_colours.into();
-    let speed = match a.speed {
-        StartSpeed::Step => Speed::Step,
-        StartSpeed::Slow => Speed::Slow,
-        StartSpeed::Games1 => Speed::Games1,
-        StartSpeed::Games10 => Speed::Games10,
-        StartSpeed::Games100 => Speed::Games100,
-        StartSpeed::FlatOut => Speed::FlatOut,
-    };
+    let speed = speed_of(a.speed);
     let seed = session.machine().seed;
     tui::check_terminal("watch")?;
     let resumed = a.learn.machine.boxes.as_deref();
@@ -201,5 +153,64 @@ pub(super) fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
 fn name_game<G: FullGame>(titles: &mut Titles, game: &G, typed: &str) {
     if let Some(name) = crate::games::shown_name(typed) {
         titles.game = format!("{name} {}", game.variant());
+    }
+}
+
+/// The session `watch` (and `film`) shows: the machine, its opponent (a second machine too,
+/// against `--opponent matchbox`) and the screen's titles; `stage` says what is being done.
+pub(super) fn watch_session<G: FullGame>(
+    game: &G,
+    a: &LearnArgs,
+    stage: &std::sync::Mutex<String>,
+) -> Result<(Titles, Side, Session<G>)> {
+    let opts = MachineOptions::new(SetOptions::for_game(&a.set, &a.game.game), &a.machine);
+    let opponent = crate::cli::setup::opponent_or_default(game, a.opponent.as_ref());
+    let kind = opponent.kind;
+    let machine = build_machine(game, &opts)?;
+    let (mut titles, side) = (Titles::of(game, &machine), machine.boxes.side());
+    name_game(&mut titles, game, &a.game.game);
+    // Learner against learner: a second machine for the other side (from --opponent-boxes,
+    // or new with the game's defaults), which learns too.
+    let rival = match kind {
+        Opponent::Matchbox => Some(crate::cli::setup::rival_machine(
+            game,
+            &machine,
+            opponent.file.as_deref(),
+        )?),
+        _ => None,
+    };
+    if let Ok(mut s) = stage.lock() {
+        *s = match kind {
+            Opponent::Matchbox => "enumerating the game".to_string(),
+            _ => format!("solving the game for the {kind} player"),
+        };
+    }
+    // Against a machine, the session starts with the perfect player ready for `o`.
+    let first = match kind {
+        Opponent::Matchbox => Opponent::Random,
+        k => k,
+    };
+    let mut session = screen_session(game.clone(), machine, first, a.tie_break)?;
+    if let Some(r) = rival {
+        titles.rival = Some(format!(
+            "{} ({})",
+            game.nickname(r.boxes.side(), r.boxes.mode())
+                .unwrap_or("rival"),
+            game.side_name(r.boxes.side())
+        ));
+        session.set_rival_machine(r);
+    }
+    Ok((titles, side, session))
+}
+
+/// The screen's speed for a speed named on the command line.
+pub(super) fn speed_of(s: StartSpeed) -> Speed {
+    match s {
+        StartSpeed::Step => Speed::Step,
+        StartSpeed::Slow => Speed::Slow,
+        StartSpeed::Games1 => Speed::Games1,
+        StartSpeed::Games10 => Speed::Games10,
+        StartSpeed::Games100 => Speed::Games100,
+        StartSpeed::FlatOut => Speed::FlatOut,
     }
 }

@@ -31,6 +31,7 @@ pub fn board_panel<G: BoardView>(
     let mut lines = game.board_lines(rec.position(), &marks);
     // On a short terminal the panel holds the board and the state only.
     let full = area.height as usize >= lines.len() + 5;
+    let blank_at = lines.len();
     if full {
         lines.push(Line::raw(""));
     }
@@ -50,7 +51,44 @@ pub fn board_panel<G: BoardView>(
     if full {
         lines.push(Line::raw(format!(" {shown}")));
     }
-    let status = match rec.result {
+    let status = status_line(rec, machine, area.width);
+    let said = status.to_string();
+    lines.push(status);
+    // Why the game ended, on a line of its own where the status line had no room for it.
+    // A resignation's line says what the status line does not: "its box 1 is empty".
+    let why = rec.why.as_deref().map(|w| match rec.resigned {
+        true => w.split_once(": ").map_or(w, |(_, rest)| rest),
+        false => w,
+    });
+    if let Some(why) = why.filter(|w| !said.contains(*w))
+        && (full || lines.len() + 2 < area.height as usize)
+    {
+        if lines.len() + 2 >= area.height as usize {
+            // The line between the board and the moves makes the room.
+            lines.remove(blank_at);
+        }
+        let room = area.width.saturating_sub(4) as usize;
+        let text: String = match why.chars().count() > room {
+            true => why
+                .chars()
+                .take(room.saturating_sub(1))
+                .chain(['…'])
+                .collect(),
+            false => why.to_string(),
+        };
+        lines.push(Line::styled(format!(" {text}"), DIM));
+    }
+    let title = format!(" Game {} ", group(rec.number));
+    f.render_widget(Paragraph::new(indent(lines)).block(panel(title)), area);
+}
+
+/// The game's state under the board: its move, or how it ended and (where it fits) why.
+fn status_line<G: crate::game::Game>(
+    rec: &crate::view::session::GameRecord<G>,
+    machine: &str,
+    panel_width: u16,
+) -> Line<'static> {
+    match rec.result {
         Some(r) => {
             let how = if rec.resigned { " (resigned)" } else { "" };
             let colour = match r {
@@ -59,7 +97,7 @@ pub fn board_panel<G: BoardView>(
                 GameResult::Loss => Color::Red,
             };
             let word = result_word(r);
-            let width = area.width.saturating_sub(4) as usize;
+            let width = panel_width.saturating_sub(4) as usize;
             // At the start of the line: "The machine (gold) won".
             let machine = crate::game::capitalised(machine);
             let mut options = Vec::new();
@@ -83,8 +121,5 @@ pub fn board_panel<G: BoardView>(
             Line::styled(first_fit(&options, width), BOLD.fg(colour))
         }
         None => Line::styled(format!(" move {}", rec.moves.len() + 1), DIM),
-    };
-    lines.push(status);
-    let title = format!(" Game {} ", group(rec.number));
-    f.render_widget(Paragraph::new(indent(lines)).block(panel(title)), area);
+    }
 }
