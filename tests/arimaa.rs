@@ -251,3 +251,39 @@ fn one_step_can_capture_on_two_traps_of_a_small_board() {
     assert_eq!(r.format_steps(&b, &s), "Dc2s Rb2x Rc3x");
     assert_eq!(after.side(Side::First).count_ones(), 1);
 }
+
+/// A mini-Arimaa turn as a record writes it keeps its capture tokens (`rc3x`), and reads back
+/// as the same turn.
+#[test]
+fn mini_arimaa_move_lists_keep_their_capture_tokens() {
+    use matchbox::game::Game;
+    use matchbox::games::arimaa::MiniArimaa;
+    use matchbox::rng::{rng_from_seed, uniform_below};
+    let game = MiniArimaa::new();
+    let mut rng = rng_from_seed(3);
+    let mut captures = 0;
+    for _ in 0..200 {
+        let mut pos = game.start();
+        for _ in 0..60 {
+            if game.outcome(&pos).is_some() {
+                break;
+            }
+            let moves = game.moves(&pos);
+            let mv = moves[uniform_below(&mut rng, moves.len() as u32) as usize];
+            let text = game.format_move_at(&pos, mv);
+            assert_eq!(game.parse_move(&pos, &text), Ok(mv), "{text}");
+            let count = |p: &matchbox::games::arimaa::mini::Position| {
+                game.format_position(p)
+                    .chars()
+                    .filter(|c| c.is_alphabetic())
+                    .count()
+            };
+            let next = game.play(&pos, mv);
+            let tokens = text.split(' ').filter(|t| t.ends_with('x')).count();
+            assert_eq!(tokens, count(&pos) - count(&next), "{text}");
+            captures += tokens;
+            pos = next;
+        }
+    }
+    assert!(captures > 10, "captures met: {captures}");
+}

@@ -131,6 +131,13 @@ pub trait Game: Send + Sync + Clone + 'static {
     /// Parses a position in the game's notation, with the given side to move.
     fn parse_position(&self, text: &str, to_move: Side) -> Result<Self::Position, GameError>;
     fn format_move(&self, mv: Self::Move) -> String;
+    /// A move as a game record writes it after `pos`, the position it was played in: as
+    /// [`Game::format_move`], with what only the position knows (mini-Arimaa: the pieces moved
+    /// and the capture tokens, `Db2n rc3x`).
+    fn format_move_at(&self, pos: &Self::Position, mv: Self::Move) -> String {
+        let _ = pos;
+        self.format_move(mv)
+    }
     /// A move as a legend names it: its notation, with what it means where that helps a class
     /// (noughts and crosses: `a1 corner`, `b2 centre`).
     fn move_words(&self, mv: Self::Move) -> String {

@@ -99,6 +99,11 @@ impl Curve {
     pub const WINDOW: usize = 50;
     const MAX_POINTS: usize = 1000;
 
+    /// The games the rolling loss rate is over (up to [`Curve::WINDOW`]; none before a game).
+    pub fn window_games(&self) -> usize {
+        self.window.len()
+    }
+
     fn push(&mut self, game: u64, result: GameResult) {
         if self.every == 0 {
             self.every = 1;

@@ -29,7 +29,7 @@ pub(super) fn replay<G: FullGame>(game: G, a: &ReplayArgs) -> Result<ReplayRepor
         let mv = game
             .parse_move(&pos, text)
             .map_err(|e| BadRecord(format!("move {number} `{}`: {e}", crate::text::quote(text))))?;
-        played.push(game.format_move(mv));
+        played.push(game.format_move_at(&pos, mv));
         pos = game.play(&pos, mv);
     }
     let outcome = game.outcome(&pos);

@@ -224,6 +224,23 @@ impl Game for MiniArimaa {
     }
     /// Squares and directions, the steps joined by commas (`b1n,a1e`): a turn has no piece
     /// letters without its board, and stays one word in a line of turns.
+    fn format_move_at(&self, pos: &Position, mv: Turn) -> String {
+        let mut board = pos.board;
+        let mut tokens = Vec::new();
+        for s in mv.steps() {
+            let letter = board
+                .at(s.from)
+                .map(|(side, kind)| Rules::piece_letter(side, kind).to_string())
+                .unwrap_or_default();
+            let square = self.rules.square_name(s.from);
+            tokens.push(format!("{letter}{square}{}", s.dir.letter()));
+            for c in self.rules.apply_step(&mut board, s) {
+                let piece = Rules::piece_letter(c.side, c.kind);
+                tokens.push(format!("{piece}{}x", self.rules.square_name(c.sq)));
+            }
+        }
+        tokens.join(" ")
+    }
     fn format_move(&self, mv: Turn) -> String {
         mv.steps()
             .iter()

@@ -35,10 +35,8 @@ pub fn board_panel<G: BoardView>(
     if full {
         lines.push(Line::raw(""));
     }
-    let texts: Vec<String> = rec
-        .moves
-        .iter()
-        .map(|&(_, m)| game.format_move(m))
+    let texts: Vec<String> = (rec.moves.iter().zip(&rec.positions))
+        .map(|(&(_, m), before)| game.format_move_at(before, m))
         .collect();
     let width = area.width.saturating_sub(5) as usize;
     let mut shown = texts.join(" ");

@@ -61,22 +61,7 @@ pub fn curve_panel(f: &mut Frame, area: Rect, curve: &Curve, games: u64) {
         );
     f.render_widget(chart, chart_area);
     f.render_widget(
-        Paragraph::new({
-            let pct = format!("{:.0}%", curve.rolling_loss_rate() * 100.0);
-            let room = (label_area.width as usize).saturating_sub(pct.chars().count() + 1);
-            let words = first_fit(
-                &[
-                    format!(" lost, last {} games: ", Curve::WINDOW),
-                    format!(" lost of last {}: ", Curve::WINDOW),
-                    " lost: ".to_string(),
-                ],
-                room,
-            );
-            Line::from(vec![
-                Span::styled(words, DIM),
-                Span::styled(pct, BOLD.fg(Color::Red)),
-            ])
-        }),
+        Paragraph::new(loss_rate_line(curve, label_area.width)),
         label_area,
     );
     let w = spark_area.width as usize;
@@ -95,4 +80,31 @@ pub fn curve_panel(f: &mut Frame, area: Rect, curve: &Curve, games: u64) {
             .style(Style::new().fg(Color::Red)),
         spark_area,
     );
+}
+
+/// The loss rate over the last games, in words that fit `width`; none before a game.
+fn loss_rate_line(curve: &Curve, width: u16) -> Line<'static> {
+    // No rate before a game: the window is the games played, up to its length.
+    let n = curve.window_games();
+    let pct = match n {
+        0 => "no game yet".to_string(),
+        _ => format!("{:.0}%", curve.rolling_loss_rate() * 100.0),
+    };
+    let room = (width as usize).saturating_sub(pct.chars().count() + 1);
+    let words = first_fit(
+        &[
+            match n {
+                0 => " lost: ".to_string(),
+                1 => " lost, last game: ".to_string(),
+                n => format!(" lost, last {n} games: "),
+            },
+            format!(" lost of last {n}: "),
+            " lost: ".to_string(),
+        ],
+        room,
+    );
+    Line::from(vec![
+        Span::styled(words, DIM),
+        Span::styled(pct, BOLD.fg(Color::Red)),
+    ])
 }
