@@ -191,12 +191,18 @@ impl<'a, G: Game> Trainer<'a, G> {
         ends: &mut Ends,
     ) {
         let fast = games.saturating_sub(1);
-        let ran = fast > 0 && super::fast::train(self.table, m, fast, each, ends);
+        // The fast loop's table costs about what a game per state does to build: a screen's
+        // batches of a few hundred games on a big table stay on the general loop.
+        let pays = fast >= 4 * self.table.len() as u64;
+        let ran = pays && super::fast::train(self.table, m, fast, each, ends);
+        // Counted by id in the loop, named once after it.
+        let mut by_id = vec![0u64; self.table.end_names().len()];
         for _ in 0..if ran { 1 } else { games } {
             let r = self.play_game(m, st);
-            ends.add(&self.table.end_names()[st.end as usize], 1);
+            by_id[st.end as usize] += 1;
             each(m.games_played, r);
         }
+        self.table.name_ends(&by_id, ends);
     }
 
     /// Trains `runs` copies of `template`, run `i` reseeded with [`super::derive_seed`]`(seed, i)`,
