@@ -180,8 +180,9 @@ impl<'a, G: Game> Trainer<'a, G> {
     }
 
     /// Plays `games` games, calling `each` with each game's number (the machine's games played
-    /// after it) and result: the same games as [`Trainer::play_game`] one after another, all but
-    /// the last on the fast loop where it takes the table; the last leaves its draws in `st`.
+    /// after it) and result, and counting how they ended in `ends`: [`Trainer::play_game`] one
+    /// after another (for one long run it is as fast as the fast loop of experiments, which gains
+    /// by playing two runs at once); the last game leaves its draws in `st`.
     pub fn train_each(
         &self,
         m: &mut Machine<G>,
@@ -190,14 +191,9 @@ impl<'a, G: Game> Trainer<'a, G> {
         each: &mut dyn FnMut(u64, GameResult),
         ends: &mut Ends,
     ) {
-        let fast = games.saturating_sub(1);
-        // The fast loop's table costs about what a game per state does to build: a screen's
-        // batches of a few hundred games on a big table stay on the general loop.
-        let pays = fast >= 4 * self.table.len() as u64;
-        let ran = pays && super::fast::train(self.table, m, fast, each, ends);
         // Counted by id in the loop, named once after it.
         let mut by_id = vec![0u64; self.table.end_names().len()];
-        for _ in 0..if ran { 1 } else { games } {
+        for _ in 0..games {
             let r = self.play_game(m, st);
             by_id[st.end as usize] += 1;
             each(m.games_played, r);

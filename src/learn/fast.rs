@@ -1,13 +1,17 @@
-//! The compiled table's run loop at full speed: the same games as the general loop (`Trainer::play_game`)
-//! (the same draws from the same generator, the same reinforcement), laid out for the processor.
+//! The experiments' run loop on the compiled table: the same games as the general loop
+//! (`Trainer::play_game`: the same draws from the same generator, the same reinforcement), laid
+//! out for the processor, two runs at a time.
 //!
-//! - Every box has the same width `W` (its beads padded with empty arrows), so a draw is `W`
-//!   compares and adds with no loop exit to mispredict; the opponent's choice among `k` options
+//! - Every box has the same width `W` (its beads padded with empty arrows) and holds running
+//!   totals, so a draw is `W` compares with no loop exit to mispredict; the opponent's choice among `k` options
 //!   is a draw from a constant box of `k` single beads (the same number as `uniform_below(k)`),
 //!   and the end of a game is a box with no beads: one path a ply, whoever moves.
 //! - Forced moves (a machine's single move, where its set has no box) are followed when the
 //!   table is built: they draw nothing.
 //! - The generator and the beads are local to the run; statistics are counted after the run.
+//! - Two runs are interleaved ply by ply: their chains of dependent loads overlap. (One long run
+//!   cannot be split so: on a single run this loop is no faster than the general one, which
+//!   `train` keeps.)
 
 use super::ends::Ends;
 use super::experiment::{ExperimentResult, Runs, run_in_lanes};
@@ -78,8 +82,6 @@ pub struct FastTable<const W: usize> {
     /// The cells as a fresh run starts them: the end, the opponent's, then the learner's boxes
     /// with the template machine's beads.
     cells: Vec<Cell<W>>,
-    /// Each learner box's bead index in the machine and its arrows (box `b` is cell `W + 1 + b`).
-    bases: Vec<(u32, u32)>,
     /// The cells of the learner's boxes of its first move.
     first_cells: Vec<u32>,
     /// The most draws the learner makes in a game.
@@ -150,14 +152,12 @@ impl<const W: usize> FastTable<W> {
         }
         let mut cells: Vec<Cell<W>> = (0..=W).map(|k| Cell::of(&vec![1; k])).collect();
         let flat = m.raw_beads();
-        let mut bases = Vec::with_capacity(boxes.len());
         for b in 0..boxes.len() {
             let (base, len) = (boxes.bead_index(b), boxes.arrows(b).len());
             if len > W {
                 return None;
             }
             cells.push(Cell::of(&flat[base + 1..base + 1 + len]));
-            bases.push((base as u32, len as u32));
         }
         let first_cells = (0..boxes.len())
             .filter(|&b| boxes.stage(b) == 0)
@@ -169,7 +169,6 @@ impl<const W: usize> FastTable<W> {
             start: nodes[0],
             children,
             cells,
-            bases,
             first_cells,
             most_draws,
             end_results,
@@ -264,57 +263,6 @@ impl<const W: usize> FastTable<W> {
     fn name_ends(&self, lane: &Lane<W>, ends: &mut Ends) {
         for (name, &n) in self.end_names.iter().zip(&lane.ends) {
             ends.add(name, n);
-        }
-    }
-
-    /// Plays `games` games of one long run on machine `m` (whose beads this table was built
-    /// from), calling `each` with each game's number (the machine's games played after it) and
-    /// result; the machine's beads, generator and count are written back at the end.
-    fn train<G: Game>(
-        &self,
-        m: &mut Machine<G>,
-        games: u64,
-        each: &mut dyn FnMut(u64, GameResult),
-        ends: &mut Ends,
-    ) {
-        const CHUNK: u64 = 4096;
-        let mut lane = Lane {
-            cells: self.cells.clone(),
-            rng: m.rng.clone(),
-            at: self.start,
-            drawn: 0,
-            played: vec![(0, 0); self.most_draws + 1],
-            games_left: 0,
-            ends: vec![0; self.end_names.len()],
-        };
-        let all = self.reinforcement.scope == Scope::AllMoves;
-        let (mut out, mut done) = (Vec::with_capacity(CHUNK as usize), 0u64);
-        while done < games {
-            let n = CHUNK.min(games - done);
-            lane.games_left = n as usize;
-            out.clear();
-            while lane.games_left > 0 {
-                match all {
-                    true => self.ply::<true>(&mut lane, &mut out),
-                    false => self.ply::<false>(&mut lane, &mut out),
-                }
-            }
-            for (i, &r) in out.iter().enumerate() {
-                each(m.games_played.saturating_add(done + i as u64 + 1), r);
-            }
-            done += n;
-        }
-        self.name_ends(&lane, ends);
-        m.rng = lane.rng;
-        m.games_played = m.games_played.saturating_add(games);
-        let flat = m.raw_beads_mut();
-        let boxes = lane.cells.iter().skip(W + 1).zip(self.bases.iter());
-        for (cell, &(base, len)) in boxes {
-            let (base, len) = (base as usize, len as usize);
-            flat[base] = cell.total();
-            for i in 0..len {
-                flat[base + 1 + i] = cell.cum[i] - if i == 0 { 0 } else { cell.cum[i - 1] };
-            }
         }
     }
 
@@ -415,24 +363,6 @@ pub(super) fn experiment<G: Game>(
         9..=16 => Some(FastTable::<16>::new(table, m)?.experiment(seed, runs, games, on_run)),
         _ => None,
     }
-}
-
-/// [`FastTable::train`] at the narrowest width that holds the table: `false` (nothing played)
-/// where none does.
-pub(super) fn train<G: Game>(
-    table: &Table,
-    m: &mut Machine<G>,
-    games: u64,
-    each: &mut dyn FnMut(u64, GameResult),
-    ends: &mut Ends,
-) -> bool {
-    match width(table, m) {
-        0..=4 => FastTable::<4>::new(table, m).map(|t| t.train(m, games, each, ends)),
-        5..=8 => FastTable::<8>::new(table, m).map(|t| t.train(m, games, each, ends)),
-        9..=16 => FastTable::<16>::new(table, m).map(|t| t.train(m, games, each, ends)),
-        _ => None,
-    }
-    .is_some()
 }
 
 /// Whether the fast loop takes `table` for the learner `m`.
