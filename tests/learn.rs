@@ -406,7 +406,8 @@ fn tally_keeps_the_same_totals_as_a_scan_of_every_box() {
     }
 }
 
-/// The fast loop takes HER's and MENACE's tables and gives the general loop's sums.
+/// The fast loop takes the tables of learners reinforced on their last move and gives the general
+/// loop's sums.
 #[test]
 fn the_fast_loop_plays_the_general_loops_games() {
     use matchbox::games::tictactoe::TicTacToe;
@@ -417,7 +418,8 @@ fn the_fast_loop_plays_the_general_loops_games() {
         let table = Table::against_perfect(&en, &boxes, TieBreak::Random).unwrap();
         let m = Machine::new(boxes, StageBeads::uniform(2), r, 7);
         let t = Trainer::new(&en, &table);
-        assert!(t.has_fast_loop(&m));
+        // The fast loop is for learners reinforced on their last move (HER's way).
+        assert_eq!(t.has_fast_loop(&m), r.scope == Scope::LastMove);
         let runs = Runs { first: 3, end: 40 };
         let fast = t.experiment_with(&m, 7, runs, 30, &|| {});
         assert_eq!(fast, t.general_experiment(&m, 7, runs, 30, &|| {}));

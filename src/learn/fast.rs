@@ -1,6 +1,6 @@
-//! The experiments' run loop on the compiled table: the same games as the general loop
-//! (`Trainer::play_game`: the same draws from the same generator, the same reinforcement), laid
-//! out for the processor, two runs at a time.
+//! The experiments' run loop on the compiled table for learners reinforced on their last move
+//! (HER): the same games as the general loop (`Trainer::play_game`: the same draws from the same
+//! generator, the same reinforcement), laid out for the processor, two runs at a time.
 //!
 //! - Every box has the same width `W` (its beads padded with empty arrows) and holds running
 //!   totals, so a draw is `W` compares with no loop exit to mispredict; the opponent's choice among `k` options
@@ -16,7 +16,7 @@
 use super::ends::Ends;
 use super::experiment::{ExperimentResult, Runs, run_in_lanes};
 use super::machine::first_box_empty_of;
-use super::table::{DRAW, FORCED, LEARNER, LEARNER_RESIGNS, LOSS, OPPONENT, State, Table, WIN};
+use super::table::{DRAW, FORCED, LEARNER, LEARNER_RESIGNS, LOSS, OPPONENT, Table, WIN};
 use super::{GameResult, MAX_BOX_BEADS, Machine, Reinforcement, Scope};
 use crate::game::Game;
 use crate::rng::{Rng, derive_seed, rng_from_seed, uniform_below};
@@ -67,9 +67,8 @@ struct Lane<const W: usize> {
     cells: Vec<Cell<W>>,
     rng: Rng,
     at: Node,
-    /// The learner's draws of the game so far (with `ALL`; else its last draw in `played[0]`).
-    drawn: usize,
-    played: Vec<(u32, u32)>,
+    /// The learner's last draw in this game (cell, arrow), if it drew.
+    last: Option<(u32, u32)>,
     games_left: usize,
     /// Games by how they ended (end id).
     ends: Vec<u64>,
@@ -84,8 +83,6 @@ pub struct FastTable<const W: usize> {
     cells: Vec<Cell<W>>,
     /// The cells of the learner's boxes of its first move.
     first_cells: Vec<u32>,
-    /// The most draws the learner makes in a game.
-    most_draws: usize,
     /// Each end id's result, and its name.
     end_results: Vec<GameResult>,
     end_names: Vec<String>,
@@ -163,14 +160,12 @@ impl<const W: usize> FastTable<W> {
             .filter(|&b| boxes.stage(b) == 0)
             .map(|b| (W + 1 + b) as u32)
             .collect();
-        let most_draws = most_draws(states, children)?;
         let children: Vec<Node> = children.iter().map(|&c| nodes[c as usize]).collect();
         Some(FastTable {
             start: nodes[0],
             children,
             cells,
             first_cells,
-            most_draws,
             end_results,
             end_names: table.end_names().to_vec(),
             reinforcement: m.reinforcement,
@@ -180,28 +175,25 @@ impl<const W: usize> FastTable<W> {
     /// One ply of `lane`'s game: a draw and a move, or at the end of the game its
     /// reinforcement, its result pushed to `out` and a new game.
     #[inline(always)]
-    fn ply<const ALL: bool>(&self, lane: &mut Lane<W>, out: &mut Vec<GameResult>) {
+    fn ply(&self, lane: &mut Lane<W>, out: &mut Vec<GameResult>) {
         let c = &lane.cells[lane.at.cell as usize];
         let total = c.total();
         if total == 0 {
             let end = lane.at.end as usize;
             let result = self.end_results[end];
             lane.ends[end] += 1;
-            self.reinforce(&mut lane.cells, &lane.played[..lane.drawn], result);
+            if let Some(last) = lane.last.take() {
+                self.reinforce(&mut lane.cells, last, result);
+            }
             out.push(result);
             lane.games_left -= 1;
             lane.at = self.start;
-            lane.drawn = 0;
             return;
         }
         let r = uniform_below(&mut lane.rng, total);
         let arrow: u32 = c.cum.iter().map(|&c| u32::from(c <= r)).sum();
-        if ALL {
-            lane.played[lane.drawn] = (lane.at.cell, arrow);
-            lane.drawn += lane.at.learner as usize;
-        } else if lane.at.learner != 0 {
-            lane.played[0] = (lane.at.cell, arrow);
-            lane.drawn = 1;
+        if lane.at.learner != 0 {
+            lane.last = Some((lane.at.cell, arrow));
         }
         lane.at = self.children[(lane.at.first + arrow) as usize];
     }
@@ -212,8 +204,7 @@ impl<const W: usize> FastTable<W> {
             cells: self.cells.clone(),
             rng: rng_from_seed(derive_seed(seed, run)),
             at: self.start,
-            drawn: 0,
-            played: vec![(0, 0); self.most_draws + 1],
+            last: None,
             games_left: games,
             ends: vec![0; self.end_names.len()],
         }
@@ -230,7 +221,7 @@ impl<const W: usize> FastTable<W> {
 
     /// Plays the runs `ids` (one or two) to the end, two interleaved ply by ply (their chains of
     /// loads overlap), filling `out` with each run's results.
-    fn runs<const ALL: bool>(
+    fn runs(
         &self,
         seed: u64,
         ids: &[u64],
@@ -243,15 +234,15 @@ impl<const W: usize> FastTable<W> {
         let mut b = ids.get(1).map(|&id| self.lane(seed, id, games));
         if let Some(b) = &mut b {
             while a.games_left > 0 && b.games_left > 0 {
-                self.ply::<ALL>(&mut a, out_a);
-                self.ply::<ALL>(b, out_b);
+                self.ply(&mut a, out_a);
+                self.ply(b, out_b);
             }
             while b.games_left > 0 {
-                self.ply::<ALL>(b, out_b);
+                self.ply(b, out_b);
             }
         }
         while a.games_left > 0 {
-            self.ply::<ALL>(&mut a, out_a);
+            self.ply(&mut a, out_a);
         }
         self.name_ends(&a, ends);
         if let Some(b) = &b {
@@ -267,24 +258,22 @@ impl<const W: usize> FastTable<W> {
     }
 
     #[inline(always)]
-    fn reinforce(&self, cells: &mut [Cell<W>], played: &[(u32, u32)], result: GameResult) {
+    fn reinforce(&self, cells: &mut [Cell<W>], (cell, arrow): (u32, u32), result: GameResult) {
         let delta = self.reinforcement.delta(result);
         if delta == 0 {
             return;
         }
-        for &(cell, arrow) in played {
-            let c = &mut cells[cell as usize];
-            let a = arrow as usize;
-            let before = c.cum[a] - if a == 0 { 0 } else { c.cum[a - 1] };
-            let after = if delta >= 0 {
-                before + (delta as u32).min(MAX_BOX_BEADS - c.total())
-            } else {
-                before.saturating_sub(delta.unsigned_abs())
-            };
-            // Arrows from `a` on hold `after - before` beads more (or fewer).
-            for cum in &mut c.cum[a..] {
-                *cum = *cum - before + after;
-            }
+        let c = &mut cells[cell as usize];
+        let a = arrow as usize;
+        let before = c.cum[a] - if a == 0 { 0 } else { c.cum[a - 1] };
+        let after = if delta >= 0 {
+            before + (delta as u32).min(MAX_BOX_BEADS - c.total())
+        } else {
+            before.saturating_sub(delta.unsigned_abs())
+        };
+        // Arrows from `a` on hold `after - before` beads more (or fewer).
+        for cum in &mut c.cum[a..] {
+            *cum = *cum - before + after;
         }
     }
 
@@ -296,44 +285,10 @@ impl<const W: usize> FastTable<W> {
         games: usize,
         on_run: &(dyn Fn() + Sync),
     ) -> ExperimentResult {
-        let all = self.reinforcement.scope == Scope::AllMoves;
-        run_in_lanes::<2>(runs, games, on_run, |ids, results, ends| match all {
-            true => self.runs::<true>(seed, ids, games, results, ends),
-            false => self.runs::<false>(seed, ids, games, results, ends),
+        run_in_lanes::<2>(runs, games, on_run, |ids, results, ends| {
+            self.runs(seed, ids, games, results, ends)
         })
     }
-}
-
-/// The most learner draws on any path from the start of the table, depth first without
-/// recursion (a game can be long); `None` if the table has a cycle.
-fn most_draws(states: &[State], children: &[u32]) -> Option<usize> {
-    const NEW: usize = usize::MAX;
-    const OPEN: usize = usize::MAX - 1;
-    let mut draws = vec![NEW; states.len()];
-    // (state, its next option to look at)
-    let mut stack: Vec<(usize, u32)> = vec![(0, 0)];
-    draws[0] = OPEN;
-    while let Some(&mut (i, ref mut next)) = stack.last_mut() {
-        let s = states[i];
-        if *next < s.options {
-            let c = children[(s.first_option + *next) as usize] as usize;
-            *next += 1;
-            match draws[c] {
-                OPEN => return None,
-                NEW => {
-                    draws[c] = OPEN;
-                    stack.push((c, 0));
-                }
-                _ => {}
-            }
-            continue;
-        }
-        let kids = &children[s.first_option as usize..(s.first_option + s.options) as usize];
-        let best = kids.iter().map(|&c| draws[c as usize]).max().unwrap_or(0);
-        draws[i] = best + usize::from(s.mover == LEARNER);
-        stack.pop();
-    }
-    Some(draws[0])
 }
 
 /// The widest box or opponent's choice of `table` (for the learner `m`).
@@ -357,6 +312,9 @@ pub(super) fn experiment<G: Game>(
     games: usize,
     on_run: &(dyn Fn() + Sync),
 ) -> Option<ExperimentResult> {
+    if !pays(m) {
+        return None;
+    }
     match width(table, m) {
         0..=4 => Some(FastTable::<4>::new(table, m)?.experiment(seed, runs, games, on_run)),
         5..=8 => Some(FastTable::<8>::new(table, m)?.experiment(seed, runs, games, on_run)),
@@ -365,8 +323,18 @@ pub(super) fn experiment<G: Game>(
     }
 }
 
+/// Whether the fast loop is faster for `m`: where only the last move is reinforced (HER). Where
+/// every move is (MENACE), updating the running totals of every box a game played costs more
+/// than the draws gain: the general loop was twice as fast, side by side.
+fn pays<G: Game>(m: &Machine<G>) -> bool {
+    m.reinforcement.scope == Scope::LastMove
+}
+
 /// Whether the fast loop takes `table` for the learner `m`.
 pub(super) fn takes<G: Game>(table: &Table, m: &Machine<G>) -> bool {
+    if !pays(m) {
+        return false;
+    }
     match width(table, m) {
         0..=4 => FastTable::<4>::new(table, m).is_some(),
         5..=8 => FastTable::<8>::new(table, m).is_some(),
