@@ -2,6 +2,8 @@
 //! machines save and load; the solvers agree (and a cycle is an error, not a panic); one palette
 //! on the screen and the labels; bead counts are bounded; and the layers import only downward.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -616,17 +618,11 @@ fn remembering_the_perfect_players_options_changes_no_move() {
 /// and every name and alias parses (`moves`, which is for Arimaa, names Arimaa's).
 #[test]
 fn the_help_names_every_game_of_the_registry() {
-    for command in [
-        "boxes",
-        "solve",
-        "train",
-        "experiment",
-        "watch",
-        "play",
-        "count",
-        "replay",
-        "playout",
-    ] {
+    // `plot` and `merge` take files, `moves` Arimaa only.
+    let commands = common::COMMANDS
+        .iter()
+        .filter(|c| !matches!(**c, "plot" | "merge" | "moves"));
+    for &command in commands {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
             .args([command, "--help"])
             .output()

@@ -44,3 +44,20 @@ pub fn refused(args: &[&str]) -> String {
     assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     err
 }
+
+/// Every subcommand of `matchbox`.
+pub const COMMANDS: [&str; 13] = [
+    "boxes",
+    "solve",
+    "train",
+    "experiment",
+    "watch",
+    "play",
+    "plot",
+    "count",
+    "replay",
+    "moves",
+    "playout",
+    "merge",
+    "film",
+];
