@@ -265,6 +265,7 @@ fn actions_drive_the_session() {
         speed: Speed::Slow,
         paused: false,
         browse: None,
+        whole: None,
         may_replace: false,
     };
     // Pause, then step one move at a time.
@@ -370,6 +371,7 @@ fn watching_flat_out_trains_exactly_as_train_does() {
         speed: Speed::FlatOut,
         paused: false,
         browse: None,
+        whole: None,
         may_replace: false,
     };
     let (tx, mailbox, handle) = worker::spawn(s, control);
@@ -703,6 +705,7 @@ fn the_box_browser_shows_every_box_with_its_chances() {
         speed: Speed::Slow,
         paused: false,
         browse: None,
+        whole: None,
         may_replace: false,
     };
     let live = s.opened.unwrap().box_index;
@@ -735,7 +738,7 @@ fn the_box_browser_shows_every_box_with_its_chances() {
         Some("no box 99: the machine has 24 boxes")
     );
     // The screen shows box 12 and each arrow's chance.
-    app.snapshot = Snapshot::browsing(&s, c.browse);
+    app.snapshot = Snapshot::browsing(&s, c.browse, None);
     let text = screen_text(&draw_watch(&app, 120, 40));
     assert!(text.contains("Box 12 of 24"), "{text}");
     let mbox = s.machine().boxes.get(11).clone();
@@ -819,6 +822,7 @@ fn the_help_closes_on_any_key_and_o_shows_the_next_opponent() {
         speed: Speed::Slow,
         paused: false,
         browse: None,
+        whole: None,
         may_replace: false,
     };
     apply(app.update(Action::ToggleOpponent), &mut s, &mut c);
@@ -959,6 +963,7 @@ fn a_second_machine_as_the_rival() {
         speed: Speed::Slow,
         paused: false,
         browse: None,
+        whole: None,
         may_replace: false,
     };
     for expected in [Opponent::Perfect, Opponent::Random, Opponent::Matchbox] {
@@ -1029,7 +1034,7 @@ fn an_empty_box_in_the_browser_says_the_machine_resigns() {
     };
     let mut app = watch_app(&s);
     app.browser.shown = Some(empty);
-    app.snapshot = Snapshot::browsing(&s, Some(empty));
+    app.snapshot = Snapshot::browsing(&s, Some(empty), None);
     let text = screen_text(&draw_watch(&app, 100, 30));
     assert!(text.contains("no beads: the machine"), "{text}");
     assert!(text.contains("resigns here"), "{text}");
@@ -1238,6 +1243,7 @@ fn one_game_a_second_for_games_of_any_length() {
             speed: Speed::Games1,
             paused: false,
             browse: None,
+            whole: None,
             may_replace: false,
         };
         let start = Instant::now();
@@ -1305,6 +1311,7 @@ fn saving_over_another_machine_takes_a_second_s() {
         speed: Speed::Slow,
         paused: false,
         browse: None,
+        whole: None,
         may_replace: false,
     };
     let save = Command::Save(path.clone());
@@ -1388,7 +1395,7 @@ fn a_click_on_a_box_in_the_machine_panel_browses_it() {
     let mut s = session(3, Opponent::Perfect);
     s.recorded_game();
     let mut app = watch_app(&s);
-    app.snapshot = Snapshot::browsing(&s, None);
+    app.snapshot = Snapshot::browsing(&s, None, None);
     for (w, h) in [(80, 24), (120, 40)] {
         let t = draw_watch(&app, w, h);
         let buffer = t.backend().buffer().clone();

@@ -72,7 +72,7 @@ pub enum Command {
 pub struct FilmArgs {
     #[command(flatten)]
     pub watch: WatchArgs,
-    /// The film to write (.gif)
+    /// The film to write (.gif), or its last frame as text (.txt)
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// The screen filmed, in cells: COLSxROWS (100x30: what a projector shows well)
@@ -84,6 +84,9 @@ pub struct FilmArgs {
     /// A cell's height in pixels (its width is half that)
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(8..=48))]
     pub cell: u16,
+    /// Film the whole machine (every box, grouped by move: `m` on the watch screen) instead
+    #[arg(long)]
+    pub whole: bool,
     /// Print one JSON object on stdout
     #[arg(long)]
     pub json: bool,

@@ -73,6 +73,7 @@ pub fn watch<G: BoardView + Clone + 'static>(
         speed,
         paused: false,
         browse: None,
+        whole: None,
         may_replace,
     };
     let snapshot = app::Snapshot::of(&session);
@@ -149,6 +150,8 @@ fn watch_loop<G: BoardView>(
             }
         }
         suspend::if_asked(terminal)?;
+        let size = terminal.size()?;
+        app.browser.screen = (size.width, size.height);
         terminal.draw(|f| render::watch(f, app))?;
         frames += 1;
         if fps_since.elapsed() >= Duration::from_secs(1) {
@@ -183,6 +186,8 @@ pub fn play<G: BoardView>(app: &mut PlayApp<G>) -> Result<()> {
     with_terminal(|terminal| {
         loop {
             suspend::if_asked(terminal)?;
+            let size = terminal.size()?;
+            app.browser.screen = (size.width, size.height);
             terminal.draw(|f| render::play(f, app))?;
             // Every key waiting is taken before the next frame (a paste of thousands of
             // characters is one frame, not thousands); a stop signal is looked at meanwhile.
@@ -282,6 +287,7 @@ fn key_of(key: event::KeyEvent) -> Key {
         C::Down => KeyCode::Down,
         C::PageUp => KeyCode::PageUp,
         C::PageDown => KeyCode::PageDown,
+        C::Tab => KeyCode::Tab,
         _ => KeyCode::Other,
     };
     Key {

@@ -91,7 +91,7 @@ pub fn spawn<G: BoardView + 'static>(
 ) -> (Sender<Command>, Mailbox<G>, JoinHandle<Session<G>>) {
     let (tx, rx): (Sender<Command>, Receiver<Command>) = mpsc::channel();
     let mailbox: Mailbox<G> = Arc::new(Mutex::new((
-        Some(Snapshot::browsing(&session, control.browse)),
+        Some(Snapshot::browsing(&session, control.browse, control.whole)),
         None,
     )));
     let out = Arc::clone(&mailbox);
@@ -157,7 +157,7 @@ pub fn spawn<G: BoardView + 'static>(
                     session.count_totals();
                     totals_counted = Instant::now();
                 }
-                let snap = Snapshot::browsing(&session, control.browse);
+                let snap = Snapshot::browsing(&session, control.browse, control.whole);
                 let mut slot = out.lock().unwrap_or_else(|e| e.into_inner());
                 slot.0 = Some(snap);
                 if let Some(m) = message.take() {

@@ -91,6 +91,8 @@ pub enum Action {
     BrowseTo(usize),
     /// Ctrl-U: the move being typed is cleared.
     ClearInput,
+    /// `m`: the whole machine on one screen (every box, grouped by move), or back.
+    ToggleWhole,
     /// A click or a tap on the board, at column and row of its drawing: the square there is the
     /// move's origin or its destination.
     Square(u16, u16),
@@ -121,6 +123,7 @@ pub fn action_for(key: Key, mode: Mode) -> Option<Action> {
         (_, KeyCode::Char('{') | KeyCode::PageUp) => Action::Browse(-10),
         (_, KeyCode::Char('}') | KeyCode::PageDown) => Action::Browse(10),
         (_, KeyCode::Char('#')) => Action::GoTo,
+        (Mode::Watch, KeyCode::Char('m')) | (_, KeyCode::Tab) => Action::ToggleWhole,
         (Mode::Watch, KeyCode::Char(c)) if c.is_ascii_digit() => Action::Type(c),
         (Mode::Watch, KeyCode::Enter) => Action::Enter,
         (Mode::Watch, KeyCode::Backspace) => Action::Backspace,
@@ -160,6 +163,10 @@ pub fn key_table(mode: Mode) -> &'static [(&'static str, &'static str)] {
             ("[ / ]", "browse the boxes: previous / next"),
             ("{ / }", "10 boxes back / on (PgUp / PgDn)"),
             ("# 12 Enter", "go to box 12"),
+            (
+                "m or Tab",
+                "the whole machine: every box by move (PgUp / PgDn pages)",
+            ),
             ("Esc", "back to the live box (or quit)"),
             ("?", "this help"),
             ("q", "quit (Ctrl-C too)"),
@@ -172,6 +179,10 @@ pub fn key_table(mode: Mode) -> &'static [(&'static str, &'static str)] {
             ("[ / ]", "browse the machine's boxes"),
             ("{ / }", "10 boxes back / on (PgUp / PgDn)"),
             ("# 12 Enter", "go to box 12"),
+            (
+                "Tab",
+                "the whole machine: every box by move (PgUp / PgDn pages)",
+            ),
             ("Esc", "back to the live box (or quit)"),
             ("?", "this help"),
             ("q", "quit (saves with --save)"),
@@ -190,29 +201,77 @@ pub enum Command {
     Save(PathBuf),
     /// Show this box (from 0) in full, or follow the box opened last.
     Browse(Option<usize>),
+    /// Copy out the boxes of the whole-machine view's page from this box (from 0), or none.
+    Whole(Option<usize>),
     Quit,
 }
 
 /// The box browser both screens share: a box shown in place of the one the machine opened last,
 /// and the `#` prompt for a box number.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Browser {
     /// The box shown (from 0), or `None` to follow the box the machine opened last.
     pub shown: Option<usize>,
     /// The digits typed after `#`, while the prompt is open.
     pub prompt: Option<String>,
+    /// The whole-machine view, while it is open.
+    pub whole: Option<super::whole::Whole>,
+    /// The terminal's (or the page's) size in cells, for the whole-machine view's pages: the
+    /// front end sets it before every draw.
+    pub screen: (u16, u16),
+}
+
+impl Default for Browser {
+    fn default() -> Self {
+        Browser {
+            shown: None,
+            prompt: None,
+            whole: None,
+            screen: (80, 24),
+        }
+    }
 }
 
 impl Browser {
+    /// The first box of the whole-machine view's page, while it is open.
+    pub fn whole_first(&self) -> Option<usize> {
+        self.whole.as_ref().map(|w| w.first)
+    }
+
+    /// The whole-machine view's keys: pages, a box chosen, back. `page_end` is where the page
+    /// shown ends.
+    fn update_whole(&mut self, action: Action, total: usize, page_end: usize) -> Option<()> {
+        let w = self.whole.as_mut()?;
+        match action {
+            Action::ToggleWhole | Action::Back => self.whole = None,
+            Action::Browse(step) if step > 0 => {
+                w.next(page_end, total);
+            }
+            Action::Browse(_) => {
+                w.previous();
+            }
+            Action::BrowseTo(b) if b < total => {
+                self.whole = None;
+                self.shown = Some(b);
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+
     /// Applies `action` if it is the browser's, for a machine of `total` boxes whose box opened
-    /// last is `live`. Returns `None` when the action is not the browser's, else the message to
-    /// show (if any).
+    /// last is `live`, the whole-machine view's page (if open) ending at `page_end`. Returns
+    /// `None` when the action is not the browser's, else the message to show (if any).
     pub fn update(
         &mut self,
         action: Action,
         total: usize,
         live: Option<usize>,
+        page_end: usize,
     ) -> Option<Option<String>> {
+        if self.prompt.is_none() && self.update_whole(action, total, page_end).is_some() {
+            return Some(None);
+        }
         if let Some(typed) = &mut self.prompt {
             match action {
                 Action::Type(c) if c.is_ascii_digit() && typed.len() < 12 => typed.push(c),
@@ -225,6 +284,7 @@ impl Browser {
                     return Some(match typed.parse::<usize>() {
                         Ok(n) if (1..=total).contains(&n) => {
                             self.shown = Some(n - 1);
+                            self.whole = None;
                             None
                         }
                         _ if typed.is_empty() => None,
@@ -254,6 +314,12 @@ impl Browser {
                 self.prompt = Some(String::new());
                 Some(None)
             }
+            Action::ToggleWhole if total == 0 => Some(Some("the machine has no boxes yet".into())),
+            Action::ToggleWhole => {
+                // The page from the first box: the machine reads from its first move.
+                self.whole = Some(super::whole::Whole::default());
+                Some(None)
+            }
             Action::BrowseTo(b) if b < total => {
                 self.shown = Some(b);
                 Some(None)
@@ -272,6 +338,12 @@ impl Browser {
             return Some(format!(
                 " go to box: {typed}▏   Enter go · Backspace edit · Esc cancel"
             ));
+        }
+        if self.whole.is_some() {
+            return Some(
+                " PgUp PgDn pages · click a box or # number to open it · Esc or m back · q quit"
+                    .into(),
+            );
         }
         self.shown.map(|_| {
             " [ ] next box · { } 10 boxes · # number · Esc back to the live box · q quit".into()
@@ -354,6 +426,8 @@ pub struct Snapshot<G: BoardView> {
     pub rival_machine: Option<RivalSnap<G>>,
     /// The opponent is the perfect player, and perfect play wins this game for it.
     pub can_only_lose: bool,
+    /// The machine's boxes grouped by move, for the whole-machine view (empty when it is shut).
+    pub groups: Vec<super::whole::Group>,
 }
 
 /// The rival machine's part of a snapshot (learner against learner).
@@ -409,13 +483,14 @@ impl<G: BoardView> Snapshot<G> {
 
     /// The session as the screen shows it, following the box opened last.
     pub fn of(s: &Session<G>) -> Snapshot<G> {
-        Self::browsing(s, None)
+        Self::browsing(s, None, None)
     }
 
     /// The session with box `browse` (from 0) and its neighbours in number order copied out for
     /// the box browser; `None` follows the box opened last (and the machine panel shows the boxes
-    /// opened most recently).
-    pub fn browsing(s: &Session<G>, browse: Option<usize>) -> Snapshot<G> {
+    /// opened most recently). With `whole`, the boxes of the whole-machine view's page from that
+    /// box, and the machine's groups by move.
+    pub fn browsing(s: &Session<G>, browse: Option<usize>, whole: Option<usize>) -> Snapshot<G> {
         let m = s.machine();
         let set = &m.boxes;
         let browse = browse.filter(|&b| b < set.len());
@@ -430,7 +505,15 @@ impl<G: BoardView> Snapshot<G> {
         let mut beads = HashMap::new();
         let mut copied = HashMap::new();
         let extra = s.opened.map(|o| o.box_index);
-        for b in shown.iter().copied().chain(extra).chain(browse) {
+        let window = whole.map(|first| {
+            super::whole::Whole {
+                first,
+                back: Vec::new(),
+            }
+            .window(set.len())
+        });
+        let page = window.clone().into_iter().flatten();
+        for b in shown.iter().copied().chain(extra).chain(browse).chain(page) {
             beads.insert(b, m.beads_in(b).iter().map(|x| x.get()).collect());
             copied.insert(b, set.get(b));
         }
@@ -466,6 +549,10 @@ impl<G: BoardView> Snapshot<G> {
                 .rival_machine()
                 .filter(|_| s.playing_opponent() == Opponent::Matchbox)
                 .map(|m| RivalSnap::of(m, &s.rival_recent)),
+            groups: match window {
+                Some(_) => super::whole::groups(set.len(), |i| set.move_number(i)),
+                None => Vec::new(),
+            },
             boxes,
         }
     }
@@ -565,16 +652,27 @@ impl<G: BoardView> WatchApp<G> {
             self.show_help = false;
             return Vec::new();
         }
-        let before = self.browser.shown;
+        let before = (self.browser.shown, self.browser.whole_first());
         let live = self.snapshot.opened.map(|o| o.box_index);
-        if let Some(message) = self.browser.update(action, self.snapshot.boxes.len(), live) {
+        let end = super::whole::page_of(
+            &self.game,
+            &self.snapshot.groups,
+            &self.browser,
+            self.browser.screen,
+        )
+        .map_or(0, |p| p.end);
+        let total = self.snapshot.boxes.len();
+        if let Some(message) = self.browser.update(action, total, live, end) {
             self.message = message;
             self.confirm_reset = false;
-            return if self.browser.shown != before {
-                vec![Command::Browse(self.browser.shown)]
-            } else {
-                Vec::new()
-            };
+            let mut commands = Vec::new();
+            if self.browser.shown != before.0 {
+                commands.push(Command::Browse(self.browser.shown));
+            }
+            if self.browser.whole_first() != before.1 {
+                commands.push(Command::Whole(self.browser.whole_first()));
+            }
+            return commands;
         }
         self.message = None;
         let confirming = std::mem::take(&mut self.confirm_reset);

@@ -35,6 +35,24 @@ pub trait BoardView: GameDefaults {
     }
     /// Columns and rows [`BoardView::board_lines`] takes.
     fn board_size(&self) -> (u16, u16);
+    /// A box as a tile of the whole-machine view: as small as it reads, `drawn` the arrow whose
+    /// bead was drawn last (marked red). By default the box's diagram and, under it, each arrow's
+    /// beads in its colour.
+    fn tile_lines(
+        &self,
+        pos: &Self::Position,
+        arrows: &[(Self::Move, Color, u32)],
+        drawn: Option<usize>,
+    ) -> Vec<Line<'static>> {
+        let mut lines = self.box_lines(pos, arrows);
+        lines.push(count_line(arrows, drawn, self.tile_size().0 as usize));
+        lines
+    }
+    /// Columns and rows [`BoardView::tile_lines`] takes.
+    fn tile_size(&self) -> (u16, u16) {
+        let (w, h) = self.board_size();
+        (w.max(11), h + 1)
+    }
     /// The name of the square drawn at column `col`, row `row` of [`BoardView::board_lines`]
     /// (`a1`, `d4`), if one is drawn there: where a click or a tap on the board lands.
     fn square_at(&self, col: u16, row: u16) -> Option<String>;
@@ -82,6 +100,58 @@ pub fn heat_cell(n: u32, most: u32) -> (String, ratatui::style::Style) {
         text,
         Style::new().bg(bg).fg(fg).add_modifier(Modifier::BOLD),
     )
+}
+
+/// Each arrow's beads in its colour, a space between, the drawn one on red; cut to `width`.
+pub fn count_line<M>(
+    arrows: &[(M, Color, u32)],
+    drawn: Option<usize>,
+    width: usize,
+) -> Line<'static> {
+    use ratatui::style::{Modifier, Style};
+    use ratatui::text::Span;
+    let mut spans = Vec::new();
+    let mut used = 0;
+    for (i, &(_, colour, n)) in arrows.iter().enumerate() {
+        let text = n.to_string();
+        let gap = usize::from(i > 0);
+        if used + gap + text.len() > width {
+            break;
+        }
+        if gap > 0 {
+            spans.push(Span::raw(" "));
+        }
+        used += gap + text.len();
+        let style = match drawn == Some(i) {
+            true => Style::new().bg(Color::Red).fg(Color::White),
+            false => Style::new().fg(colour),
+        };
+        spans.push(Span::styled(text, style.add_modifier(Modifier::BOLD)));
+    }
+    Line::from(spans)
+}
+
+/// A heat cell two columns wide for a tile: the count right-aligned (`++` for 100 or more) on a
+/// shade by its share of the box's `total` beads (a box of even chances stays dark, a box that
+/// has learned lights up its move), the drawn bead's cell on red.
+pub fn tile_cell(n: u32, total: u32, drawn: bool) -> (String, ratatui::style::Style) {
+    use ratatui::style::{Modifier, Style};
+    let (_, style) = heat_cell(n, total);
+    let text = if n > 99 {
+        "++".into()
+    } else {
+        format!("{n:>2}")
+    };
+    match drawn {
+        true => (
+            text,
+            Style::new()
+                .bg(Color::Red)
+                .fg(Color::White)
+                .add_modifier(Modifier::BOLD),
+        ),
+        false => (text, style),
+    }
 }
 
 /// The square at column `col` of a row drawn as a label of `prefix` columns, then one character

@@ -13,6 +13,8 @@ pub struct Control {
     pub paused: bool,
     /// The box the screen's browser shows, if any.
     pub browse: Option<usize>,
+    /// The first box of the whole-machine view's page, while that view is open.
+    pub whole: Option<usize>,
     /// Whether `s` may replace the file it saves to: it is the machine being resumed, `--force`
     /// was given, or `s` was pressed once more after the screen said what the file holds.
     pub may_replace: bool,
@@ -31,6 +33,7 @@ pub fn apply<G: BoardView>(cmd: &Command, s: &mut Session<G>, c: &mut Control) -
         }
         Command::SetOpponent(kind) => s.set_opponent(*kind),
         Command::Browse(b) => c.browse = *b,
+        Command::Whole(first) => c.whole = *first,
         Command::Reset => s.reset(),
         Command::Save(_) | Command::Quit => {}
     }

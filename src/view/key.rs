@@ -15,7 +15,8 @@ pub enum KeyCode {
     Down,
     PageUp,
     PageDown,
-    /// Any other key (a function key, Tab, …): no action.
+    Tab,
+    /// Any other key (a function key, …): no action.
     Other,
 }
 

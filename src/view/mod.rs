@@ -11,3 +11,4 @@ pub mod play;
 pub mod render;
 pub mod session;
 pub mod theme;
+pub mod whole;

@@ -121,7 +121,8 @@ impl<G: BoardView> PlayApp<G> {
 
     /// A new snapshot, with the browsed box in it.
     fn refresh(&mut self) {
-        self.snapshot = Snapshot::browsing(&self.session, self.browser.shown);
+        let whole = self.browser.whole_first();
+        self.snapshot = Snapshot::browsing(&self.session, self.browser.shown, whole);
     }
 
     /// Whether quitting now would lose games the machine learned from (no `--save`).
@@ -141,16 +142,26 @@ impl<G: BoardView> PlayApp<G> {
             return;
         }
         // A player standing in for the machine has no boxes to browse.
-        if self.session.has_stand_in() && matches!(action, Action::Browse(_)) {
+        if self.session.has_stand_in() && matches!(action, Action::Browse(_) | Action::ToggleWhole)
+        {
             return;
         }
         let live = self.snapshot.opened.map(|o| o.box_index);
-        let before = self.browser.shown;
-        if let Some(message) = self.browser.update(action, self.snapshot.boxes.len(), live) {
+        let before = (self.browser.shown, self.browser.whole_first());
+        let game = self.session.game();
+        let end = super::whole::page_of(
+            game,
+            &self.snapshot.groups,
+            &self.browser,
+            self.browser.screen,
+        )
+        .map_or(0, |p| p.end);
+        let total = self.snapshot.boxes.len();
+        if let Some(message) = self.browser.update(action, total, live, end) {
             if message.is_some() {
                 self.message = message;
             }
-            if self.browser.shown != before {
+            if (self.browser.shown, self.browser.whole_first()) != before {
                 self.refresh();
             }
             return;

@@ -108,6 +108,7 @@ fn key_of(k: ratzilla::event::KeyEvent) -> Key {
         C::Down => KeyCode::Down,
         C::PageUp => KeyCode::PageUp,
         C::PageDown => KeyCode::PageDown,
+        C::Tab => KeyCode::Tab,
         _ => KeyCode::Other,
     };
     Key { code, ctrl: k.ctrl }
@@ -245,6 +246,7 @@ fn watch<G: BoardView + LabelView + 'static>(
         speed: s.speed,
         paused: false,
         browse: None,
+        whole: None,
         may_replace: true,
     };
     let mut due = now();
@@ -256,6 +258,7 @@ fn watch<G: BoardView + LabelView + 'static>(
     terminal.draw_web(move |f| {
         let t = now();
         let mut session = shared.borrow_mut();
+        app.browser.screen = (f.area().width, f.area().height);
         let clicks: Vec<Action> = (clicked.borrow_mut().drain(..))
             .filter_map(|(col, row)| render::watch_click(&app, f.area(), col, row))
             .collect();
@@ -271,7 +274,7 @@ fn watch<G: BoardView + LabelView + 'static>(
         }
         let deadline = t + BUDGET_MS;
         drive::work(&mut session, &control, t, &mut due, || now() < deadline);
-        app.snapshot = Snapshot::browsing(&session, control.browse);
+        app.snapshot = Snapshot::browsing(&session, control.browse, control.whole);
         rate.frame(t, &mut app);
         render::watch(f, &app);
     });
@@ -387,6 +390,7 @@ fn play<G: BoardView + LabelView + 'static>(
     let clicked = listen_clicks(&mut terminal);
     terminal.draw_web(move |f| {
         let mut app = app.borrow_mut();
+        app.browser.screen = (f.area().width, f.area().height);
         for (col, row) in clicked.borrow_mut().drain(..) {
             if let Some(action) = render::play_click(&app, f.area(), col, row) {
                 app.update(action);

@@ -28,6 +28,8 @@ pub(super) struct FilmReport {
     bytes: usize,
     width: usize,
     height: usize,
+    /// `gif`, or `text` (the last frame; its size in cells).
+    format: &'static str,
     seed: u64,
 }
 
@@ -35,13 +37,17 @@ impl fmt::Display for FilmReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "film written to {}: {} games in {:.1} s, {} frames of {}×{} pixels, {} (seed {})",
+            "film written to {}: {} games in {:.1} s, {} frames of {}×{} {}, {} (seed {})",
             self.out,
             self.games,
             self.seconds,
             self.frames,
             self.width,
             self.height,
+            match self.format {
+                "text" => "cells (the last frame as text)",
+                _ => "pixels",
+            },
             crate::text::bytes(self.bytes as u64),
             self.seed
         )
@@ -67,23 +73,79 @@ fn screen_size(text: &str) -> Result<(u16, u16)> {
     Ok((c, r))
 }
 
-pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
-    let out = &a.out;
-    if !out.to_string_lossy().to_ascii_lowercase().ends_with(".gif") {
+/// Where the frames go: a GIF, or the last frame as text.
+enum Sink<'f> {
+    Gif(Raster<'f>, GifFilm),
+    Text { last: String, frames: usize },
+}
+
+impl Sink<'_> {
+    fn push(&mut self, buf: &ratatui::buffer::Buffer, delay: u16) -> Result<()> {
+        match self {
+            Sink::Gif(raster, gif) => gif.push(&raster.draw(buf), delay)?,
+            Sink::Text { last, frames } => {
+                *last = crate::view::render::buffer_text(buf);
+                *frames += 1;
+            }
+        }
+        Ok(())
+    }
+    fn frames(&self) -> usize {
+        match self {
+            Sink::Gif(_, gif) => gif.frames() + 1,
+            Sink::Text { frames, .. } => *frames,
+        }
+    }
+    fn finish(self) -> Result<Vec<u8>> {
+        Ok(match self {
+            Sink::Gif(_, gif) => gif.finish()?,
+            Sink::Text { last, .. } => last.into_bytes(),
+        })
+    }
+}
+
+/// The film's sink for `out` (.gif, or .txt for the last frame as text), and its size in pixels
+/// (in cells for text).
+fn sink_for<'f>(
+    a: &FilmArgs,
+    cols: u16,
+    rows: u16,
+    fonts: &'f chart::fonts::Fonts,
+) -> Result<(Sink<'f>, usize, usize)> {
+    let name = a.out.to_string_lossy().to_ascii_lowercase();
+    if name.ends_with(".txt") {
+        let text = Sink::Text {
+            last: String::new(),
+            frames: 0,
+        };
+        return Ok((text, cols as usize, rows as usize));
+    }
+    if !name.ends_with(".gif") {
         bail!(
-            "--out {}: a film is written as GIF (a name ending in .gif)",
-            out.display()
+            "--out {}: a film is written as GIF (a name ending in .gif), or its last frame as text (.txt)",
+            a.out.display()
         );
     }
-    store::check_writable(out)?;
+    let raster = Raster::new(
+        fonts.regular,
+        fonts.bold,
+        a.cell as usize,
+        a.watch.theme.into(),
+    )
+    .context("the embedded font could not be read")?;
+    let (w, h) = (cols as usize * raster.cell_w, rows as usize * raster.cell_h);
+    Ok((Sink::Gif(raster, GifFilm::new(w, h)?), w, h))
+}
+
+pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
+    let out = &a.out;
     let (cols, rows) = screen_size(&a.screen)?;
     if !(1..=50).contains(&a.fps) {
         bail!("--fps {}: from 1 to 50 frames a second", a.fps);
     }
     let fonts = chart::fonts::fonts().context("the film's font is not built in")?;
-    let theme = a.watch.theme.into();
-    let raster = Raster::new(fonts.regular, fonts.bold, a.cell as usize, theme)
-        .context("the embedded font could not be read")?;
+    let (mut sink, w, h) = sink_for(a, cols, rows, &fonts)?;
+    store::check_writable(out)?;
     let stage = std::sync::Mutex::new(String::new());
     let (titles, _, mut session) = watch_session(&game, &a.watch.learn, &stage)?;
     let games = a.watch.learn.games.unwrap_or(40) as u64;
@@ -99,30 +161,70 @@ pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
         "film".into(),
         session.opponent(),
     );
-    app.theme = theme;
+    app.theme = a.watch.theme.into();
     let control = Control {
         speed,
         paused: false,
         browse: None,
+        whole: a.whole.then_some(0),
         may_replace: false,
     };
+    app.browser.screen = (cols, rows);
+    app.browser.whole = a.whole.then(Default::default);
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(cols, rows))?;
-    let (w, h) = (cols as usize * raster.cell_w, rows as usize * raster.cell_h);
-    let mut gif = GifFilm::new(w, h)?;
-    let frame_ms = 1000.0 / a.fps as f64;
-    let delay = (100 / a.fps) as u16;
+    let frame = shoot(
+        &mut session,
+        &mut app,
+        &control,
+        a.fps,
+        |buf, delay| sink.push(buf, delay),
+        &mut terminal,
+    )?;
+    let frames = sink.frames();
+    let sink_is_text = matches!(sink, Sink::Text { .. });
+    let bytes = sink.finish()?;
+    store::save_atomic_bytes(out, &bytes)?;
+    Ok(FilmReport {
+        out: out.display().to_string(),
+        games: session.machine().games_played,
+        frames,
+        seconds: frame as f64 / a.fps as f64,
+        bytes: bytes.len(),
+        width: w,
+        height: h,
+        format: match sink_is_text {
+            true => "text",
+            false => "gif",
+        },
+        seed,
+    })
+}
+
+/// Plays the session on the film's clock, drawing each frame into `terminal` and handing it to
+/// `push`; returns how many frames were drawn.
+fn shoot<G: FullGame>(
+    session: &mut crate::view::session::Session<G>,
+    app: &mut WatchApp<G>,
+    control: &Control,
+    fps: u32,
+    mut push: impl FnMut(&ratatui::buffer::Buffer, u16) -> Result<()>,
+    terminal: &mut ratatui::Terminal<ratatui::backend::TestBackend>,
+) -> Result<u64> {
+    let frame_ms = 1000.0 / fps as f64;
+    let delay = (100 / fps) as u16;
+    let speed = control.speed;
     let (mut due, mut anim, mut hold) = (0.0, (0u64, 0.0), 0u64);
     let mut rate = (0.0, 0u64);
     let mut frame = 0u64;
     while frame < MAX_FRAMES {
         let t = frame as f64 * frame_ms;
         let mut batches = 0;
-        drive::work(&mut session, &control, t, &mut due, || {
+        drive::work(session, control, t, &mut due, || {
             batches += 1;
             batches < 4
         });
-        app.snapshot = Snapshot::browsing(&session, None);
-        app.fps = a.fps as f64;
+        app.snapshot = Snapshot::browsing(session, None, control.whole);
+        app.fps = fps as f64;
         if t - rate.0 >= 1000.0 {
             let played = app.snapshot.games_played;
             app.games_per_sec = played.saturating_sub(rate.1) as f64 * 1000.0 / (t - rate.0);
@@ -135,28 +237,16 @@ pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
         }
         let length = if speed.animated() { 1500.0 } else { 250.0 };
         app.anim = ((t - anim.1) / length) as f32;
-        terminal.draw(|f| crate::view::render::watch(f, &app))?;
-        gif.push(&raster.draw(terminal.backend().buffer()), delay)?;
+        terminal.draw(|f| crate::view::render::watch(f, app))?;
+        push(terminal.backend().buffer(), delay)?;
         frame += 1;
         // Two seconds on the last game's end, then the film stops.
         if session.limit_reached() && !session.in_game() {
             hold += 1;
-            if hold > 2 * a.fps as u64 {
+            if hold > 2 * fps as u64 {
                 break;
             }
         }
     }
-    let frames = gif.frames();
-    let bytes = gif.finish()?;
-    store::save_atomic_bytes(out, &bytes)?;
-    Ok(FilmReport {
-        out: out.display().to_string(),
-        games: session.machine().games_played,
-        frames: frames + 1,
-        seconds: frame as f64 * frame_ms / 1000.0,
-        bytes: bytes.len(),
-        width: w,
-        height: h,
-        seed,
-    })
+    Ok(frame)
 }

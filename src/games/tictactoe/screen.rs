@@ -74,6 +74,36 @@ impl BoardView for TicTacToe {
         (7, 4)
     }
 
+    /// Three rows of cells two columns wide, no coordinates: the marks, and each arrow's beads
+    /// in its cell (as Scroggs draws MENACE's boxes), the drawn one on red.
+    fn tile_lines(
+        &self,
+        pos: &Position,
+        arrows: &[(Move, Color, u32)],
+        drawn: Option<usize>,
+    ) -> Vec<Line<'static>> {
+        let most: u32 = arrows.iter().map(|a| a.2).sum::<u32>().max(1);
+        let mut lines = self.lines_with(pos, |cell, mark| {
+            match arrows.iter().position(|a| a.0.0 == cell) {
+                Some(i) => crate::view::board::tile_cell(arrows[i].2, most, drawn == Some(i)),
+                None => {
+                    let (text, style) = mark_style(mark);
+                    (format!(" {text}"), style)
+                }
+            }
+        });
+        // No coordinates: the files' line goes, and each row's rank.
+        lines.pop();
+        for l in &mut lines {
+            l.spans.remove(0);
+        }
+        lines
+    }
+
+    fn tile_size(&self) -> (u16, u16) {
+        (8, 3)
+    }
+
     fn square_at(&self, col: u16, row: u16) -> Option<String> {
         let rank = 2u16.checked_sub(row)?;
         let file = crate::view::board::file_at(col, 2, 3)?;

@@ -11,8 +11,46 @@ pub fn play<G: BoardView>(f: &mut Frame, app: &PlayApp<G>) {
     app.theme.apply(f.buffer_mut());
 }
 
+/// The play screen's title: who plays whom at what.
+fn play_title<G: BoardView>(app: &PlayApp<G>, width: u16) -> Paragraph<'static> {
+    let game = app.session.game();
+    let left = fit(
+        &[
+            format!(
+                " matchbox play · you ({}) against {} · {}",
+                game.side_name(app.human),
+                app.titles.machine,
+                app.titles.game
+            ),
+            format!(" · {}", app.titles.symmetry),
+            format!(" · seed {}", app.snapshot.seed),
+        ],
+        width as usize,
+    );
+    Paragraph::new(Line::styled(left, BOLD)).style(Style::new().bg(TITLE_BG))
+}
+
 pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &PlayApp<G>) {
     let game = app.session.game();
+    let area = f.area();
+    if app.browser.whole.is_some() {
+        let view = super::whole::WholeView {
+            game,
+            snap: &app.snapshot,
+            browser: &app.browser,
+            machine: &app.titles.machine,
+        };
+        super::whole::whole_screen(
+            f,
+            play_title(app, area.width),
+            &view,
+            app.message.as_deref(),
+        );
+        if app.show_help {
+            help(f, Mode::Play, game.legend());
+        }
+        return;
+    }
     let Some(Screen {
         title,
         board: board_area,
@@ -24,25 +62,8 @@ pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &PlayApp<G>) {
     else {
         return;
     };
-    let area = f.area();
     let s = &app.snapshot;
-    let left = fit(
-        &[
-            format!(
-                " matchbox play · you ({}) against {} · {}",
-                game.side_name(app.human),
-                app.titles.machine,
-                app.titles.game
-            ),
-            format!(" · {}", app.titles.symmetry),
-            format!(" · seed {}", s.seed),
-        ],
-        area.width as usize,
-    );
-    f.render_widget(
-        Paragraph::new(Line::styled(left, BOLD)).style(Style::new().bg(TITLE_BG)),
-        title,
-    );
+    f.render_widget(play_title(app, area.width), title);
     let options = app.options();
     let selected: Vec<(G::Move, Color)> = options
         .get(app.cursor)
@@ -150,6 +171,11 @@ pub fn play_click<G: BoardView>(
     col: u16,
     row: u16,
 ) -> Option<Action> {
+    if app.browser.whole.is_some() {
+        let game = app.session.game();
+        let b = super::whole::whole_click(game, &app.snapshot, &app.browser, area, col, row);
+        return b.map(Action::BrowseTo);
+    }
     let screen = layout(area, app.session.game(), ScreenKind::Play)?;
     // The board's drawing starts inside its border, after the panel's one-column indent.
     let board = screen.board;

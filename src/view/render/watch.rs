@@ -10,6 +10,20 @@ pub fn watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
 }
 
 pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
+    if app.browser.whole.is_some() {
+        let view = super::whole::WholeView {
+            game: &app.game,
+            snap: &app.snapshot,
+            browser: &app.browser,
+            machine: &app.titles.machine,
+        };
+        let title = title_bar(app, f.area().width);
+        super::whole::whole_screen(f, title, &view, app.message.as_deref());
+        if app.show_help {
+            help(f, Mode::Watch, app.game.legend());
+        }
+        return;
+    }
     let Some(Screen {
         title,
         board: board_area,
@@ -141,6 +155,10 @@ pub fn watch_click<G: BoardView>(
     col: u16,
     row: u16,
 ) -> Option<crate::view::app::Action> {
+    if app.browser.whole.is_some() {
+        let b = super::whole::whole_click(&app.game, &app.snapshot, &app.browser, area, col, row);
+        return b.map(crate::view::app::Action::BrowseTo);
+    }
     let screen = layout(area, &app.game, ScreenKind::Watch)?;
     let panel = match &app.snapshot.rival_machine {
         Some(_) => {
