@@ -657,7 +657,7 @@ impl<G: BoardView> WatchApp<G> {
         let end = super::whole::page_of(
             &self.game,
             &self.snapshot.groups,
-            &self.browser,
+            self.browser.whole.as_ref(),
             self.browser.screen,
         )
         .map_or(0, |p| p.end);

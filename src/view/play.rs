@@ -152,7 +152,7 @@ impl<G: BoardView> PlayApp<G> {
         let end = super::whole::page_of(
             game,
             &self.snapshot.groups,
-            &self.browser,
+            self.browser.whole.as_ref(),
             self.browser.screen,
         )
         .map_or(0, |p| p.end);

@@ -5,7 +5,6 @@
 
 use std::ops::Range;
 
-use super::app::Browser;
 use super::board::BoardView;
 
 /// Machines with more boxes than this are paged by number only: grouping them by move would
@@ -70,14 +69,14 @@ pub fn body(screen: (u16, u16)) -> (u16, u16) {
     (screen.0.saturating_sub(2), screen.1.saturating_sub(3))
 }
 
-/// The page the browser's whole-machine view shows on a screen of `screen` cells, if it is open.
+/// The page the whole-machine view `whole` shows on a screen of `screen` cells, if it is open.
 pub fn page_of<G: BoardView>(
     game: &G,
     groups: &[Group],
-    browser: &Browser,
+    whole: Option<&Whole>,
     screen: (u16, u16),
 ) -> Option<Page> {
-    let w = browser.whole.as_ref()?;
+    let w = whole?;
     let (width, height) = body(screen);
     Some(page(width, height, game.tile_size(), groups, w.first))
 }

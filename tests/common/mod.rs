@@ -61,3 +61,30 @@ pub const COMMANDS: [&str; 13] = [
     "merge",
     "film",
 ];
+
+/// MENACE as Michie built it (X, 304 boxes, his beads and reinforcement) against the perfect
+/// player, on the watch screen's session.
+pub fn menace_session(
+    seed: u64,
+) -> matchbox::view::session::Session<matchbox::games::tictactoe::TicTacToe> {
+    use matchbox::games::tictactoe::TicTacToe;
+    use matchbox::learn::engine::Enumerated;
+    use matchbox::learn::{BoxSet, Forced, Machine, Preset, SymmetryMode};
+    use std::sync::Arc;
+    let boxes = Arc::new(BoxSet::build_with(
+        &TicTacToe,
+        matchbox::game::Side::First,
+        SymmetryMode::Full,
+        Forced::Skip,
+    ));
+    let m = Machine::new(
+        boxes,
+        Preset::Michie.beads(),
+        Preset::Michie.reinforcement(),
+        seed,
+    );
+    let arena = Arc::new(Enumerated::new(TicTacToe));
+    let perfect = matchbox::players::Opponent::Perfect;
+    matchbox::view::session::Session::new(arena, m, perfect, matchbox::solve::TieBreak::Random)
+        .unwrap()
+}

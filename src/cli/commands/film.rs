@@ -75,14 +75,17 @@ fn screen_size(text: &str) -> Result<(u16, u16)> {
 
 /// Where the frames go: a GIF, or the last frame as text.
 enum Sink<'f> {
-    Gif(Raster<'f>, GifFilm),
+    Gif(Box<(Raster<'f>, GifFilm)>),
     Text { last: String, frames: usize },
 }
 
 impl Sink<'_> {
     fn push(&mut self, buf: &ratatui::buffer::Buffer, delay: u16) -> Result<()> {
         match self {
-            Sink::Gif(raster, gif) => gif.push(&raster.draw(buf), delay)?,
+            Sink::Gif(film) => {
+                let image = film.0.draw(buf);
+                film.1.push(&image, delay)?
+            }
             Sink::Text { last, frames } => {
                 *last = crate::view::render::buffer_text(buf);
                 *frames += 1;
@@ -92,13 +95,13 @@ impl Sink<'_> {
     }
     fn frames(&self) -> usize {
         match self {
-            Sink::Gif(_, gif) => gif.frames() + 1,
+            Sink::Gif(film) => film.1.frames() + 1,
             Sink::Text { frames, .. } => *frames,
         }
     }
     fn finish(self) -> Result<Vec<u8>> {
         Ok(match self {
-            Sink::Gif(_, gif) => gif.finish()?,
+            Sink::Gif(film) => film.1.finish()?,
             Sink::Text { last, .. } => last.into_bytes(),
         })
     }
@@ -134,7 +137,7 @@ fn sink_for<'f>(
     )
     .context("the embedded font could not be read")?;
     let (w, h) = (cols as usize * raster.cell_w, rows as usize * raster.cell_h);
-    Ok((Sink::Gif(raster, GifFilm::new(w, h)?), w, h))
+    Ok((Sink::Gif(Box::new((raster, GifFilm::new(w, h)?))), w, h))
 }
 
 pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {

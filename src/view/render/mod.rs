@@ -332,6 +332,18 @@ pub(super) fn first_fit(options: &[String], width: usize) -> String {
         })
 }
 
+/// A drawn screen as text: each row's symbols, trailing spaces trimmed, a line a row.
+pub fn buffer_text(buf: &ratatui::buffer::Buffer) -> String {
+    let (w, h) = (buf.area.width, buf.area.height);
+    let mut out = String::new();
+    for y in 0..h {
+        let row: String = (0..w).map(|x| buf[(x, y)].symbol()).collect();
+        out.push_str(row.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::{fit, list_window, rate, short_count};
@@ -392,16 +404,4 @@ mod tests {
         assert_eq!(fit(&parts, 3), "abc");
         assert_eq!(fit(&parts, 2), "a…");
     }
-}
-
-/// A drawn screen as text: each row's symbols, trailing spaces trimmed, a line a row.
-pub fn buffer_text(buf: &ratatui::buffer::Buffer) -> String {
-    let (w, h) = (buf.area.width, buf.area.height);
-    let mut out = String::new();
-    for y in 0..h {
-        let row: String = (0..w).map(|x| buf[(x, y)].symbol()).collect();
-        out.push_str(row.trim_end());
-        out.push('\n');
-    }
-    out
 }

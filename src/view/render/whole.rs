@@ -152,7 +152,8 @@ fn padded(line: Line<'static>, w: usize) -> Line<'static> {
 /// line).
 pub(super) fn whole_machine<G: BoardView>(f: &mut Frame, body: Rect, v: &WholeView<'_, G>) {
     let screen = (f.area().width, f.area().height);
-    let Some(page) = whole::page_of(v.game, &v.snap.groups, v.browser, screen) else {
+    let Some(page) = whole::page_of(v.game, &v.snap.groups, v.browser.whole.as_ref(), screen)
+    else {
         return;
     };
     let [head, rest] = Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(body);
@@ -197,7 +198,12 @@ pub(super) fn whole_click<G: BoardView>(
     col: u16,
     row: u16,
 ) -> Option<usize> {
-    let page = whole::page_of(game, &snap.groups, browser, (area.width, area.height))?;
+    let page = whole::page_of(
+        game,
+        &snap.groups,
+        browser.whole.as_ref(),
+        (area.width, area.height),
+    )?;
     // The title and the page's heading above the page, a column free at the left.
     let (x, y) = (col.checked_sub(area.x + 1)?, row.checked_sub(area.y + 2)?);
     page.box_at(x, y)
