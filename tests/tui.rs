@@ -391,7 +391,7 @@ fn watching_flat_out_trains_exactly_as_train_does() {
         std::thread::sleep(Duration::from_millis(5));
     }
     tx.send(Command::Quit).unwrap();
-    let s = handle.join().unwrap();
+    let (s, _) = handle.join().unwrap();
     assert_eq!(s.stats().games, games);
     let game = Hexapawn::new(Size::GARDNER);
     let watched = store::to_yaml(&game, s.machine(), Some("3x3".into()));

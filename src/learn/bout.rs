@@ -527,6 +527,15 @@ impl<G: GameDefaults> Bout<G> {
         }
     }
 
+    /// Drops the game under way, unfinished: no machine learns from it, nothing counts it (the
+    /// beads are put back in the boxes at the end of a game, so none is lost).
+    pub fn abandon(&mut self) {
+        if let Opposition::Rival(r) = &mut self.opposition {
+            r.game.clear();
+        }
+        self.live = None;
+    }
+
     /// Whether a game is under way, played ply by ply.
     pub fn in_game(&self) -> bool {
         self.live.is_some()

@@ -55,7 +55,8 @@ fn with_terminal<T>(run: impl FnOnce(&mut DefaultTerminal) -> Result<T>) -> Resu
     Ok(value)
 }
 
-/// Watches `session` learn; returns the session when the person quits.
+/// Watches `session` learn; returns the session when the person quits. `p` hands the session to
+/// the play screen (the training thread stops), and Esc there comes back (a new one starts).
 pub fn watch<G: BoardView + Clone + 'static>(
     session: Session<G>,
     titles: Titles,
@@ -69,28 +70,59 @@ pub fn watch<G: BoardView + Clone + 'static>(
         Opponent::Human => Opponent::Perfect,
         k => k,
     };
-    let control = Control {
-        speed,
-        paused: false,
-        browse: None,
-        whole: None,
-        may_replace,
-    };
     let snapshot = app::Snapshot::of(&session);
-    let has_rival_machine = session.rival_machine().is_some();
-    let (tx, mailbox, handle) = worker::spawn(session, control);
-    let mut app = WatchApp::new(game, titles, snapshot, speed, save_path, opponent);
+    let mut app = WatchApp::new(game, titles.clone(), snapshot, speed, save_path, opponent);
     app.theme = theme;
-    if has_rival_machine {
+    if session.rival_machine().is_some() {
         app.opponents = vec![Opponent::Matchbox, Opponent::Perfect, Opponent::Random];
     }
+    let (mut session, mut may_replace) = (session, may_replace);
+    with_terminal(move |t| {
+        loop {
+            let (back, result) = watch_once(t, &mut app, session, may_replace);
+            (session, may_replace) = back?;
+            result?;
+            if !std::mem::take(&mut app.to_play) {
+                return Ok(session);
+            }
+            let mut play = PlayApp::from_watch(session, titles.clone());
+            play.theme = theme;
+            let played = play_loop(t, &mut play);
+            let interrupted = play.interrupted;
+            session = play.into_watch();
+            played?;
+            app.snapshot = app::Snapshot::of(&session);
+            if interrupted {
+                return Ok(session);
+            }
+        }
+    })
+}
+
+/// One stretch of watching: a training thread for `session` until the person quits or asks to
+/// play. Returns the session the thread hands back, and how the screen ended.
+fn watch_once<G: BoardView + Clone + 'static>(
+    t: &mut DefaultTerminal,
+    app: &mut WatchApp<G>,
+    session: Session<G>,
+    may_replace: bool,
+) -> (Result<(Session<G>, bool)>, Result<()>) {
+    let control = Control {
+        speed: app.speed,
+        paused: app.paused,
+        browse: app.browser.shown,
+        whole: app.browser.whole_first(),
+        may_replace,
+    };
+    let (tx, mailbox, handle) = worker::spawn(session, control);
     let alive = || !handle.is_finished();
-    let result = with_terminal(|t| watch_loop(t, &mut app, &tx, &mailbox, &alive));
+    let result = watch_loop(t, app, &tx, &mailbox, &alive);
     let _ = tx.send(Command::Quit);
-    let session = handle
+    let back = handle
         .join()
-        .map_err(|_| anyhow::anyhow!("the training thread failed"))?;
-    result.map(|_| session)
+        .map(|(s, c)| (s, c.may_replace))
+        .map_err(|_| anyhow::anyhow!("the training thread failed"));
+    (back, result)
 }
 
 fn watch_loop<G: BoardView>(
@@ -174,40 +206,42 @@ fn watch_loop<G: BoardView>(
                     let _ = tx.send(cmd);
                 }
             }
-            if app.quit {
+            if app.quit || app.to_play {
                 return Ok(());
             }
         }
     }
 }
 
-/// Lets a person play the machine; returns the session when they quit.
+/// Lets a person play the machine; returns when they quit.
 pub fn play<G: BoardView>(app: &mut PlayApp<G>) -> Result<()> {
-    with_terminal(|terminal| {
-        loop {
-            suspend::if_asked(terminal)?;
-            let size = terminal.size()?;
-            app.browser.screen = (size.width, size.height);
-            terminal.draw(|f| render::play(f, app))?;
-            // Every key waiting is taken before the next frame (a paste of thousands of
-            // characters is one frame, not thousands); a stop signal is looked at meanwhile.
-            if !event::poll(Duration::from_millis(100))? {
-                continue;
+    with_terminal(|terminal| play_loop(terminal, app))
+}
+
+fn play_loop<G: BoardView>(terminal: &mut DefaultTerminal, app: &mut PlayApp<G>) -> Result<()> {
+    loop {
+        suspend::if_asked(terminal)?;
+        let size = terminal.size()?;
+        app.browser.screen = (size.width, size.height);
+        terminal.draw(|f| render::play(f, app))?;
+        // Every key waiting is taken before the next frame (a paste of thousands of
+        // characters is one frame, not thousands); a stop signal is looked at meanwhile.
+        if !event::poll(Duration::from_millis(100))? {
+            continue;
+        }
+        while event::poll(Duration::ZERO)? {
+            if let Event::Key(key) = event::read()?
+                && key.kind == KeyEventKind::Press
+                && !suspend_key(&key)
+                && let Some(action) = action_for(key_of(key), Mode::Play)
+            {
+                app.update(action);
             }
-            while event::poll(Duration::ZERO)? {
-                if let Event::Key(key) = event::read()?
-                    && key.kind == KeyEventKind::Press
-                    && !suspend_key(&key)
-                    && let Some(action) = action_for(key_of(key), Mode::Play)
-                {
-                    app.update(action);
-                }
-                if app.quit {
-                    return Ok(());
-                }
+            if app.quit {
+                return Ok(());
             }
         }
-    })
+    }
 }
 
 /// Runs `work` (building a big machine, solving its game) on its own thread. If it takes more

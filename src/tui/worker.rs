@@ -80,15 +80,18 @@ pub fn work<G: BoardView>(s: &mut Session<G>, c: &Control, now: Instant, due: &m
     *due = origin + Duration::from_secs_f64(d / 1000.0);
 }
 
+/// The training thread: it hands back the session and its control when it stops.
+pub type Trainer<G> = JoinHandle<(Session<G>, Control)>;
+
 /// The latest snapshot and message, for the screen to take.
 pub type Mailbox<G> = Arc<Mutex<(Option<Snapshot<G>>, Option<String>)>>;
 
 /// Starts the training thread. Returns the command channel, the mailbox and the thread, which
-/// hands the session back when it quits.
+/// hands the session (and its control: whether `s` may replace the file now) back when it quits.
 pub fn spawn<G: BoardView + 'static>(
     mut session: Session<G>,
     mut control: Control,
-) -> (Sender<Command>, Mailbox<G>, JoinHandle<Session<G>>) {
+) -> (Sender<Command>, Mailbox<G>, Trainer<G>) {
     let (tx, rx): (Sender<Command>, Receiver<Command>) = mpsc::channel();
     let mailbox: Mailbox<G> = Arc::new(Mutex::new((
         Some(Snapshot::browsing(&session, control.browse, control.whole)),
@@ -116,11 +119,11 @@ pub fn spawn<G: BoardView + 'static>(
             let first = match rx.recv_timeout(wait) {
                 Ok(c) => Some(c),
                 Err(RecvTimeoutError::Timeout) => None,
-                Err(RecvTimeoutError::Disconnected) => return session,
+                Err(RecvTimeoutError::Disconnected) => return (session, control),
             };
             for cmd in first.into_iter().chain(rx.try_iter()) {
                 if cmd == Command::Quit {
-                    return session;
+                    return (session, control);
                 }
                 if let Command::Save(path) = &cmd {
                     // A big machine takes a while: the screen says so first.

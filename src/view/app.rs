@@ -93,6 +93,8 @@ pub enum Action {
     ClearInput,
     /// `m`: the whole machine on one screen (every box, grouped by move), or back.
     ToggleWhole,
+    /// `p` while watching: play the machine yourself, then back to watching.
+    PlayIt,
     /// A click or a tap on the board, at column and row of its drawing: the square there is the
     /// move's origin or its destination.
     Square(u16, u16),
@@ -134,6 +136,7 @@ pub fn action_for(key: Key, mode: Mode) -> Option<Action> {
         (Mode::Watch, KeyCode::Char('o')) => Action::ToggleOpponent,
         (Mode::Watch, KeyCode::Char('r')) => Action::Reset,
         (Mode::Watch, KeyCode::Char('s')) => Action::Save,
+        (Mode::Watch, KeyCode::Char('p')) => Action::PlayIt,
         (Mode::Play, KeyCode::Up) => Action::Up,
         (Mode::Play, KeyCode::Down) => Action::Down,
         (Mode::Play, KeyCode::Enter) => Action::Enter,
@@ -158,34 +161,37 @@ pub fn key_table(mode: Mode) -> &'static [(&'static str, &'static str)] {
                 "faster / slower: step, slow, 1, 10, 100 games/s, flat out",
             ),
             ("o", "opponent: perfect or random (from the next game)"),
+            ("p", "play the machine yourself (Esc: back to watching)"),
             ("r", "reset the machine (asks; same seed)"),
             ("s", "save the machine (YAML, atomic)"),
-            ("[ / ]", "browse the boxes: previous / next"),
-            ("{ / }", "10 boxes back / on (PgUp / PgDn)"),
+            (
+                "[ ] { }",
+                "browse the boxes: 1 or 10 back / on (PgUp / PgDn)",
+            ),
             ("# 12 Enter", "go to box 12"),
             (
                 "m or Tab",
-                "the whole machine: every box by move (PgUp / PgDn pages)",
+                "the whole machine: every box by move (pages: PgUp / PgDn)",
             ),
             ("Esc", "back to the live box (or quit)"),
-            ("?", "this help"),
-            ("q", "quit (Ctrl-C too)"),
+            ("? / q", "this help / quit (Ctrl-C too)"),
         ],
         Mode::Play => &[
             ("↑ / ↓", "choose a move"),
             ("Enter", "play it (or start the next game)"),
             ("b1-b2", "or type a move, then Enter"),
             ("Backspace", "edit what you typed"),
-            ("[ / ]", "browse the machine's boxes"),
-            ("{ / }", "10 boxes back / on (PgUp / PgDn)"),
+            (
+                "[ ] { }",
+                "browse the boxes: 1 or 10 back / on (PgUp / PgDn)",
+            ),
             ("# 12 Enter", "go to box 12"),
             (
                 "Tab",
-                "the whole machine: every box by move (PgUp / PgDn pages)",
+                "the whole machine: every box by move (pages: PgUp / PgDn)",
             ),
-            ("Esc", "back to the live box (or quit)"),
-            ("?", "this help"),
-            ("q", "quit (saves with --save)"),
+            ("Esc", "back to the live box, or to watching, or quit"),
+            ("? / q", "this help / quit (saves with --save)"),
         ],
     }
 }
@@ -612,6 +618,10 @@ pub struct WatchApp<G: BoardView> {
     pub browser: Browser,
     /// The opponents `o` goes through, in order.
     pub opponents: Vec<Opponent>,
+    /// `p` was pressed: the front end hands the session to the play screen, then back.
+    pub to_play: bool,
+    /// The front end can do that (the terminal's can; a page says where to play instead).
+    pub can_play: bool,
 }
 
 impl<G: BoardView> WatchApp<G> {
@@ -642,6 +652,8 @@ impl<G: BoardView> WatchApp<G> {
             theme: super::theme::Theme::Dark,
             browser: Browser::default(),
             opponents: vec![Opponent::Perfect, Opponent::Random],
+            to_play: false,
+            can_play: true,
         }
     }
 
@@ -720,6 +732,18 @@ impl<G: BoardView> WatchApp<G> {
                 Vec::new()
             }
             Action::Save => vec![Command::Save(self.save_path.clone())],
+            Action::PlayIt if self.can_play => {
+                // The trainer stops and hands the session over; watching resumes after.
+                self.to_play = true;
+                vec![Command::Quit]
+            }
+            Action::PlayIt => {
+                self.message = Some(
+                    "to play this machine: save it (s), then open it under “play against it”"
+                        .into(),
+                );
+                Vec::new()
+            }
             Action::ToggleHelp => {
                 self.show_help = true;
                 Vec::new()

@@ -27,6 +27,19 @@ pub struct PlayApp<G: BoardView> {
     pub games_at_start: u64,
     /// `q` was pressed once with unsaved games: a second `q` quits.
     pub confirm_quit: bool,
+    /// The watch screen this play screen came from (`p`), to go back to on `q` or Esc.
+    pub watch: Option<WatchState>,
+    /// Ctrl-C: the program stops, not only this screen.
+    pub interrupted: bool,
+    /// The score when the person sat down: the games watched before are not theirs.
+    pub score_from: crate::learn::Score,
+}
+
+/// What the watch screen's session was set to before `p`, put back on the way back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WatchState {
+    pub opponent: crate::players::Opponent,
+    pub limit: Option<u64>,
 }
 
 impl<G: BoardView> PlayApp<G> {
@@ -53,9 +66,46 @@ impl<G: BoardView> PlayApp<G> {
             browser: Browser::default(),
             games_at_start,
             confirm_quit: false,
+            watch: None,
+            interrupted: false,
+            score_from: Default::default(),
         };
         app.next_game();
         app
+    }
+
+    /// The play screen on the watch screen's session (`p` there): the game under way is played
+    /// out first, as watching would have, then the person plays the machine just trained (which
+    /// learns from these games too, as from any). The watch screen's limit on games does not
+    /// stop the person.
+    pub fn from_watch(mut session: Session<G>, titles: Titles) -> Self {
+        session.finish_game();
+        let score_from = *session.stats();
+        let back = WatchState {
+            opponent: session.opponent(),
+            limit: session.limit.take(),
+        };
+        session.set_opponent(crate::players::Opponent::Human);
+        let human = session.machine().boxes.side().other();
+        let mut app = PlayApp::new(session, titles, human, None);
+        app.watch = Some(back);
+        app.score_from = score_from;
+        app.message = Some(format!(
+            "you play {} against the machine just watched; Esc goes back to watching",
+            app.session.game().side_name(human)
+        ));
+        app
+    }
+
+    /// Back to watching: the game left unfinished is dropped (the machine does not learn from
+    /// it), the opponent and the limit are what they were.
+    pub fn into_watch(mut self) -> Session<G> {
+        self.session.abandon();
+        if let Some(w) = self.watch {
+            self.session.set_opponent(w.opponent);
+            self.session.limit = w.limit;
+        }
+        self.session
     }
 
     /// The person's legal moves now (empty when it is not their turn).
@@ -129,7 +179,8 @@ impl<G: BoardView> PlayApp<G> {
     /// Games the machine learned from that quitting now would lose: none with `--save`, and none
     /// against a player standing in for the machine (it neither draws nor learns).
     pub fn unsaved_games(&self) -> u64 {
-        if self.save_path.is_some() || self.session.has_stand_in() {
+        // From the watch screen, the machine goes back to it (which saves with `s`).
+        if self.save_path.is_some() || self.session.has_stand_in() || self.watch.is_some() {
             return 0;
         }
         self.session.machine().games_played - self.games_at_start
@@ -169,7 +220,10 @@ impl<G: BoardView> PlayApp<G> {
         let confirming = std::mem::take(&mut self.confirm_quit);
         let options = self.options();
         match action {
-            Action::Interrupt => self.quit = true,
+            Action::Interrupt => {
+                self.quit = true;
+                self.interrupted = true;
+            }
             Action::Quit | Action::Back if confirming || self.unsaved_games() == 0 => {
                 self.quit = true
             }

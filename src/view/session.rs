@@ -316,6 +316,12 @@ impl<G: GameDefaults> Session<G> {
         self.count_totals();
     }
 
+    /// Drops the game under way, unfinished: the machine does not learn from it.
+    pub fn abandon(&mut self) {
+        self.bout.abandon();
+        self.game = None;
+    }
+
     /// Starts a new game if none is under way (and the session's limit allows one).
     pub fn begin(&mut self) -> bool {
         if !self.in_game() {

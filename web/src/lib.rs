@@ -242,6 +242,8 @@ fn watch<G: BoardView + LabelView + 'static>(
     if session.rival_machine().is_some() {
         app.opponents = vec![Opponent::Matchbox, Opponent::Perfect, Opponent::Random];
     }
+    // The page's screens are one at a time: playing is its own choice above the screen.
+    app.can_play = false;
     let mut control = Control {
         speed: s.speed,
         paused: false,

@@ -1,4 +1,4 @@
-//! TODO
+//! The screens' commands, `watch` and `play`: the session each shows, built from the options.
 
 use super::*;
 

@@ -215,12 +215,12 @@ fn stand_in_panel<G: BoardView>(f: &mut Frame, c: Rect, app: &PlayApp<G>) {
 /// The score of the person against the machine.
 fn score<G: BoardView>(f: &mut Frame, area: Rect, app: &PlayApp<G>, machine_plays: bool) {
     let s = &app.snapshot;
-    let st = &s.stats;
+    let (st, from) = (&s.stats, &app.score_from);
     let mut score = vec![
-        kv("games", group(st.games)),
-        kv("you won", group(st.losses)),
-        kv("it won", group(st.wins)),
-        kv("drawn", group(st.draws)),
+        kv("games", group(st.games.saturating_sub(from.games))),
+        kv("you won", group(st.losses.saturating_sub(from.losses))),
+        kv("it won", group(st.wins.saturating_sub(from.wins))),
+        kv("drawn", group(st.draws.saturating_sub(from.draws))),
     ];
     if machine_plays {
         score.push(kv("its beads", group(s.beads_left)));
@@ -256,19 +256,27 @@ fn key_bar<G: BoardView>(app: &PlayApp<G>, machine_plays: bool, width: u16) -> L
         .map(|m| game.format_move(m))
         .unwrap_or_default();
     // The box browser is offered where the machine plays (a stand-in has no boxes to browse).
-    let boxes = if machine_plays { " · [ ] boxes" } else { "" };
+    let boxes = if machine_plays {
+        " · [ ] boxes · Tab machine"
+    } else {
+        ""
+    };
+    let quit = match app.watch {
+        Some(_) => "Esc watch",
+        None => "q quit",
+    };
     match app.browser.key_line() {
         Some(k) => Line::styled(k, BOLD.fg(Color::Cyan)),
         None => Line::styled(
             first_fit(
                 &[
                     format!(
-                        " ↑↓ choose · Enter play · or type a move like {example}{boxes} · ? help · q quit"
+                        " ↑↓ choose · Enter play · or type a move like {example}{boxes} · ? help · {quit}"
                     ),
                     format!(
-                        " ↑↓ choose · Enter play · or type a move like {example} · ? help · q quit"
+                        " ↑↓ choose · Enter play · or type a move like {example} · ? help · {quit}"
                     ),
-                    format!(" ↑↓ choose · Enter play · type {example} · ? help · q quit"),
+                    format!(" ↑↓ choose · Enter play · type {example} · ? help · {quit}"),
                     format!(" ↑↓ Enter · tap or type {example} · ? help"),
                 ],
                 width as usize,

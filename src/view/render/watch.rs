@@ -58,8 +58,9 @@ pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
         (None, None) => Line::styled(
             first_fit(
                 &[
-                    " space pause  n step  +/- speed  o opponent  [ ] boxes  r reset  s save  ? help  q quit".into(),
-                    " space pause  n step  +/- speed  o opponent  r reset  s save  ? help  q quit".into(),
+                    " space pause  n step  +/- speed  o opponent  p play  m machine  [ ] boxes  r reset  s save  ? help  q quit".into(),
+                    " space pause  +/- speed  o opponent  p play  m machine  [ ] boxes  s save  ? help  q quit".into(),
+                    " space pause  +/- speed  o opponent  p play  m machine  s save  ? help  q quit".into(),
                 ],
                 f.area().width as usize,
             ),
