@@ -65,7 +65,7 @@ pub fn board_panel<G: BoardView>(
             // The line between the board and the moves makes the room.
             lines.remove(blank_at);
         }
-        let room = area.width.saturating_sub(4) as usize;
+        let room = area.width.saturating_sub(5) as usize;
         let text: String = match why.chars().count() > room {
             true => why
                 .chars()
