@@ -433,3 +433,67 @@ fn beads_coloured_by_cell_follow_the_square() {
     let list = labels::bead_list(&TicTacToe, &set, &by_arrow);
     assert_eq!(list.iter().map(|b| b.2).sum::<u64>(), 1720);
 }
+
+/// Every Havannah row and column is named around the hexagon, on the label and on the screen:
+/// the rows' letters at the left, the columns' numbers over the top row and down the upper
+/// right edge, none in a cell.
+#[test]
+fn havannah_boards_name_every_row_and_column() {
+    use matchbox::games::havannah::{Base, Havannah};
+    use matchbox::view::board::BoardView;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("h.svg");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args(["boxes", "havannah", "--size", "2", "--labels"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(status.status.success());
+    let svg = std::fs::read_to_string(dir.path().join("h-1.svg")).unwrap();
+    let coordinate =
+        |t: &str| format!(r##"font-weight="bold" fill="#555555" text-anchor="middle">{t}</text>"##);
+    // Each of the page's boxes names rows a–c and columns 1–3, once each.
+    let boxes = svg.matches(&coordinate("a")).count();
+    assert!(boxes > 1, "{boxes}");
+    for t in ["a", "b", "c", "1", "2", "3"] {
+        assert_eq!(svg.matches(&coordinate(t)).count(), boxes, "{t}");
+    }
+    assert_eq!(svg.matches(&coordinate("4")).count(), 0);
+    assert_eq!(svg.matches(&coordinate("d")).count(), 0);
+    // On the screen: the numbers over row a, 4 and 5 where their diagonals start.
+    let game = Havannah::new(Base::new(3).unwrap());
+    let text: Vec<String> = (game
+        .board_lines(&matchbox::game::Game::start(&game), &[])
+        .iter())
+    .map(|l| l.to_string())
+    .collect();
+    assert_eq!(text[0].trim(), "1 2 3");
+    assert!(
+        text[1].starts_with("a ") && text[1].ends_with(" 4"),
+        "{text:?}"
+    );
+    assert!(
+        text[2].starts_with("b ") && text[2].ends_with(" 5"),
+        "{text:?}"
+    );
+    assert!(
+        text[3].starts_with("c ") && text[3].ends_with('·'),
+        "{text:?}"
+    );
+    // Column 1 runs down and left from its number: a1, b1, c1 one column left each row.
+    let col = |row: &str, i: usize| {
+        row.char_indices()
+            .filter(|(_, c)| *c == '·')
+            .nth(i)
+            .unwrap()
+            .0
+    };
+    let one = text[0].find('1').unwrap();
+    assert_eq!(
+        (col(&text[1], 0), col(&text[2], 0), col(&text[3], 0)),
+        (one - 1, one - 2, one - 3)
+    );
+    // Clicks still land on the right cells: the numbers' line is no cell.
+    assert_eq!(game.square_at(one as u16, 0), None);
+    assert_eq!(game.square_at((one - 1) as u16, 1).as_deref(), Some("a1"));
+}

@@ -128,7 +128,11 @@ fn every_game_played_at_four_sizes() {
         let screens = [
             (
                 "octopawn",
-                play_screen(&octopawn, BoxSet::build(&octopawn, Side::Second, full), size),
+                play_screen(
+                    &octopawn,
+                    BoxSet::build(&octopawn, Side::Second, full),
+                    size,
+                ),
             ),
             (
                 "menace",

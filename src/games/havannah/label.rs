@@ -10,10 +10,45 @@ use crate::labels::{LabelView, arrow_svg};
 impl Havannah {
     /// Centre of a cell on a label whose cells are `d` apart, from the board's top-left corner.
     fn label_centre(&self, c: Cell, d: f64) -> (f64, f64) {
-        let n = self.base().get() as f64;
         let (x, y) = self.xy(c);
-        let col = 2.0 * x as f64 - y as f64 + n - 1.0;
-        ((col + 1.0) * d / 2.0, (y as f64 + 0.6) * d * 0.866)
+        self.centre_at(x as f64, y as f64, d)
+    }
+
+    /// Centre of the place column `x`, row `y` would have (off the board too: where its
+    /// coordinates are written).
+    fn centre_at(&self, x: f64, y: f64, d: f64) -> (f64, f64) {
+        let n = self.base().get() as f64;
+        let col = 2.0 * x - y + n - 1.0;
+        ((col + 1.0) * d / 2.0, (y + 0.6) * d * 0.866)
+    }
+
+    /// The coordinates around the hexagon: each row's letter at its left, each column's number
+    /// where its diagonal starts (over the top row, then along the upper right edge).
+    fn coordinates_svg(&self, (ox, oy): (f64, f64), d: f64) -> String {
+        let n = self.base().get() as usize;
+        let text = |(cx, cy): (f64, f64), t: String| {
+            format!(
+                r##"<text x="{:.2}" y="{:.2}" font-family="DejaVu Sans, sans-serif" font-size="{:.2}" font-weight="bold" fill="#555555" text-anchor="middle">{t}</text>"##,
+                ox + cx,
+                oy + cy + d * 0.12,
+                (d * 0.36).min(2.6)
+            )
+        };
+        let mut s = String::new();
+        for y in 0..2 * n - 1 {
+            let first = y.saturating_sub(n - 1) as f64;
+            let letter = ((b'a' + y as u8) as char).to_string();
+            s.push_str(&text(self.centre_at(first - 0.75, y as f64, d), letter));
+        }
+        for x in 0..2 * n - 1 {
+            // Column x starts in row max(0, x − (n − 1)): its number a step up and right.
+            let start = x.saturating_sub(n - 1) as f64;
+            s.push_str(&text(
+                self.centre_at(x as f64, start - 1.0, d),
+                (x + 1).to_string(),
+            ));
+        }
+        s
     }
 }
 
@@ -47,9 +82,11 @@ impl LabelView for Havannah {
         (bx, by, max_w, max_h): (f64, f64, f64, f64),
     ) -> (String, f64) {
         let rows = 2.0 * self.base().get() as f64 - 1.0;
-        let d = (max_w / rows).min(max_h / (rows * 0.866 + 0.3));
+        // Room for the coordinates: letters at the left, numbers over the top.
+        let d = (max_w / (rows + 0.8)).min(max_h / (rows * 0.866 + 1.0));
+        let (bx, by) = (bx + 0.8 * d, by + 0.7 * d);
         let r = d / 3f64.sqrt();
-        let mut s = String::new();
+        let mut s = self.coordinates_svg((bx, by), d);
         for &c in self.cells() {
             let (cx, cy) = self.label_centre(c, d);
             let (cx, cy) = (bx + cx, by + cy);
@@ -96,6 +133,6 @@ impl LabelView for Havannah {
             let colour = colours.get(i).copied().unwrap_or(i);
             s.push_str(&arrow_svg(&self.format_move(mv), colour, at, at, d));
         }
-        (s, rows * d)
+        (s, (rows + 0.8) * d)
     }
 }
