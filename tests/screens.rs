@@ -38,7 +38,7 @@ fn cut_at_a_border(screen: &str) -> Vec<String> {
         for x in 1..chars.len() {
             // A panel's right border: the screen's edge or another panel's border after it.
             let border = matches!(chars[x], '│' | '╮' | '╯')
-                && chars.get(x + 1).is_none_or(|&n| "│╭╰╮╯─┐┘┌└".contains(n));
+                && chars.get(x + 1).is_none_or(|&n| "│╭╰╮╯─".contains(n));
             let before = chars[x - 1];
             if border && (before.is_alphanumeric() || "%)].,:;!?".contains(before)) {
                 cut.push(format!("row {y}: {line}"));

@@ -1144,13 +1144,15 @@ fn big_counts_fit_the_score_and_the_curve_at_80x24() {
     for shown in ["158.1M/0/10", "158.1M won", "game 32", "31.9M games/s"] {
         assert!(text.contains(shown), "{shown}\n{text}");
     }
-    // The curve's x axis ends at the games played, shortened, not its last digits ("84 games").
-    assert!(text.contains("158.1M "), "{text}");
+    // The curve's axis of games is logarithmic, in decades up to the one past the games played
+    // (short, not cut: "1bn", not "84 games").
+    assert!(text.contains("1bn "), "{text}");
     assert!(!text.contains(" 84 games"), "{text}");
-    // Where there is room, the numbers are whole.
+    // Where there is room, the numbers are whole, and the axis says it is logarithmic.
     let wide = screen_text(&draw_watch(&app, 120, 40));
     assert!(wide.contains("158,098,674/0/10"), "{wide}");
-    assert!(wide.contains("158,098,684 games"), "{wide}");
+    assert!(wide.contains("games on a log scale"), "{wide}");
+    assert!(wide.contains("100M"), "{wide}");
 }
 
 /// Against a player standing in for the machine (`play … --opponent mcts`) nothing is learned,

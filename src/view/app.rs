@@ -434,6 +434,37 @@ pub struct Snapshot<G: BoardView> {
     pub can_only_lose: bool,
     /// The machine's boxes grouped by move, for the whole-machine view (empty when it is shut).
     pub groups: Vec<super::whole::Group>,
+    /// The first box's beads as the games went, for its chart.
+    pub first_box: Option<FirstBoxSnap>,
+}
+
+/// The first box's history as a snapshot holds it: each arrow's words and colour, the samples.
+#[derive(Clone, Debug)]
+pub struct FirstBoxSnap {
+    pub arrows: Vec<(String, ratatui::style::Color)>,
+    pub samples: std::sync::Arc<Vec<(u64, Vec<u32>)>>,
+}
+
+impl FirstBoxSnap {
+    fn of<G: BoardView>(s: &Session<G>) -> Option<Self> {
+        let m = s.machine();
+        if m.boxes.is_empty() {
+            return None;
+        }
+        let game = s.game();
+        let set = SnapBoxes {
+            side: m.boxes.side(),
+            len: m.boxes.len(),
+            boxes: HashMap::from([(0, m.boxes.get(0))]),
+        };
+        let arrows = (m.boxes.arrows(0).iter().enumerate())
+            .map(|(k, &mv)| (game.move_words(mv), set.arrow_colour(game, s.colours, 0, k)))
+            .collect();
+        Some(FirstBoxSnap {
+            arrows,
+            samples: std::sync::Arc::clone(&s.first_box.samples),
+        })
+    }
 }
 
 /// The rival machine's part of a snapshot (learner against learner).
@@ -555,6 +586,7 @@ impl<G: BoardView> Snapshot<G> {
                 .rival_machine()
                 .filter(|_| s.playing_opponent() == Opponent::Matchbox)
                 .map(|m| RivalSnap::of(m, &s.rival_recent)),
+            first_box: FirstBoxSnap::of(s),
             groups: match window {
                 Some(_) => super::whole::groups(set.len(), |i| set.move_number(i)),
                 None => Vec::new(),

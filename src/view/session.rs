@@ -83,8 +83,11 @@ impl std::ops::Deref for Reinforced {
 /// Results of this session.
 pub type Stats = Score;
 
-/// The learning curve: Michie's cumulative score (+1 win, 0 draw, −1 loss) and the loss rate over
-/// the last [`Curve::WINDOW`] games, sampled so that it never holds more than about 1,000 points.
+/// The learning curve: Michie's cumulative score (+1 win, 0 draw, −1 loss), every game of the
+/// first [`Curve::EVERY_GAME`] and then a point each time the count grows by half a percent (so
+/// the first games, where the learning is, stay there at any count, for a log axis: about 3,300
+/// points at a billion games); and the loss rate over the last [`Curve::WINDOW`] games, sampled
+/// evenly, never more than about 1,000 points.
 #[derive(Clone, Debug, Default)]
 pub struct Curve {
     every: u64,
@@ -93,10 +96,22 @@ pub struct Curve {
     pub loss_rate: Vec<(f64, f64)>,
     window: VecDeque<bool>,
     window_losses: u32,
+    next_point: u64,
+}
+
+/// The game after `game` at which a log-spaced series takes its next point.
+pub fn next_sample(game: u64) -> u64 {
+    if game < Curve::EVERY_GAME {
+        game + 1
+    } else {
+        (game + 1).max((game as f64 * 1.005).ceil() as u64)
+    }
 }
 
 impl Curve {
     pub const WINDOW: usize = 50;
+    /// Games drawn one by one before the points thin out.
+    pub const EVERY_GAME: u64 = 200;
     const MAX_POINTS: usize = 1000;
 
     /// The games the rolling loss rate is over (up to [`Curve::WINDOW`]; none before a game).
@@ -116,15 +131,16 @@ impl Curve {
         if self.window.len() > Self::WINDOW && self.window.pop_front() == Some(true) {
             self.window_losses -= 1;
         }
-        if game.is_multiple_of(self.every) {
+        if game >= self.next_point {
             self.points.push((game as f64, self.score as f64));
+            self.next_point = next_sample(game);
+        }
+        if game.is_multiple_of(self.every) {
             self.loss_rate.push((game as f64, self.rolling_loss_rate()));
-            if self.points.len() > Self::MAX_POINTS {
+            if self.loss_rate.len() > Self::MAX_POINTS {
                 self.every *= 2;
-                for v in [&mut self.points, &mut self.loss_rate] {
-                    let kept: Vec<_> = v.iter().copied().step_by(2).collect();
-                    *v = kept;
-                }
+                let kept: Vec<_> = self.loss_rate.iter().copied().step_by(2).collect();
+                self.loss_rate = kept;
             }
         }
     }
@@ -139,6 +155,29 @@ impl Curve {
     }
 }
 
+/// The beads of the machine's first box, arrow by arrow, as the games go (as Scroggs plots
+/// MENACE's first box): every game of the first [`Curve::EVERY_GAME`], then log-spaced.
+#[derive(Clone, Debug, Default)]
+pub struct FirstBox {
+    /// (games played, beads of each arrow); shared with the snapshots, copied only when a sample
+    /// is added while one holds it.
+    pub samples: std::sync::Arc<Vec<(u64, Vec<u32>)>>,
+    next: u64,
+}
+
+impl FirstBox {
+    /// Takes a sample if one is due at `games`.
+    fn sample<G: Game>(&mut self, m: &Machine<G>) {
+        let games = m.games_played;
+        if games < self.next || m.boxes.is_empty() {
+            return;
+        }
+        let beads = m.beads_in(0).iter().map(|b| b.get()).collect();
+        std::sync::Arc::make_mut(&mut self.samples).push((games, beads));
+        self.next = next_sample(games);
+    }
+}
+
 /// A machine learning against an opponent (the perfect or random player, a rival machine, or a
 /// person), one ply or one game at a time, as the screen shows it.
 pub struct Session<G: GameDefaults> {
@@ -148,6 +187,7 @@ pub struct Session<G: GameDefaults> {
     /// The game in progress, or the last one played when none is.
     pub game: Option<GameRecord<G>>,
     pub curve: Curve,
+    pub first_box: FirstBox,
     pub opened: Option<Opened>,
     pub reinforced: Option<Reinforced>,
     /// Boxes most recently opened, latest first.
@@ -216,6 +256,7 @@ impl<G: GameDefaults> Session<G> {
             bout,
             game: None,
             curve: Curve::default(),
+            first_box: FirstBox::default(),
             opened: None,
             reinforced: None,
             recent: VecDeque::new(),
@@ -227,6 +268,7 @@ impl<G: GameDefaults> Session<G> {
             seq: 0,
         };
         s.count_totals();
+        s.first_box.sample(s.bout.learner());
         s
     }
 
@@ -310,6 +352,8 @@ impl<G: GameDefaults> Session<G> {
         self.bout.reset();
         self.game = None;
         self.curve = Curve::default();
+        self.first_box = FirstBox::default();
+        self.first_box.sample(self.bout.learner());
         self.opened = None;
         self.reinforced = None;
         self.recent.clear();
@@ -422,6 +466,7 @@ impl<G: GameDefaults> Session<G> {
                 self.mean_plies += (g.moves.len() as f64 - self.mean_plies) * 0.2;
             }
             self.curve.push(r.game, r.result);
+            self.first_box.sample(self.bout.learner());
             self.reinforced = Some(Reinforced {
                 of: r,
                 seq: self.seq,
@@ -483,7 +528,9 @@ impl<G: GameDefaults> Session<G> {
                 n += 1;
                 break;
             }
-            let batch = (max - n).min(256);
+            // Batches grow with the games played (1 game, 2, … 256), so the first box is
+            // sampled as often as its curve wants.
+            let batch = (max - n).min((self.machine().games_played / 16).clamp(1, 256));
             let batch = if last_of_session {
                 batch.min(max - n - 1)
             } else {
@@ -494,6 +541,7 @@ impl<G: GameDefaults> Session<G> {
                 .bout
                 .train_each(batch, |number, r| curve.push(number, r));
             n += played;
+            self.first_box.sample(self.bout.learner());
             if played < batch {
                 break;
             }

@@ -2,57 +2,133 @@
 
 use super::*;
 
+/// Above this many games the curves' axis of games is logarithmic: the first games, where the
+/// learning is, keep their room.
+pub const LOG_AFTER: u64 = 1000;
+
+/// `10^d` in a few characters: 1, 10, 100, 1k, 10k, 100k, 1M, … 100bn, 1tn, ….
+fn decade(d: u32) -> String {
+    const UNITS: [&str; 5] = ["", "k", "M", "bn", "tn"];
+    match UNITS.get(d as usize / 3) {
+        Some(unit) => format!("{}{unit}", 10u64.pow(d % 3)),
+        None => format!("1e{d}"),
+    }
+}
+
+/// The axis of games for `games` played on a plot `width` columns wide: where a game goes on it,
+/// its bounds and labels, and whether it is logarithmic.
+struct GameAxis {
+    log: bool,
+    max: f64,
+    labels: Vec<String>,
+}
+
+impl GameAxis {
+    fn new(games: u64, width: usize) -> GameAxis {
+        if games <= LOG_AFTER {
+            let n = games.max(10);
+            let label = first_fit(
+                &[
+                    format!("{} games ", group(n)),
+                    format!("{} games ", short_count(n)),
+                    format!("{} ", short_count(n)),
+                ],
+                width / 2,
+            );
+            return GameAxis {
+                log: false,
+                max: n as f64,
+                labels: vec!["0".into(), label],
+            };
+        }
+        // Whole decades, each labelled where they fit: 1, 10, 100, 1k, …
+        let decades = (games as f64).log10().ceil().max(3.0) as u32;
+        let all: Vec<String> = (0..=decades).map(decade).collect();
+        let spaced = all.iter().map(|l| l.chars().count() + 1).max().unwrap_or(1);
+        // The last label a space from the panel's border.
+        let last = format!("{} ", all[decades as usize]);
+        let labels = if spaced * all.len() < width {
+            let mut all = all;
+            all[decades as usize] = last;
+            all
+        } else {
+            vec!["1".into(), last]
+        };
+        GameAxis {
+            log: true,
+            max: decades as f64,
+            labels,
+        }
+    }
+
+    /// Where game `g` goes on the axis.
+    fn x(&self, g: f64) -> f64 {
+        match self.log {
+            true => g.max(1.0).log10(),
+            false => g,
+        }
+    }
+
+    /// A panel's title, saying where the axis is logarithmic, to fit `width`.
+    fn title(&self, what: &str, width: u16) -> String {
+        let options = match self.log {
+            true => vec![
+                format!(" {what} · games on a log scale "),
+                format!(" {what} · log scale "),
+                format!(" {what} "),
+            ],
+            false => vec![format!(" {what} ")],
+        };
+        first_fit(&options, width.saturating_sub(2) as usize)
+    }
+
+    fn axis(&self) -> Axis<'static> {
+        Axis::default()
+            .bounds([0.0, self.max])
+            .labels(self.labels.iter().map(|l| Span::styled(l.clone(), DIM)))
+            .style(DIM)
+    }
+}
+
 /// Michie's learning curve and the rolling loss rate.
 pub fn curve_panel(f: &mut Frame, area: Rect, curve: &Curve, games: u64) {
-    let block = panel(" Learning: wins − losses ".into());
-    let inner = block.inner(area);
-    f.render_widget(block, area);
+    let inner = panel(String::new()).inner(area);
+    let title =
+        GameAxis::new(games, inner.width as usize).title("Learning: wins − losses", area.width);
+    f.render_widget(panel(title), area);
     if inner.height < 4 {
         return;
     }
     let [chart_area, label_area, spark_area] = Layout::vertical([
-        Constraint::Min(2),
+        Constraint::Length(inner.height.saturating_sub(2)),
         Constraint::Length(1),
         Constraint::Length(1),
     ])
     .areas(inner);
-    let x_max = (games.max(10)) as f64;
     let (lo, hi) = curve
         .points
         .iter()
         .fold((0f64, 1f64), |(lo, hi), &(_, y)| (lo.min(y), hi.max(y)));
+    let (y_lo, y_hi) = (signed_rate(lo), signed_rate(hi));
+    let y_width = y_lo.chars().count().max(y_hi.chars().count());
+    let plot_width = (chart_area.width as usize).saturating_sub(y_width + 1);
+    let axis = GameAxis::new(games, plot_width);
+    let points: Vec<(f64, f64)> = (curve.points.iter())
+        .map(|&(g, y)| (axis.x(g), y))
+        .collect();
     let data = Dataset::default()
         .marker(Marker::Braille)
         .graph_type(GraphType::Line)
         .style(Style::new().fg(Color::Cyan))
-        .data(&curve.points);
-    let zero = [(0.0, 0.0), (x_max, 0.0)];
+        .data(&points);
+    let zero = [(0.0, 0.0), (axis.max, 0.0)];
     let axis_line = Dataset::default()
         .marker(Marker::Braille)
         .graph_type(GraphType::Line)
         .style(DIM)
         .data(&zero);
-    let (y_lo, y_hi) = (signed_rate(lo), signed_rate(hi));
-    // The chart gives its last x label half the plot's width (the plot starts after the y labels
-    // and the axis): write the games in full where they fit, shorter where not.
-    let y_width = y_lo.chars().count().max(y_hi.chars().count());
-    let plot_width = (chart_area.width as usize).saturating_sub(y_width + 1);
-    let n = x_max as u64;
-    let x_label = first_fit(
-        &[
-            format!("{} games ", group(n)),
-            format!("{} games ", short_count(n)),
-            format!("{} ", short_count(n)),
-        ],
-        plot_width / 2,
-    );
     let chart = Chart::new(vec![axis_line, data])
-        .x_axis(
-            Axis::default()
-                .bounds([0.0, x_max])
-                .labels([Span::styled("0", DIM), Span::styled(x_label, DIM)])
-                .style(DIM),
-        )
+        .x_axis(axis.axis())
         .y_axis(
             Axis::default()
                 .bounds([lo, hi])
@@ -107,4 +183,68 @@ fn loss_rate_line(curve: &Curve, width: u16) -> Line<'static> {
         Span::styled(words, DIM),
         Span::styled(pct, BOLD.fg(Color::Red)),
     ])
+}
+
+/// The first box's beads, arrow by arrow, as the games went (each arrow in its bead's colour):
+/// how the machine comes to prefer its first move.
+pub fn first_box_panel(f: &mut Frame, area: Rect, fb: &crate::view::app::FirstBoxSnap, games: u64) {
+    let inner = panel(String::new()).inner(area);
+    let title =
+        GameAxis::new(games, inner.width as usize).title("First box: beads by move", area.width);
+    f.render_widget(panel(title), area);
+    if inner.height < 3 || fb.samples.is_empty() {
+        return;
+    }
+    let most = (fb.samples.iter())
+        .flat_map(|(_, b)| b.iter().copied())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let y_hi = group(most as u64);
+    let plot_width = (inner.width as usize).saturating_sub(y_hi.chars().count() + 1);
+    let axis = GameAxis::new(games, plot_width);
+    let series: Vec<Vec<(f64, f64)>> = (0..fb.arrows.len())
+        .map(|k| {
+            (fb.samples.iter())
+                .map(|(g, b)| (axis.x(*g as f64), b.get(k).copied().unwrap_or(0) as f64))
+                .collect()
+        })
+        .collect();
+    let sets: Vec<Dataset> = (fb.arrows.iter().zip(&series))
+        .map(|((words, colour), data)| {
+            Dataset::default()
+                .name(words.clone())
+                .marker(Marker::Braille)
+                .graph_type(GraphType::Line)
+                .style(Style::new().fg(*colour))
+                .data(data)
+        })
+        .collect();
+    let chart = Chart::new(sets)
+        .x_axis(axis.axis())
+        .y_axis(
+            Axis::default()
+                .bounds([0.0, most as f64])
+                .labels([Span::styled("0", DIM), Span::styled(y_hi, DIM)])
+                .style(DIM),
+        )
+        .legend_position(None);
+    // The legend under the chart, a line of each arrow's colour and words.
+    let [chart_area, legend_area] =
+        Layout::vertical([Constraint::Min(2), Constraint::Length(1)]).areas(inner);
+    f.render_widget(chart, chart_area);
+    // As many arrows as fit, a column from the border; "…" for the rest.
+    let room = (legend_area.width as usize).saturating_sub(2);
+    let (mut spans, mut used) = (Vec::new(), 0);
+    for (k, (words, colour)) in fb.arrows.iter().enumerate() {
+        let more = if k + 1 < fb.arrows.len() { 2 } else { 0 };
+        if used + 3 + words.chars().count() + more > room {
+            spans.push(Span::styled(" …", DIM));
+            break;
+        }
+        used += 3 + words.chars().count();
+        spans.push(Span::styled(" ━ ", BOLD.fg(*colour)));
+        spans.push(Span::styled(words.clone(), Style::new().fg(*colour)));
+    }
+    f.render_widget(Paragraph::new(Line::from(spans)), legend_area);
 }

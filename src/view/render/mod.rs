@@ -12,7 +12,7 @@ mod whole;
 
 pub use board::board_panel;
 pub use boxes::box_panel;
-pub use curve::curve_panel;
+pub use curve::{LOG_AFTER, curve_panel, first_box_panel};
 pub use help::{help, legend_lines};
 pub use machine::{MachineView, machine_panel};
 pub use play::{play, play_click};
