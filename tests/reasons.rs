@@ -179,3 +179,54 @@ fn train_and_experiment_count_the_games_by_how_they_ended() {
     let text = common::stdout(&["train", "hexapawn", "--games", "300", "--seed", "1"]);
     assert!(text.contains("how the games ended: "), "{text}");
 }
+
+/// The cells of a board line drawn in reverse video (the winning structure), by their text.
+fn reversed<G: matchbox::view::board::BoardView>(
+    game: &G,
+    pos: &G::Position,
+) -> Vec<(usize, String)> {
+    use ratatui::style::Modifier;
+    let mut out = Vec::new();
+    for (row, line) in game.board_lines(pos, &[]).iter().enumerate() {
+        for span in &line.spans {
+            if span.style.add_modifier.contains(Modifier::REVERSED) {
+                out.push((row, span.content.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// The board marks what won: the three in a row, the pawn on its far rank; nothing before the end.
+#[test]
+fn the_board_marks_what_won() {
+    use matchbox::game::Game;
+    use matchbox::games::hexapawn::{Hexapawn, Size};
+    use matchbox::games::tictactoe::TicTacToe;
+    let t = TicTacToe;
+    let mut pos = t.start();
+    for mv in ["a1", "a2", "b2", "a3", "c3"] {
+        let m = t.parse_move(&pos, mv).unwrap();
+        pos = t.play(&pos, m);
+    }
+    // Rows are drawn from rank 3 down: c3, b2, a1, each an X.
+    assert_eq!(
+        reversed(&t, &pos),
+        vec![(0, "X".into()), (1, "X".into()), (2, "X".into())]
+    );
+    let mut before = t.start();
+    for mv in ["a1", "a2", "b2", "a3"] {
+        let m = t.parse_move(&before, mv).unwrap();
+        before = t.play(&before, m);
+    }
+    assert!(reversed(&t, &before).is_empty());
+    // Hexapawn: White's pawn takes its way to rank 3: the pawn there is marked.
+    let h = Hexapawn::new(Size::GARDNER);
+    let mut pos = h.start();
+    for mv in ["b1-b2", "a3-a2", "b2xc3"] {
+        let m = h.parse_move(&pos, mv).unwrap();
+        pos = h.play(&pos, m);
+    }
+    assert!(h.outcome(&pos).is_some());
+    assert_eq!(reversed(&h, &pos), vec![(0, "W".into())]);
+}

@@ -54,6 +54,10 @@ impl BoardView for MiniArimaa {
                     None if trap => ('x', Style::new().fg(Color::Red)),
                     None => ('·', Style::new().fg(Color::DarkGray)),
                 };
+                // A rabbit on its goal rank has won: in reverse video.
+                if (symbol == 'R' && r + 1 == h) || (symbol == 'r' && r == 0) {
+                    style = style.add_modifier(Modifier::REVERSED);
+                }
                 for &(mv, colour) in marks {
                     let ends = self.ends(mv);
                     if ends.map(|e| e.1) == Some(sq) {

@@ -23,6 +23,10 @@ impl BoardView for Hexapawn {
                     'B' => Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
                     _ => Style::new().fg(Color::DarkGray),
                 };
+                // A pawn on its far rank has won: in reverse video.
+                if (piece == 'W' && r + 1 == rows) || (piece == 'B' && r == 0) {
+                    style = style.add_modifier(Modifier::REVERSED);
+                }
                 for &(mv, colour) in marks {
                     if mv.to == cell {
                         style = style.bg(colour).fg(Color::Black);

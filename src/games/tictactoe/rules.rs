@@ -68,6 +68,12 @@ impl fmt::Display for Reason {
     }
 }
 
+/// The cells (a bit each, a1 = bit 0) of `side`'s first line of three, or 0.
+pub fn winning_line(pos: &Position, side: Side) -> u16 {
+    let marks = if side == Side::First { pos.x } else { pos.o };
+    LINES.into_iter().find(|&l| marks & l == l).unwrap_or(0)
+}
+
 const LINES: [u16; 8] = [
     0b000_000_111,
     0b000_111_000,
@@ -148,9 +154,8 @@ impl Game for TicTacToe {
         let Some(w) = outcome.winner else {
             return "the board is full: a draw".to_string();
         };
-        let marks = if w == Side::First { pos.x } else { pos.o };
         let name = self.side_name(w).to_uppercase();
-        match LINES.into_iter().find(|&l| marks & l == l) {
+        match Some(winning_line(pos, w)).filter(|&l| l != 0) {
             Some(line) => {
                 let cells: Vec<String> = (0..9)
                     .filter(|i| line & (1 << i) != 0)

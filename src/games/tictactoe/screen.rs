@@ -4,6 +4,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::{Cell, Move, Position, TicTacToe};
+use crate::game::Game;
 use crate::view::board::BoardView;
 
 impl TicTacToe {
@@ -49,8 +50,14 @@ fn mark_style(mark: char) -> (String, Style) {
 
 impl BoardView for TicTacToe {
     fn board_lines(&self, pos: &Position, marks: &[(Move, Color)]) -> Vec<Line<'static>> {
+        // The winner's three in a row, in reverse video.
+        let line = (self.outcome(pos).and_then(|o| o.winner))
+            .map_or(0, |w| super::rules::winning_line(pos, w));
         self.lines_with(pos, |cell, mark| {
             let (text, mut style) = mark_style(mark);
+            if line & (1 << cell.index()) != 0 {
+                style = style.add_modifier(Modifier::REVERSED);
+            }
             if let Some(&(_, colour)) = marks.iter().find(|(m, _)| m.0 == cell) {
                 style = style.bg(colour).fg(Color::Black);
             }
