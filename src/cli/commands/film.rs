@@ -228,7 +228,9 @@ fn shoot<G: FullGame>(
         });
         app.snapshot = Snapshot::browsing(session, None, control.whole);
         app.fps = fps as f64;
-        if t - rate.0 >= 1000.0 {
+        // After the last game the reading keeps the speed the games were played at.
+        if t - rate.0 >= 1000.0 && !(session.limit_reached() && app.snapshot.games_played == rate.1)
+        {
             let played = app.snapshot.games_played;
             app.games_per_sec = played.saturating_sub(rate.1) as f64 * 1000.0 / (t - rate.0);
             rate = (t, played);

@@ -178,7 +178,7 @@ pub(super) fn layout<G: BoardView>(area: Rect, game: &G, kind: ScreenKind) -> Op
     let (bw, bh) = game.board_size();
     // The board and box column widens with the terminal (a box's chances need the room).
     let left = (bw + 20)
-        .max(28)
+        .max(31)
         .max(area.width * 3 / 10)
         .min(area.width - MIDDLE - RIGHT);
     let [a, middle, right] = Layout::horizontal([
