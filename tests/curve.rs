@@ -80,3 +80,23 @@ fn the_first_box_is_plotted_as_it_learns() {
     // Too short a screen for both: the curve alone.
     assert!(!screen(&s, (80, 24)).contains("First box"));
 }
+
+/// Flat out with no end (as the screens run it) stops when asked: after every batch, however the
+/// batches fall (they start at one game and grow).
+#[test]
+fn flat_out_stops_when_asked() {
+    let mut s = menace_session(3);
+    let mut asked = 0;
+    let played = s.flat_out(u64::MAX, || {
+        asked += 1;
+        asked < 40
+    });
+    assert_eq!(asked, 40);
+    assert!(played > 40 && played < 40 * 256, "{played}");
+    let mut asked = 0;
+    let more = s.flat_out(u64::MAX, || {
+        asked += 1;
+        asked < 3
+    });
+    assert!(more <= 3 * 256, "{more}");
+}

@@ -590,6 +590,50 @@ mod havannah_playouts {
         }
     }
 
+    /// A digest of `games` random games of base `n` from seed `n`: every move, the winner and
+    /// the structures of each.
+    fn digest(n: u8, games: usize) -> u64 {
+        let g = Havannah::new(Base::new(n).unwrap());
+        let mut engine = Playouts::new(&g);
+        let mut rng = rng_from_seed(n as u64);
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        let mut eat = |x: u64| {
+            h ^= x;
+            h = h.wrapping_mul(0x100_0000_01b3);
+        };
+        for _ in 0..games {
+            let end = engine.play(&mut rng);
+            eat(end.plies as u64);
+            eat(end.winner.map_or(2, |w| w as u64));
+            for b in format!("{:?}", end.structures).bytes() {
+                eat(b as u64);
+            }
+            for &mv in engine.moves(end.plies) {
+                eat(mv.index() as u64);
+            }
+        }
+        h
+    }
+
+    /// The engine plays the very games it played before its ring test became a look at the new
+    /// stone's neighbours (the digests were printed by the flood-fill engine).
+    #[test]
+    fn the_same_games_as_the_flood_fill_engine() {
+        let got: Vec<(u8, u64)> = [3u8, 4, 5, 8, 10]
+            .iter()
+            .map(|&n| (n, digest(n, 2000)))
+            .collect();
+        assert_eq!(got, EXPECTED);
+    }
+
+    const EXPECTED: &[(u8, u64)] = &[
+        (3, 12761449759450061881),
+        (4, 2360688760777106697),
+        (5, 9774790988487931062),
+        (8, 11719451813265707433),
+        (10, 6158621606104841155),
+    ];
+
     /// UCT at 1,000 simulations a move beats the random player in at least 95 % of games on
     /// base 4, playing either colour (seeded, so the figure is the same every run).
     #[test]

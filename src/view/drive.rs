@@ -41,7 +41,7 @@ pub fn apply<G: BoardView>(cmd: &Command, s: &mut Session<G>, c: &mut Control) -
 }
 
 /// Does the training due at `now` (milliseconds) at the current speed and moves `due` to when
-/// more is due. At flat out it trains until `keep_going` says stop (asked every 256 games), then
+/// more is due. At flat out it trains until `keep_going` says stop (asked after every batch of at most 256 games), then
 /// plays one game move by move, so the board and the boxes show something real.
 pub fn work<G: BoardView>(
     s: &mut Session<G>,

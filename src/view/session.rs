@@ -508,7 +508,7 @@ impl<G: GameDefaults> Session<G> {
     }
 
     /// Plays up to `max` whole games as fast as the engine goes (nothing recorded but the
-    /// results), stopping early when `keep_going` says so (asked every 256 games). The machine
+    /// results), stopping early when `keep_going` says so (asked after every batch, of at most 256 games). The machine
     /// changes exactly as under `matchbox train` with the same settings.
     pub fn flat_out(&mut self, max: u64, mut keep_going: impl FnMut() -> bool) -> u64 {
         self.finish_game();
@@ -522,7 +522,8 @@ impl<G: GameDefaults> Session<G> {
             .limit
             .is_some_and(|l| self.stats().games + max >= l && max > 0);
         let mut n = 0;
-        while n < max && (n % 256 != 0 || n == 0 || keep_going()) {
+        // `keep_going` is asked after every batch (of at most 256 games).
+        while n < max && (n == 0 || keep_going()) {
             if last_of_session && n + 1 == max {
                 self.recorded_game();
                 n += 1;
