@@ -1,9 +1,12 @@
 //! Random games of Havannah, fast: one union-find array over the cells, each group's root holding
 //! a bit mask of the corners and of the sides it touches (so a bridge or a fork is one test per
-//! move), and the ring test run only when the new stone joins two neighbours of one group that are
-//! not next to each other (no ring can close otherwise). No allocation per game.
+//! move), and a ring test in constant time around the new stone (`../shared` has the argument):
+//! a ring closes exactly when two separate runs of own stones around it were already one group,
+//! or when an own neighbour of it now has six own neighbours. The neighbour table has a guard cell
+//! for "off the board", the own neighbours are a 6-bit mask whose runs come from a table, so a
+//! move makes at most three finds. No allocation per game.
 
-use super::{Bits, Cell, Havannah, Structures};
+use super::{Cell, Havannah, Structures};
 use crate::game::Side;
 use crate::rng::{Rng, uniform_below};
 
@@ -25,12 +28,37 @@ pub struct Playouts<'a> {
     /// Corner and side bits of each grid cell.
     own_reach: &'a [u16],
     order: Vec<Cell>,
+    /// Each grid cell's six neighbours, the guard cell (never a stone) off the board.
     neighbours: &'a [[u16; 6]],
     /// 0 empty, 1 White, 2 Black, for each grid cell.
     colour: Vec<u8>,
-    /// At a root: the cells of its group (for the ring test, which needs the group's shape).
-    group: Vec<Bits>,
+    /// For a stone: how many of its neighbours hold stones of its colour (six: it is enclosed).
+    like: Vec<u8>,
 }
+
+/// The runs of set bits of a 6-bit mask taken round in a circle: how many, and the first bit of
+/// each (at most three).
+const RUNS: [(u8, [u8; 3]); 64] = {
+    let mut t = [(0u8, [0u8; 3]); 64];
+    let mut m = 0;
+    while m < 64 {
+        if m == 63 {
+            t[m] = (1, [0, 0, 0]);
+        } else {
+            let (mut k, mut n, mut first) = (0, 0, [0u8; 3]);
+            while k < 6 {
+                if (m >> k) & 1 == 1 && (m >> ((k + 5) % 6)) & 1 == 0 {
+                    first[n] = k as u8;
+                    n += 1;
+                }
+                k += 1;
+            }
+            t[m] = (n as u8, first);
+        }
+        m += 1;
+    }
+    t
+};
 
 /// No neighbour, or no root.
 const NONE: u16 = u16::MAX;
@@ -45,9 +73,9 @@ impl<'a> Playouts<'a> {
             reach: vec![0; grid],
             own_reach: game.reach_table(),
             order: game.cells().to_vec(),
-            neighbours: game.neighbour_table(),
+            neighbours: game.guarded_table(),
             colour: vec![0; grid],
-            group: vec![Bits::default(); grid],
+            like: vec![0; grid],
         }
     }
 
@@ -95,20 +123,22 @@ impl<'a> Playouts<'a> {
             let at = c.index() as u16;
             self.parent[at as usize] = at;
             self.reach[at as usize] = self.own_reach[at as usize];
-            self.group[at as usize] = Bits::single(at as usize);
         }
         for &c in &stones {
             let at = c.index() as u16;
+            let mine = self.colour[at as usize];
+            let mut like = 0;
             for nb in self.neighbours[at as usize] {
-                if nb != NONE && self.colour[nb as usize] == self.colour[at as usize] {
+                if self.colour[nb as usize] == mine {
+                    like += 1;
                     let (a, b) = (self.find(at), self.find(nb));
                     if a != b {
                         self.reach[a as usize] |= self.reach[b as usize];
-                        self.group[a as usize] = self.group[a as usize].or(self.group[b as usize]);
                         self.parent[b as usize] = a;
                     }
                 }
             }
+            self.like[at as usize] = like;
         }
         let placed = stones.len();
         self.order.clear();
@@ -126,6 +156,14 @@ impl<'a> Playouts<'a> {
 
     /// Plays random moves into `order[from..]`, `side` (0 White, 1 Black) first.
     fn run(&mut self, rng: &mut Rng, from: usize, first: usize) -> Ending {
+        // The generator in a local for the whole game, written back at the end.
+        let mut r = rng.clone();
+        let ending = self.run_with(&mut r, from, first);
+        *rng = r;
+        ending
+    }
+
+    fn run_with(&mut self, rng: &mut Rng, from: usize, first: usize) -> Ending {
         // A random order of the empty cells, drawn as the game goes (Fisher–Yates).
         let cells = self.order.len();
         let mut side = first;
@@ -134,57 +172,7 @@ impl<'a> Playouts<'a> {
             self.order.swap(ply, pick);
             let at = self.order[ply].index() as u16;
             let me = side as u8 + 1;
-            self.colour[at as usize] = me;
-            self.parent[at as usize] = at;
-            let mut reach = self.own_reach[at as usize];
-            let mut group = Bits::single(at as usize);
-            // Roots of the own neighbours before joining them, by turning position.
-            let mut roots = [NONE; 6];
-            let mut own = 0;
-            let nbs = self.neighbours[at as usize];
-            for (k, &nb) in nbs.iter().enumerate() {
-                if nb != NONE && self.colour[nb as usize] == me {
-                    roots[k] = self.find(nb);
-                    own += 1;
-                }
-            }
-            // Two neighbours not next to each other (two or three apart around the cell) already
-            // in one group: the stone closes a cycle, which may enclose the neighbours between
-            // them (on either side). Those are the only cells a new ring can enclose.
-            let mut candidates = 0u8;
-            if own >= 2 {
-                for k in 0..6 {
-                    let r = roots[k];
-                    if r == NONE {
-                        continue;
-                    }
-                    for d in [2, 3] {
-                        if roots[(k + d) % 6] == r {
-                            candidates |= between(k, k + d) | between(k + d, k + 6);
-                        }
-                    }
-                }
-            }
-            for r in roots {
-                // Each group joins once: its root then points at the new stone.
-                if r != NONE && self.parent[r as usize] == r {
-                    reach |= self.reach[r as usize];
-                    group = group.or(self.group[r as usize]);
-                    self.parent[r as usize] = at;
-                }
-            }
-            self.reach[at as usize] = reach;
-            self.group[at as usize] = group;
-            let mut found = Structures::default();
-            if (reach & 0x3f).count_ones() >= 2 {
-                found = found | Structures::BRIDGE;
-            }
-            if (reach >> 8).count_ones() >= 3 {
-                found = found | Structures::FORK;
-            }
-            if candidates != 0 && self.ring_at(at, group, candidates) {
-                found = found | Structures::RING;
-            }
+            let found = self.place(at, me);
             if !found.is_empty() {
                 return Ending {
                     winner: Some(if side == 0 { Side::First } else { Side::Second }),
@@ -201,30 +189,59 @@ impl<'a> Playouts<'a> {
         }
     }
 
+    /// Places a stone of colour `me` at `at`: joins it to its own neighbours' groups and says
+    /// which structures it completes.
+    #[inline]
+    fn place(&mut self, at: u16, me: u8) -> Structures {
+        let nbs = self.neighbours[at as usize];
+        self.colour[at as usize] = me;
+        self.parent[at as usize] = at;
+        let mut mask = 0usize;
+        let mut enclosed = false;
+        for (k, &nb) in nbs.iter().enumerate() {
+            if self.colour[nb as usize] == me {
+                mask |= 1 << k;
+                // An own neighbour with six own neighbours is enclosed: a ring.
+                let like = &mut self.like[nb as usize];
+                *like += 1;
+                enclosed |= *like == 6;
+            }
+        }
+        self.like[at as usize] = mask.count_ones() as u8;
+        // One find a run of own neighbours (a run's stones are one group already).
+        let (runs, firsts) = RUNS[mask];
+        let mut roots = [NONE; 3];
+        for i in 0..runs as usize {
+            roots[i] = self.find(nbs[firsts[i] as usize]);
+        }
+        // Two runs of one group close a cycle through the new stone around a cell not its own.
+        let ring = enclosed
+            || (runs >= 2 && roots[0] == roots[1])
+            || (runs == 3 && (roots[0] == roots[2] || roots[1] == roots[2]));
+        let mut reach = self.own_reach[at as usize];
+        for r in roots.into_iter().take(runs as usize) {
+            // Each group joins once: its root then points at the new stone.
+            if self.parent[r as usize] == r {
+                reach |= self.reach[r as usize];
+                self.parent[r as usize] = at;
+            }
+        }
+        self.reach[at as usize] = reach;
+        let mut found = Structures::default();
+        if (reach & 0x3f).count_ones() >= 2 {
+            found = found | Structures::BRIDGE;
+        }
+        if (reach >> 8).count_ones() >= 3 {
+            found = found | Structures::FORK;
+        }
+        if ring {
+            found = found | Structures::RING;
+        }
+        found
+    }
+
     /// The moves of the last game, in order (its first `plies`).
     pub fn moves(&self, plies: u32) -> &[Cell] {
         &self.order[..plies as usize]
     }
-
-    /// Whether `group`, the group of the stone at `at`, encloses one of its neighbours marked in
-    /// `candidates` (bit k: the k-th neighbour in turning order).
-    fn ring_at(&self, at: u16, group: Bits, candidates: u8) -> bool {
-        let g = self.game;
-        let open = g.board_bits().and_not(group);
-        self.neighbours[at as usize]
-            .iter()
-            .enumerate()
-            .filter(|&(k, &i)| candidates >> k & 1 == 1 && i != NONE)
-            .any(|(_, &i)| g.enclosed(i as usize, open))
-    }
-}
-
-/// The turning positions strictly between `from` and `to` (`from < to`, taken mod 6), as bits.
-#[inline]
-fn between(from: usize, to: usize) -> u8 {
-    let mut bits = 0u8;
-    for k in from + 1..to {
-        bits |= 1 << (k % 6);
-    }
-    bits
 }

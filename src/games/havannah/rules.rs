@@ -155,6 +155,9 @@ pub struct Havannah {
     pub(super) cells: Vec<Cell>,
     /// The six neighbours of each grid cell, in turning order (NONE off the board).
     pub(super) neighbours: Vec<[u16; 6]>,
+    /// The same with a guard cell (row a's guard column, never a stone) for NONE, so the fast
+    /// engine looks at six cells with no test for the edge of the board.
+    pub(super) guarded: Vec<[u16; 6]>,
     /// The corner (bits 0–5) and side (bits 8–13) each grid cell belongs to.
     pub(super) reach: Vec<u16>,
     /// For each of the 12 symmetries, the image of each grid cell.
@@ -301,6 +304,10 @@ impl Havannah {
         }
         let small = shape.word();
         let word_images = small.as_ref().map(|_| WordImages::new(&images, g.grid));
+        let guard = (g.stride - 1) as u16;
+        let guarded = (neighbours.iter())
+            .map(|nbs| nbs.map(|i| if i == NONE { guard } else { i }))
+            .collect();
         let mut reach = vec![0u16; g.grid];
         for (k, corner) in shape.corners.iter().enumerate() {
             corner.iter().for_each(|i| reach[i] |= 1 << k);
@@ -318,6 +325,7 @@ impl Havannah {
             word_images,
             cells,
             neighbours,
+            guarded,
             reach,
             images,
             inverses,
@@ -395,14 +403,14 @@ impl Havannah {
     pub(super) fn neighbour_table(&self) -> &[[u16; 6]] {
         &self.neighbours
     }
+    /// The neighbour table with the guard cell for "off the board" (see [`Havannah::guarded`]).
+    pub(super) fn guarded_table(&self) -> &[[u16; 6]] {
+        &self.guarded
+    }
     /// The corner (bits 0–5) and side (bits 8–13) of each grid cell, as masks.
     pub(super) fn reach_table(&self) -> &[u16] {
         &self.reach
     }
-    pub(super) fn board_bits(&self) -> Bits {
-        self.shape.board
-    }
-
     /// The corner cells, and the cells of each side (corners excluded).
     pub fn corners(&self) -> [Bits; 6] {
         self.shape.corners
