@@ -6,6 +6,7 @@
 //! for "off the board", the own neighbours are a 6-bit mask whose runs come from a table, so a
 //! move makes at most three finds. No allocation per game.
 
+use super::rules::{GRID_MAX, Guarded};
 use super::{Cell, Havannah, Structures};
 use crate::game::Side;
 use crate::rng::{Rng, uniform_below};
@@ -18,22 +19,32 @@ pub struct Ending {
     pub structures: Structures,
 }
 
-/// Reusable state for random games on one board.
+/// Reusable state for random games on one board: fixed tables over the grid, indexed by a cell
+/// masked to their size (no bounds checks, no allocation).
 pub struct Playouts<'a> {
     game: &'a Havannah,
     /// Union-find parent of each grid cell (meaningful for stones only).
-    parent: Vec<u16>,
+    parent: [u16; GRID_MAX],
     /// At a root: the corners (bits 0–5) and sides (bits 8–13) its group touches.
-    reach: Vec<u16>,
-    /// Corner and side bits of each grid cell.
-    own_reach: &'a [u16],
-    order: Vec<Cell>,
-    /// Each grid cell's six neighbours, the guard cell (never a stone) off the board.
-    neighbours: &'a [[u16; 6]],
+    reach: [u16; GRID_MAX],
+    /// Each grid cell's six neighbours (the guard cell, never a stone, off the board), and its
+    /// own corner and side bits.
+    tables: &'a Guarded,
+    /// The board's cells: the moves played, in order, then the cells still empty.
+    order: [Cell; GRID_MAX],
+    cells: usize,
+    /// The cells holding stones after the last game: the first `played` of `order`.
+    played: usize,
     /// 0 empty, 1 White, 2 Black, for each grid cell.
-    colour: Vec<u8>,
+    colour: [u8; GRID_MAX],
     /// For a stone: how many of its neighbours hold stones of its colour (six: it is enclosed).
-    like: Vec<u8>,
+    like: [u8; GRID_MAX],
+}
+
+/// A grid cell's index into the tables.
+#[inline(always)]
+fn ix(i: u16) -> usize {
+    i as usize & (GRID_MAX - 1)
 }
 
 /// The runs of set bits of a 6-bit mask taken round in a circle: how many, and the first bit of
@@ -66,24 +77,27 @@ const NONE: u16 = u16::MAX;
 impl<'a> Playouts<'a> {
     pub fn new(game: &'a Havannah) -> Self {
         // The board's own tables are borrowed: a tree search makes an engine for every rollout.
-        let grid = game.neighbour_table().len();
+        let mut order = [Cell(0); GRID_MAX];
+        let cells = game.cells();
+        order[..cells.len()].copy_from_slice(cells);
         Playouts {
             game,
-            parent: vec![0; grid],
-            reach: vec![0; grid],
-            own_reach: game.reach_table(),
-            order: game.cells().to_vec(),
-            neighbours: game.guarded_table(),
-            colour: vec![0; grid],
-            like: vec![0; grid],
+            parent: [0; GRID_MAX],
+            reach: [0; GRID_MAX],
+            tables: game.guarded(),
+            order,
+            cells: cells.len(),
+            played: 0,
+            colour: [0; GRID_MAX],
+            like: [0; GRID_MAX],
         }
     }
 
     #[inline]
     fn find(&mut self, mut i: u16) -> u16 {
-        while self.parent[i as usize] != i {
-            let p = self.parent[i as usize];
-            self.parent[i as usize] = self.parent[p as usize];
+        while self.parent[ix(i)] != i {
+            let p = self.parent[ix(i)];
+            self.parent[ix(i)] = self.parent[ix(p)];
             i = p;
         }
         i
@@ -91,8 +105,9 @@ impl<'a> Playouts<'a> {
 
     /// One uniformly random game from the empty board: every move uniform over the empty cells.
     pub fn play(&mut self, rng: &mut Rng) -> Ending {
-        for c in &self.order {
-            self.colour[c.index()] = 0;
+        // Only the cells the last game played hold stones.
+        for k in 0..self.played {
+            self.colour[ix(self.order[k].0)] = 0;
         }
         self.run(rng, 0, 0)
     }
@@ -112,7 +127,7 @@ impl<'a> Playouts<'a> {
             } else {
                 0
             };
-            self.colour[c.index()] = colour;
+            self.colour[ix(c.0)] = colour;
             if colour == 0 {
                 empty.push(c);
             } else {
@@ -120,30 +135,29 @@ impl<'a> Playouts<'a> {
             }
         }
         for &c in &stones {
-            let at = c.index() as u16;
-            self.parent[at as usize] = at;
-            self.reach[at as usize] = self.own_reach[at as usize];
+            self.parent[ix(c.0)] = c.0;
+            self.reach[ix(c.0)] = self.tables.reach[ix(c.0)];
         }
         for &c in &stones {
-            let at = c.index() as u16;
-            let mine = self.colour[at as usize];
+            let at = c.0;
+            let mine = self.colour[ix(at)];
             let mut like = 0;
-            for nb in self.neighbours[at as usize] {
-                if self.colour[nb as usize] == mine {
+            for nb in self.tables.neighbours[ix(at)] {
+                if self.colour[ix(nb)] == mine {
                     like += 1;
                     let (a, b) = (self.find(at), self.find(nb));
                     if a != b {
-                        self.reach[a as usize] |= self.reach[b as usize];
-                        self.parent[b as usize] = a;
+                        self.reach[ix(a)] |= self.reach[ix(b)];
+                        self.parent[ix(b)] = a;
                     }
                 }
             }
-            self.like[at as usize] = like;
+            self.like[ix(at)] = like;
         }
         let placed = stones.len();
-        self.order.clear();
-        self.order.extend(stones);
-        self.order.extend(empty);
+        for (k, c) in stones.into_iter().chain(empty).enumerate() {
+            self.order[k] = c;
+        }
         let side = if pos.to_move_side() == Side::First {
             0
         } else {
@@ -160,17 +174,20 @@ impl<'a> Playouts<'a> {
         let mut r = rng.clone();
         let ending = self.run_with(&mut r, from, first);
         *rng = r;
+        self.played = ending.plies as usize;
         ending
     }
 
     fn run_with(&mut self, rng: &mut Rng, from: usize, first: usize) -> Ending {
         // A random order of the empty cells, drawn as the game goes (Fisher–Yates).
-        let cells = self.order.len();
+        let cells = self.cells;
         let mut side = first;
         for ply in from..cells {
             let pick = ply + uniform_below(rng, (cells - ply) as u32) as usize;
-            self.order.swap(ply, pick);
-            let at = self.order[ply].index() as u16;
+            let (a, b) = (self.order[ix(ply as u16)], self.order[ix(pick as u16)]);
+            self.order[ix(pick as u16)] = a;
+            self.order[ix(ply as u16)] = b;
+            let at = b.0;
             let me = side as u8 + 1;
             let found = self.place(at, me);
             if !found.is_empty() {
@@ -193,40 +210,40 @@ impl<'a> Playouts<'a> {
     /// which structures it completes.
     #[inline]
     fn place(&mut self, at: u16, me: u8) -> Structures {
-        let nbs = self.neighbours[at as usize];
-        self.colour[at as usize] = me;
-        self.parent[at as usize] = at;
+        let nbs = self.tables.neighbours[ix(at)];
+        self.colour[ix(at)] = me;
+        self.parent[ix(at)] = at;
         let mut mask = 0usize;
         let mut enclosed = false;
         for (k, &nb) in nbs.iter().enumerate() {
-            if self.colour[nb as usize] == me {
+            if self.colour[ix(nb)] == me {
                 mask |= 1 << k;
                 // An own neighbour with six own neighbours is enclosed: a ring.
-                let like = &mut self.like[nb as usize];
+                let like = &mut self.like[ix(nb)];
                 *like += 1;
                 enclosed |= *like == 6;
             }
         }
-        self.like[at as usize] = mask.count_ones() as u8;
+        self.like[ix(at)] = mask.count_ones() as u8;
         // One find a run of own neighbours (a run's stones are one group already).
-        let (runs, firsts) = RUNS[mask];
+        let (runs, firsts) = RUNS[mask & 63];
         let mut roots = [NONE; 3];
         for i in 0..runs as usize {
-            roots[i] = self.find(nbs[firsts[i] as usize]);
+            roots[i] = self.find(nbs[firsts[i] as usize % 6]);
         }
         // Two runs of one group close a cycle through the new stone around a cell not its own.
         let ring = enclosed
             || (runs >= 2 && roots[0] == roots[1])
             || (runs == 3 && (roots[0] == roots[2] || roots[1] == roots[2]));
-        let mut reach = self.own_reach[at as usize];
+        let mut reach = self.tables.reach[ix(at)];
         for r in roots.into_iter().take(runs as usize) {
             // Each group joins once: its root then points at the new stone.
-            if self.parent[r as usize] == r {
-                reach |= self.reach[r as usize];
-                self.parent[r as usize] = at;
+            if self.parent[ix(r)] == r {
+                reach |= self.reach[ix(r)];
+                self.parent[ix(r)] = at;
             }
         }
-        self.reach[at as usize] = reach;
+        self.reach[ix(at)] = reach;
         let mut found = Structures::default();
         if (reach & 0x3f).count_ones() >= 2 {
             found = found | Structures::BRIDGE;
@@ -242,6 +259,6 @@ impl<'a> Playouts<'a> {
 
     /// The moves of the last game, in order (its first `plies`).
     pub fn moves(&self, plies: u32) -> &[Cell] {
-        &self.order[..plies as usize]
+        &self.order[..(plies as usize).min(self.cells)]
     }
 }

@@ -19,6 +19,16 @@ use crate::game::Side;
 pub use super::cells::*;
 pub use super::variant::*;
 
+/// Grid cells on the biggest board (base 10: 19 rows of 20), rounded up to a power of two.
+pub const GRID_MAX: usize = 512;
+
+/// The fast engine's tables over the grid (see [`Havannah::guarded`]).
+#[derive(Clone, Debug)]
+pub struct Guarded {
+    pub(super) neighbours: [[u16; 6]; GRID_MAX],
+    pub(super) reach: [u16; GRID_MAX],
+}
+
 /// A cell, as its index on the grid (row y, column x: y·2n + x).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell(pub(super) u16);
@@ -156,13 +166,26 @@ pub struct Havannah {
     /// The six neighbours of each grid cell, in turning order (NONE off the board).
     pub(super) neighbours: Vec<[u16; 6]>,
     /// The same with a guard cell (row a's guard column, never a stone) for NONE, so the fast
-    /// engine looks at six cells with no test for the edge of the board.
-    pub(super) guarded: Vec<[u16; 6]>,
-    /// The corner (bits 0–5) and side (bits 8–13) each grid cell belongs to.
-    pub(super) reach: Vec<u16>,
+    /// engine looks at six cells with no test for the edge of the board; and each cell's corner
+    /// and side bits. Tables of [`GRID_MAX`] cells, so an index masked to fit needs no check.
+    pub(super) guarded: Box<Guarded>,
     /// For each of the 12 symmetries, the image of each grid cell.
     pub(super) images: Vec<Vec<u16>>,
     pub(super) inverses: [u8; 12],
+}
+
+impl Guarded {
+    fn of(neighbours: &[[u16; 6]], reach: &[u16], guard: u16) -> Guarded {
+        let mut t = Guarded {
+            neighbours: [[guard; 6]; GRID_MAX],
+            reach: [0; GRID_MAX],
+        };
+        for (i, nbs) in neighbours.iter().enumerate() {
+            t.neighbours[i] = nbs.map(|n| if n == NONE { guard } else { n });
+            t.reach[i] = reach[i];
+        }
+        t
+    }
 }
 
 /// The neighbour offsets (dx, dy), in turning order around a cell.
@@ -304,10 +327,6 @@ impl Havannah {
         }
         let small = shape.word();
         let word_images = small.as_ref().map(|_| WordImages::new(&images, g.grid));
-        let guard = (g.stride - 1) as u16;
-        let guarded = (neighbours.iter())
-            .map(|nbs| nbs.map(|i| if i == NONE { guard } else { i }))
-            .collect();
         let mut reach = vec![0u16; g.grid];
         for (k, corner) in shape.corners.iter().enumerate() {
             corner.iter().for_each(|i| reach[i] |= 1 << k);
@@ -315,6 +334,7 @@ impl Havannah {
         for (k, side) in shape.sides.iter().enumerate() {
             side.iter().for_each(|i| reach[i] |= 1 << (8 + k));
         }
+        let guarded = Box::new(Guarded::of(&neighbours, &reach, (g.stride - 1) as u16));
         Havannah {
             base,
             swap: variant.swap,
@@ -326,7 +346,6 @@ impl Havannah {
             cells,
             neighbours,
             guarded,
-            reach,
             images,
             inverses,
         }
@@ -399,17 +418,9 @@ impl Havannah {
             .filter(|&&i| i != NONE)
             .map(|&i| Cell(i))
     }
-    /// The raw neighbour table: six grid indexes per grid cell, `u16::MAX` off the board.
-    pub(super) fn neighbour_table(&self) -> &[[u16; 6]] {
-        &self.neighbours
-    }
-    /// The neighbour table with the guard cell for "off the board" (see [`Havannah::guarded`]).
-    pub(super) fn guarded_table(&self) -> &[[u16; 6]] {
+    /// The fast engine's tables (see [`Havannah::guarded`]).
+    pub(super) fn guarded(&self) -> &Guarded {
         &self.guarded
-    }
-    /// The corner (bits 0–5) and side (bits 8–13) of each grid cell, as masks.
-    pub(super) fn reach_table(&self) -> &[u16] {
-        &self.reach
     }
     /// The corner cells, and the cells of each side (corners excluded).
     pub fn corners(&self) -> [Bits; 6] {
