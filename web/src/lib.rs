@@ -132,10 +132,11 @@ fn listen_keys(keys: Keys) -> Result<(), String> {
             if in_field {
                 return;
             }
-            // Space and the arrows would scroll the page: they are the screen's.
+            // Space and the arrows would scroll the page, Tab move the focus: they are the
+            // screen's.
             if matches!(
                 e.key().as_str(),
-                " " | "ArrowUp" | "ArrowDown" | "ArrowLeft" | "ArrowRight"
+                " " | "ArrowUp" | "ArrowDown" | "ArrowLeft" | "ArrowRight" | "Tab"
             ) {
                 e.prevent_default();
             }
@@ -242,8 +243,6 @@ fn watch<G: BoardView + LabelView + 'static>(
     if session.rival_machine().is_some() {
         app.opponents = vec![Opponent::Matchbox, Opponent::Perfect, Opponent::Random];
     }
-    // The page's screens are one at a time: playing is its own choice above the screen.
-    app.can_play = false;
     let mut control = Control {
         speed: s.speed,
         paused: false,
@@ -253,33 +252,103 @@ fn watch<G: BoardView + LabelView + 'static>(
     };
     let mut due = now();
     let mut rate = Rate::default();
-    let shared = Rc::new(RefCell::new(session));
+    // The session is watched, or (after `p`) played, until Esc brings it back.
+    let shared = Rc::new(RefCell::new(Showing::Watch(Box::new(session))));
     let offered = Rc::clone(&shared);
-    files::offer(Box::new(move |what| files::make(&offered.borrow(), what)));
+    files::offer(Box::new(move |what| match &*offered.borrow() {
+        Showing::Watch(s) => files::make(s, what),
+        Showing::Play(p) => files::make(&p.session, what),
+        Showing::Switching => Err("the screen is changing: try again".into()),
+    }));
     let clicked = listen_clicks(&mut terminal);
     terminal.draw_web(move |f| {
         let t = now();
-        let mut session = shared.borrow_mut();
-        app.browser.screen = (f.area().width, f.area().height);
+        let mut showing = shared.borrow_mut();
+        let area = f.area();
+        app.browser.screen = (area.width, area.height);
+        if let Showing::Play(play) = &mut *showing {
+            play_frame(play, &clicked, &keys, area);
+            if play.quit {
+                // Esc: back to watching, the game left unfinished dropped.
+                let Showing::Play(play) = std::mem::replace(&mut *showing, Showing::Switching)
+                else {
+                    return;
+                };
+                let session = play.into_watch();
+                app.snapshot = Snapshot::of(&session);
+                *showing = Showing::Watch(Box::new(session));
+                due = t;
+            } else {
+                render::play(f, play);
+                return;
+            }
+        }
+        let Showing::Watch(session) = &mut *showing else {
+            return;
+        };
         let clicks: Vec<Action> = (clicked.borrow_mut().drain(..))
-            .filter_map(|(col, row)| render::watch_click(&app, f.area(), col, row))
+            .filter_map(|(col, row)| render::watch_click(&app, area, col, row))
             .collect();
         let typed: Vec<Action> = (keys.borrow_mut().drain(..))
             .filter_map(|key| action_for(key, Mode::Watch))
             .collect();
         for action in clicks.into_iter().chain(typed) {
             for cmd in app.update(action) {
-                if let Some(m) = command(&cmd, &mut session, &mut control) {
+                if let Some(m) = command(&cmd, session, &mut control) {
                     app.message = Some(m);
                 }
             }
         }
+        if std::mem::take(&mut app.to_play) {
+            // `p`: the person plays the machine as it is now.
+            let Showing::Watch(session) = std::mem::replace(&mut *showing, Showing::Switching)
+            else {
+                return;
+            };
+            let mut play = PlayApp::from_watch(*session, app.titles.clone());
+            play.browser.screen = (area.width, area.height);
+            render::play(f, &play);
+            *showing = Showing::Play(Box::new(play));
+            return;
+        }
         let deadline = t + BUDGET_MS;
-        drive::work(&mut session, &control, t, &mut due, || now() < deadline);
-        app.snapshot = Snapshot::browsing(&session, control.browse, control.whole);
+        drive::work(session, &control, t, &mut due, || now() < deadline);
+        app.snapshot = Snapshot::browsing(session, control.browse, control.whole);
         rate.frame(t, &mut app);
         render::watch(f, &app);
     });
+}
+
+/// What the watch page shows: the machine learning, or a person playing it.
+enum Showing<G: BoardView> {
+    Watch(Box<Session<G>>),
+    Play(Box<PlayApp<G>>),
+    /// For the moment the session moves from one to the other.
+    Switching,
+}
+
+/// One frame's clicks and keys on the play screen.
+fn play_frame<G: BoardView>(
+    app: &mut PlayApp<G>,
+    clicked: &Clicks,
+    keys: &Keys,
+    area: ratzilla::ratatui::layout::Rect,
+) {
+    app.browser.screen = (area.width, area.height);
+    for (col, row) in clicked.borrow_mut().drain(..) {
+        if let Some(action) = render::play_click(app, area, col, row) {
+            app.update(action);
+        }
+    }
+    for key in keys.borrow_mut().drain(..) {
+        if let Some(action) = action_for(key, Mode::Play) {
+            // Only Esc leaves (back to watching): q is the page's to ignore.
+            if action == Action::Quit || action == Action::Interrupt {
+                continue;
+            }
+            app.update(action);
+        }
+    }
 }
 
 /// A command of the watch screen: a save is a download of the machine's file.
@@ -392,20 +461,7 @@ fn play<G: BoardView + LabelView + 'static>(
     let clicked = listen_clicks(&mut terminal);
     terminal.draw_web(move |f| {
         let mut app = app.borrow_mut();
-        app.browser.screen = (f.area().width, f.area().height);
-        for (col, row) in clicked.borrow_mut().drain(..) {
-            if let Some(action) = render::play_click(&app, f.area(), col, row) {
-                app.update(action);
-            }
-        }
-        for key in keys.borrow_mut().drain(..) {
-            if let Some(action) = action_for(key, Mode::Play) {
-                if action == Action::Quit || action == Action::Interrupt {
-                    continue;
-                }
-                app.update(action);
-            }
-        }
+        play_frame(&mut app, &clicked, &keys, f.area());
         render::play(f, &app);
     });
 }

@@ -91,6 +91,15 @@ try {
   });
   if (box) await page.mouse.click(box.x, box.y);
   check(await waitFor(page, t => t.includes('Box 17 of 24'), 5000), 'a click on box 17 opens it in the browser');
+  // m: the whole machine; p: play the machine being watched, and Esc back to watching.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('m');
+  check(await waitFor(page, t => t.includes('Every box of HER (black)') && t.includes('move 2 · 2 boxes'), 5000), 'm shows the whole machine');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('p');
+  check(await waitFor(page, t => t.includes('Your move') && t.includes('Esc watch'), 5000), 'p plays the machine being watched');
+  await page.keyboard.press('Escape');
+  check(await waitFor(page, t => t.includes('HER (black) learns hexapawn 3x3') && t.includes('Machine: 24 boxes'), 5000), 'and Esc goes back to watching');
   await page.close();
 
   // The address holds the settings, with the command line's names; the page shows them.

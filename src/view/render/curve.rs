@@ -90,6 +90,25 @@ impl GameAxis {
     }
 }
 
+/// The points a plot `width` columns wide can show: one every eighth of a column at most along
+/// the axis (braille has two dots a column), the last kept. A curve of thousands of points draws
+/// as fast as one of a few hundred.
+fn thin(points: impl Iterator<Item = (f64, f64)>, span: f64, width: usize) -> Vec<(f64, f64)> {
+    let step = span / (8 * width.max(1)) as f64;
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    let mut last = None;
+    for p in points {
+        if out.last().is_none_or(|q| p.0 - q.0 >= step) {
+            out.push(p);
+            last = None;
+        } else {
+            last = Some(p);
+        }
+    }
+    out.extend(last);
+    out
+}
+
 /// Michie's learning curve and the rolling loss rate.
 pub fn curve_panel(f: &mut Frame, area: Rect, curve: &Curve, games: u64) {
     let inner = panel(String::new()).inner(area);
@@ -205,9 +224,9 @@ pub fn first_box_panel(f: &mut Frame, area: Rect, fb: &crate::view::app::FirstBo
     let axis = GameAxis::new(games, plot_width);
     let series: Vec<Vec<(f64, f64)>> = (0..fb.arrows.len())
         .map(|k| {
-            (fb.samples.iter())
-                .map(|(g, b)| (axis.x(*g as f64), b.get(k).copied().unwrap_or(0) as f64))
-                .collect()
+            let points = (fb.samples.iter())
+                .map(|(g, b)| (axis.x(*g as f64), b.get(k).copied().unwrap_or(0) as f64));
+            thin(points, axis.max, plot_width)
         })
         .collect();
     let sets: Vec<Dataset> = (fb.arrows.iter().zip(&series))
