@@ -62,11 +62,41 @@ fn the_same_seed_films_the_same_file() {
 #[test]
 fn film_refuses_what_it_cannot_make() {
     let dir = tempfile::tempdir().unwrap();
-    let png = dir.path().join("x.png");
-    assert!(refused(&["film", "hexapawn", "--out", png.to_str().unwrap()]).contains(".gif"));
+    let webp = dir.path().join("x.webp");
+    let said = refused(&["film", "hexapawn", "--out", webp.to_str().unwrap()]);
+    assert!(said.contains(".gif") && said.contains(".png"), "{said}");
     let gif = dir.path().join("x.gif");
     let gif = gif.to_str().unwrap();
     assert!(refused(&["film", "hexapawn", "--out", gif, "--screen", "10x10"]).contains("--screen"));
     assert!(refused(&["film", "hexapawn", "--out", gif, "--fps", "0"]).contains("--fps"));
     assert!(!std::path::Path::new(gif).exists(), "nothing written");
+}
+
+/// `--out F.png` writes an animated PNG: the signature, an animation chunk whose frame count is
+/// the report's, and the same bytes for the same seed.
+#[test]
+fn a_png_name_films_an_animated_png() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "hexapawn", "--games", "3", "--speed", "100", "--seed", "2", "--screen", "80x24",
+    ];
+    let a = film(dir.path(), "a.png", &args);
+    let b = film(dir.path(), "b.png", &args);
+    assert_eq!(a, b, "the same seed, the same file");
+    assert_eq!(&a[..8], b"\x89PNG\r\n\x1a\n");
+    // acTL: frames (4 bytes), then plays (0: a loop); it comes before the first image data.
+    let actl = a
+        .windows(4)
+        .position(|w| w == b"acTL")
+        .expect("an animated PNG");
+    let idat = a.windows(4).position(|w| w == b"IDAT").unwrap();
+    assert!(actl < idat);
+    let frames = u32::from_be_bytes(a[actl + 4..actl + 8].try_into().unwrap());
+    let fctl = a.windows(4).filter(|w| w == b"fcTL").count();
+    assert_eq!(frames as usize, fctl);
+    assert!(frames >= 3, "{frames}");
+    assert_eq!(
+        u32::from_be_bytes(a[actl + 8..actl + 12].try_into().unwrap()),
+        0
+    );
 }

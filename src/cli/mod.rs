@@ -72,7 +72,7 @@ pub enum Command {
 pub struct FilmArgs {
     #[command(flatten)]
     pub watch: WatchArgs,
-    /// The film to write (.gif), or its last frame as text (.txt)
+    /// The film to write: .gif, or .png for an animated PNG (APNG); or .txt for its last frame as text
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// The screen filmed, in cells: COLSxROWS (100x30: what a projector shows well)

@@ -147,3 +147,40 @@ fn nearest(colours: &[Rgb], c: Rgb) -> u8 {
         .min_by_key(|&i| d(&colours[i]))
         .unwrap_or(0) as u8
 }
+
+/// A frame writer: the image, and how long it shows in hundredths of a second.
+pub type WriteFrame<'w> = dyn FnMut(&Image, u16) -> Result<(), FilmError> + 'w;
+
+/// An animated PNG (APNG) of `frames` frames of `width` × `height` pixels, in a loop: `each` is
+/// handed a function that writes a frame, and calls it once a frame. Whole frames, losslessly
+/// compressed: bigger than the GIF, with every colour exact.
+pub fn apng(
+    (width, height): (usize, usize),
+    frames: u32,
+    each: impl FnOnce(&mut WriteFrame) -> Result<(), FilmError>,
+) -> Result<Vec<u8>, FilmError> {
+    let bad = |e: png::EncodingError| FilmError::Gif(e.to_string());
+    let mut out = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut out, width as u32, height as u32);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_animated(frames.max(1), 0).map_err(bad)?;
+        let mut writer = encoder.write_header().map_err(bad)?;
+        let mut written = 0u32;
+        let mut bytes = Vec::with_capacity(width * height * 3);
+        each(&mut |img: &Image, delay: u16| {
+            if written == frames {
+                return Ok(());
+            }
+            writer.set_frame_delay(delay, 100).map_err(bad)?;
+            bytes.clear();
+            bytes.extend(img.pixels.iter().flat_map(|&(r, g, b)| [r, g, b]));
+            writer.write_image_data(&bytes).map_err(bad)?;
+            written += 1;
+            Ok(())
+        })?;
+        writer.finish().map_err(bad)?;
+    }
+    Ok(out)
+}

@@ -28,7 +28,7 @@ pub(super) struct FilmReport {
     bytes: usize,
     width: usize,
     height: usize,
-    /// `gif`, or `text` (the last frame; its size in cells).
+    /// `gif`, `apng`, or `text` (the last frame; its size in cells).
     format: &'static str,
     seed: u64,
 }
@@ -73,9 +73,11 @@ fn screen_size(text: &str) -> Result<(u16, u16)> {
     Ok((c, r))
 }
 
-/// Where the frames go: a GIF, or the last frame as text.
+/// Where the frames go: a GIF, an APNG (its screens kept, each with how many frames it shows,
+/// until the end, when the frames are counted), or the last frame as text.
 enum Sink<'f> {
     Gif(Box<(Raster<'f>, GifFilm)>),
+    Apng(Box<Raster<'f>>, Vec<(ratatui::buffer::Buffer, u16)>),
     Text { last: String, frames: usize },
 }
 
@@ -86,6 +88,10 @@ impl Sink<'_> {
                 let image = film.0.draw(buf);
                 film.1.push(&image, delay)?
             }
+            Sink::Apng(_, screens) => match screens.last_mut() {
+                Some((last, n)) if last == buf && *n < 6000 => *n += 1,
+                _ => screens.push((buf.clone(), 1)),
+            },
             Sink::Text { last, frames } => {
                 *last = crate::view::render::buffer_text(buf);
                 *frames += 1;
@@ -96,12 +102,29 @@ impl Sink<'_> {
     fn frames(&self) -> usize {
         match self {
             Sink::Gif(film) => film.1.frames() + 1,
+            Sink::Apng(_, screens) => screens.len(),
             Sink::Text { frames, .. } => *frames,
         }
     }
-    fn finish(self) -> Result<Vec<u8>> {
+    /// The film's bytes, for frames `delay` hundredths of a second each.
+    fn finish(self, delay: u16) -> Result<Vec<u8>> {
         Ok(match self {
             Sink::Gif(film) => film.1.finish()?,
+            Sink::Apng(raster, screens) => {
+                let size = match screens.first() {
+                    Some((b, _)) => (
+                        b.area.width as usize * raster.cell_w,
+                        b.area.height as usize * raster.cell_h,
+                    ),
+                    None => (0, 0),
+                };
+                crate::film::apng(size, screens.len() as u32, |write| {
+                    for (buf, n) in &screens {
+                        write(&raster.draw(buf), delay.saturating_mul(*n))?;
+                    }
+                    Ok(())
+                })?
+            }
             Sink::Text { last, .. } => last.into_bytes(),
         })
     }
@@ -123,9 +146,10 @@ fn sink_for<'f>(
         };
         return Ok((text, cols as usize, rows as usize));
     }
-    if !name.ends_with(".gif") {
+    let gif = name.ends_with(".gif");
+    if !gif && !name.ends_with(".png") {
         bail!(
-            "--out {}: a film is written as GIF (a name ending in .gif), or its last frame as text (.txt)",
+            "--out {}: a film is written as GIF (a name ending in .gif) or animated PNG (.png), or its last frame as text (.txt)",
             a.out.display()
         );
     }
@@ -137,6 +161,9 @@ fn sink_for<'f>(
     )
     .context("the embedded font could not be read")?;
     let (w, h) = (cols as usize * raster.cell_w, rows as usize * raster.cell_h);
+    if !gif {
+        return Ok((Sink::Apng(Box::new(raster), Vec::new()), w, h));
+    }
     Ok((Sink::Gif(Box::new((raster, GifFilm::new(w, h)?))), w, h))
 }
 
@@ -184,8 +211,12 @@ pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
         &mut terminal,
     )?;
     let frames = sink.frames();
-    let sink_is_text = matches!(sink, Sink::Text { .. });
-    let bytes = sink.finish()?;
+    let format = match &sink {
+        Sink::Text { .. } => "text",
+        Sink::Apng(..) => "apng",
+        Sink::Gif(_) => "gif",
+    };
+    let bytes = sink.finish((100 / a.fps) as u16)?;
     store::save_atomic_bytes(out, &bytes)?;
     Ok(FilmReport {
         out: out.display().to_string(),
@@ -195,10 +226,7 @@ pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
         bytes: bytes.len(),
         width: w,
         height: h,
-        format: match sink_is_text {
-            true => "text",
-            false => "gif",
-        },
+        format,
         seed,
     })
 }
