@@ -244,6 +244,20 @@ impl Browser {
         self.whole.as_ref().map(|w| w.first)
     }
 
+    /// [`Browser::update`] for a screen showing `snap` of `game`: the box opened last, the
+    /// machine's size and where the whole-machine view's page ends come from the snapshot.
+    pub fn update_on<G: BoardView>(
+        &mut self,
+        action: Action,
+        game: &G,
+        snap: &Snapshot<G>,
+    ) -> Option<Option<String>> {
+        let live = snap.opened.map(|o| o.box_index);
+        let end = super::whole::page_of(game, &snap.groups, self.whole.as_ref(), self.screen)
+            .map_or(0, |p| p.end);
+        self.update(action, snap.boxes.len(), live, end)
+    }
+
     /// The whole-machine view's keys: pages, a box chosen, back. `page_end` is where the page
     /// shown ends.
     fn update_whole(&mut self, action: Action, total: usize, page_end: usize) -> Option<()> {
@@ -697,16 +711,7 @@ impl<G: BoardView> WatchApp<G> {
             return Vec::new();
         }
         let before = (self.browser.shown, self.browser.whole_first());
-        let live = self.snapshot.opened.map(|o| o.box_index);
-        let end = super::whole::page_of(
-            &self.game,
-            &self.snapshot.groups,
-            self.browser.whole.as_ref(),
-            self.browser.screen,
-        )
-        .map_or(0, |p| p.end);
-        let total = self.snapshot.boxes.len();
-        if let Some(message) = self.browser.update(action, total, live, end) {
+        if let Some(message) = self.browser.update_on(action, &self.game, &self.snapshot) {
             self.message = message;
             self.confirm_reset = false;
             let mut commands = Vec::new();

@@ -197,18 +197,9 @@ impl<G: BoardView> PlayApp<G> {
         {
             return;
         }
-        let live = self.snapshot.opened.map(|o| o.box_index);
         let before = (self.browser.shown, self.browser.whole_first());
         let game = self.session.game();
-        let end = super::whole::page_of(
-            game,
-            &self.snapshot.groups,
-            self.browser.whole.as_ref(),
-            self.browser.screen,
-        )
-        .map_or(0, |p| p.end);
-        let total = self.snapshot.boxes.len();
-        if let Some(message) = self.browser.update(action, total, live, end) {
+        if let Some(message) = self.browser.update_on(action, game, &self.snapshot) {
             if message.is_some() {
                 self.message = message;
             }
