@@ -71,6 +71,7 @@ pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
                     " space pause  n step  +/- speed  o opponent  p play  m machine  [ ] boxes  r reset  s save  ? help  q quit".into(),
                     " space pause  +/- speed  o opponent  p play  m machine  [ ] boxes  s save  ? help  q quit".into(),
                     " space pause  +/- speed  o opponent  p play  m machine  s save  ? help  q quit".into(),
+                    " space pause  p play  m machine  ? help".into(),
                 ],
                 f.area().width as usize,
             ),
