@@ -443,3 +443,67 @@ fn beads_and_first_box_charts() {
             .any(|s| s.name == "beads, machine's move 1")
     );
 }
+
+/// Each text of the kinds this program writes (bold, centred with kerning, anchored at its end
+/// and lowered by `ex`, hung from its top by `em`, rotated), with where its ink fell (left, top,
+/// right, bottom, then the ink's area in pixels) when usvg's own text engine drew it. The PNG and
+/// PDF are now made with the text turned into outlines by `chart::outline`; this is the check
+/// that the outlines stand where usvg's text stood.
+const TEXTS: [(&str, [u32; 5]); 5] = [
+    (
+        r##"<text x="20" y="60" font-family="DejaVu Sans, sans-serif" font-size="36" font-weight="bold">Box 12</text>"##,
+        [23, 33, 154, 60, 1497],
+    ),
+    (
+        r##"<text x="200" y="120" font-size="24" text-anchor="middle" fill="#555555">HER learns ×—… AVA</text>"##,
+        [72, 102, 329, 119, 1043],
+    ),
+    (
+        r##"<text x="380" y="170" dy="0.5ex" text-anchor="end" font-family="sans-serif" font-size="20.967741935483872" opacity="1" fill="#000000">1,000 &amp; 2</text>"##,
+        [279, 160, 377, 177, 408],
+    ),
+    (
+        r##"<text x="20" y="200" dy="0.76em" text-anchor="start" font-family="sans-serif" font-size="35.48" opacity="1" fill="#000000" font-weight="bold">Games · 64</text>"##,
+        [22, 201, 240, 227, 2261],
+    ),
+    (
+        r##"<text x="30" y="300" dy="0.76em" text-anchor="middle" font-family="sans-serif" font-size="24.19" opacity="1" fill="#000000" transform="rotate(270, 30, 300)">share lost</text>"##,
+        [30, 242, 48, 357, 571],
+    ),
+];
+
+#[test]
+fn text_outlines_stand_where_the_text_engine_drew_them() {
+    for (text, [left, top, right, bottom, area]) in TEXTS {
+        let svg = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400" viewBox="0 0 400 400">{text}</svg>"#
+        );
+        let image = Pixmap::decode_png(&matchbox::chart::svg_to_png(&svg).unwrap()).unwrap();
+        let (mut x0, mut y0, mut x1, mut y1, mut ink) = (u32::MAX, u32::MAX, 0, 0, 0u64);
+        for y in 0..400 {
+            for x in 0..400 {
+                let a = image.pixel(x, y).unwrap().alpha();
+                if a > 127 {
+                    (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+                }
+                ink += u64::from(a);
+            }
+        }
+        let near = |a: u32, b: u32| a.abs_diff(b) <= 1;
+        assert!(
+            near(x0, left) && near(y0, top) && near(x1, right) && near(y1, bottom),
+            "{text}: ink at {:?}, the text engine's at {:?}",
+            (x0, y0, x1, y1),
+            (left, top, right, bottom)
+        );
+        let ink = (ink / 255) as f64;
+        assert!((ink / f64::from(area) - 1.0).abs() < 0.03, "{text}: {ink} px of ink, not {area}");
+    }
+}
+
+#[test]
+fn text_with_markup_is_refused_by_name() {
+    let svg = r#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text x="1" y="1">a<tspan>b</tspan></text></svg>"#;
+    let e = matchbox::chart::svg_to_png(svg).unwrap_err().to_string();
+    assert!(e.contains("markup inside a <text>"), "{e}");
+}

@@ -1,11 +1,13 @@
 //! Learning charts with plotters: line charts with 95 % bands, overlays with a legend, histograms.
 //! Charts are drawn as SVG with plotters (text measured with the embedded DejaVu Sans through
-//! plotters' `ab_glyph` feature). PNG is that SVG rasterised by resvg with the same embedded font:
+//! plotters' `ab_glyph` feature). PNG is that SVG, its text made outlines in the same embedded font
+//! ([`outline`]), rasterised by resvg:
 //! plotters' own bitmap text places each glyph without its side bearing, which spaces letters
 //! unevenly ("MEN ACE"), so PNGs do not use it. Either way, no system font is needed.
 
 pub mod data;
 pub mod fonts;
+pub mod outline;
 
 use std::path::Path;
 
@@ -384,23 +386,20 @@ pub fn png(spec: &ChartSpec) -> Result<Vec<u8>, ChartError> {
     svg_to_png(&svg(spec)?)
 }
 
-/// How SVG documents of this program are read: with the DejaVu fonts of [`fonts`], so text
-/// renders the same on a machine with no fonts installed.
-pub fn svg_options() -> Result<resvg::usvg::Options<'static>, ChartError> {
+/// An SVG document of this program made ready for the rasteriser: its text turned into outlines
+/// in the DejaVu fonts of [`fonts`] ([`outline::outline_text`]), so text renders the same on a
+/// machine with no fonts installed, and usvg needs no text engine.
+pub fn svg_tree(svg: &str) -> Result<resvg::usvg::Tree, ChartError> {
     let f = fonts::fonts().ok_or(ChartError::NoFonts)?;
-    let mut opt = resvg::usvg::Options::default();
-    let db = opt.fontdb_mut();
-    db.load_font_data(f.regular.to_vec());
-    db.load_font_data(f.bold.to_vec());
-    db.set_sans_serif_family("DejaVu Sans");
-    opt.font_family = "DejaVu Sans".into();
-    Ok(opt)
+    let faces = outline::Faces::new(f).map_err(err)?;
+    let svg = outline::outline_text(svg, &faces).map_err(err)?;
+    resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default()).map_err(err)
 }
 
 /// Rasterises an SVG document drawn by [`svg`].
 pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, ChartError> {
-    use resvg::{tiny_skia, usvg};
-    let tree = usvg::Tree::from_str(svg, &svg_options()?).map_err(err)?;
+    use resvg::tiny_skia;
+    let tree = svg_tree(svg)?;
     let size = tree.size().to_int_size();
     let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
         .ok_or_else(|| ChartError::Draw("empty image".into()))?;

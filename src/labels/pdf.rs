@@ -1,5 +1,5 @@
 //! The label sheets as one PDF a teacher prints in one go. Each SVG page is read by usvg (its text
-//! turned into outlines with the DejaVu fonts of `chart::fonts`, so nothing depends on the fonts of the
+//! turned into outlines with the DejaVu fonts of `chart::fonts` by `chart::outline`, so nothing depends on the fonts of the
 //! printing machine) and its paths written as PDF vector paths with pdf-writer: sharp at any size,
 //! the same drawing as the SVG pages.
 
@@ -20,10 +20,6 @@ const PT_PER_PX: f32 = 0.75;
 
 /// One PDF with a page per SVG document, each page the size of its document.
 pub fn pages_to_pdf(pages: &[String]) -> Result<Vec<u8>, PdfError> {
-    let options = crate::chart::svg_options().map_err(|e| PdfError {
-        page: 1,
-        message: e.to_string(),
-    })?;
     let catalog = Ref::new(1);
     let tree_id = Ref::new(2);
     let mut next = 3;
@@ -31,7 +27,7 @@ pub fn pages_to_pdf(pages: &[String]) -> Result<Vec<u8>, PdfError> {
     let mut kids = Vec::with_capacity(pages.len());
     let mut bodies = Vec::with_capacity(pages.len());
     for (i, svg) in pages.iter().enumerate() {
-        let tree = usvg::Tree::from_str(svg, &options).map_err(|e| PdfError {
+        let tree = crate::chart::svg_tree(svg).map_err(|e| PdfError {
             page: i + 1,
             message: e.to_string(),
         })?;
