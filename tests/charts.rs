@@ -497,7 +497,10 @@ fn text_outlines_stand_where_the_text_engine_drew_them() {
             (left, top, right, bottom)
         );
         let ink = (ink / 255) as f64;
-        assert!((ink / f64::from(area) - 1.0).abs() < 0.03, "{text}: {ink} px of ink, not {area}");
+        assert!(
+            (ink / f64::from(area) - 1.0).abs() < 0.03,
+            "{text}: {ink} px of ink, not {area}"
+        );
     }
 }
 

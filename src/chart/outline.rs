@@ -343,7 +343,11 @@ mod tests {
         let a = attributes(r#" x="1" fill='#555' transform="rotate(270, 30, 455)" "#).unwrap();
         assert_eq!(
             a,
-            [("x", "1"), ("fill", "#555"), ("transform", "rotate(270, 30, 455)")]
+            [
+                ("x", "1"),
+                ("fill", "#555"),
+                ("transform", "rotate(270, 30, 455)")
+            ]
         );
         assert!(attributes(r#"x=1"#).is_err());
         assert!(attributes(r#"x="1"#).is_err());

@@ -101,52 +101,62 @@ impl<const L: usize> Lanes<L> {
 }
 
 /// Runs `play(ids, results)` for the runs in pieces of up to `L` (it fills `results[i]` with run
-/// `ids[i]`'s games and says for each whether its first box ended empty) and sums the counts.
-#[cfg(not(feature = "parallel"))]
+/// `ids[i]`'s games and says for each whether its first box ended empty) and sums the counts, in
+/// parallel with the `parallel` feature. Integer sums, so the result does not depend on the number
+/// of threads.
 pub fn run_in_lanes<const L: usize>(
     runs: Runs,
     games: usize,
     on_run: &(dyn Fn() + Sync),
     play: impl Fn(&[u64], &mut [Vec<GameResult>; L], &mut Ends) -> [bool; L] + Sync,
 ) -> ExperimentResult {
-    let pieces = runs.len().div_ceil(L) as u64;
-    let mut lanes = Lanes::<L>::new(games);
-    for piece in 0..pieces {
-        lanes = lanes.play(runs, piece, on_run, &play);
-    }
-    lanes.acc
+    let pieces = runs.len().div_ceil(L);
+    fold_pieces(
+        pieces,
+        games,
+        || Lanes::<L>::new(games),
+        |lanes, piece| lanes.play(runs, piece, on_run, &play),
+        |a, b| Lanes {
+            acc: a.acc.merge(b.acc),
+            results: a.results,
+        },
+    )
+    .map_or_else(|| ExperimentResult::empty(games), |lanes| lanes.acc)
 }
 
-/// Runs `play(ids, results)` for the runs in pieces of up to `L` in parallel (it fills
-/// `results[i]` with run `ids[i]`'s games and says for each whether its first box ended empty)
-/// and sums the counts. Integer sums, so the result does not depend on the number of threads.
-#[cfg(feature = "parallel")]
-pub fn run_in_lanes<const L: usize>(
-    runs: Runs,
+/// Folds pieces `0..pieces` of an experiment of `games` games a run into accumulators made by
+/// `new` (`play` adds a piece) and merges them with `merge`: in parallel with the `parallel`
+/// feature, else in order. `None` for no pieces. `merge` must be associative and commutative.
+pub fn fold_pieces<A: Send>(
+    pieces: usize,
     games: usize,
-    on_run: &(dyn Fn() + Sync),
-    play: impl Fn(&[u64], &mut [Vec<GameResult>; L], &mut Ends) -> [bool; L] + Sync,
-) -> ExperimentResult {
-    use rayon::prelude::*;
-    let pieces = runs.len().div_ceil(L);
-    // Statistics per game index take about 40 bytes per game index in each accumulator, and
-    // there is one accumulator per piece of work. Short runs are split as rayon likes (fastest);
-    // long ones into one piece per thread, so that memory does not grow with the runs.
-    let threads = rayon::current_num_threads().max(1);
-    let min_len = match 40 * games * threads * 8 > 256 << 20 {
-        true => pieces.div_ceil(threads).max(1),
-        false => 1,
-    };
-    (0..pieces)
-        .into_par_iter()
-        .with_min_len(min_len)
-        .fold(
-            || Lanes::<L>::new(games),
-            |lanes, piece| lanes.play(runs, piece as u64, on_run, &play),
-        )
-        .map(|lanes| lanes.acc)
-        .reduce_with(ExperimentResult::merge)
-        .unwrap_or_else(|| ExperimentResult::empty(games))
+    new: impl Fn() -> A + Sync + Send,
+    play: impl Fn(A, u64) -> A + Sync + Send,
+    merge: impl Fn(A, A) -> A + Sync + Send,
+) -> Option<A> {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        // Statistics per game index take about 40 bytes per game index in each accumulator, and
+        // there is one accumulator per piece of work. Short runs are split as rayon likes
+        // (fastest); long ones into one piece per thread, so that memory does not grow with the
+        // runs.
+        let threads = rayon::current_num_threads().max(1);
+        let min_len = match 40 * games * threads * 8 > 256 << 20 {
+            true => pieces.div_ceil(threads).max(1),
+            false => 1,
+        };
+        (0..pieces)
+            .into_par_iter()
+            .with_min_len(min_len)
+            .fold(&new, |acc, piece| play(acc, piece as u64))
+            .reduce_with(merge)
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        let _ = (games, merge);
+        (pieces > 0).then(|| (0..pieces as u64).fold(new(), play))
+    }
 }
 
 /// Results of many independent learners, counted per game index (0-based).

@@ -14,7 +14,7 @@
 //!   `train` keeps.)
 
 use super::ends::Ends;
-use super::experiment::{ExperimentResult, Runs, run_in_lanes};
+use super::experiment::{ExperimentResult, Runs, fold_pieces};
 use super::machine::first_box_empty_of;
 use super::table::{DRAW, FORCED, LEARNER, LEARNER_RESIGNS, LOSS, OPPONENT, Table, WIN};
 use super::{GameResult, MAX_BOX_BEADS, Machine, Reinforcement, Scope};
@@ -62,7 +62,8 @@ impl<const W: usize> Cell<W> {
     }
 }
 
-/// A run under way: its beads, its generator, where its game is.
+/// A run under way: its beads, its generator, where its game is, and what it has lost so far.
+/// A lane is made once for a piece of work and restarted for each of its runs.
 struct Lane<const W: usize> {
     cells: Vec<Cell<W>>,
     rng: Rng,
@@ -70,8 +71,81 @@ struct Lane<const W: usize> {
     /// The learner's last draw in this game (cell, arrow), if it drew.
     last: Option<(u32, u32)>,
     games_left: usize,
+    /// The index of the game under way.
+    game: usize,
+    /// Games lost so far, and the last lost (1-based; 0 for none).
+    lost: u64,
+    last_loss: usize,
+    /// Which games were lost (to take them out of the counts of kept first boxes, should the
+    /// run end with its first box empty).
+    losses: Vec<bool>,
+}
+
+/// A piece of work's sums, counted as each game ends (the same sums as
+/// `ExperimentResult::add_run`, with no pass over a run's results).
+struct Sums {
+    runs: usize,
+    first_box_empty: usize,
+    /// Per game index: wins, draws, losses, and losses of runs whose first box was kept.
+    by_game: Vec<[u32; 4]>,
+    /// Per game index: the sum of the losses so far, and of their squares.
+    cumulative: Vec<[u64; 2]>,
+    last_loss: Vec<u32>,
     /// Games by how they ended (end id).
     ends: Vec<u64>,
+}
+
+impl Sums {
+    fn new(games: usize, ends: usize) -> Sums {
+        Sums {
+            runs: 0,
+            first_box_empty: 0,
+            by_game: vec![[0; 4]; games],
+            cumulative: vec![[0; 2]; games],
+            last_loss: vec![0; games + 1],
+            ends: vec![0; ends],
+        }
+    }
+    fn merge(mut self, other: Sums) -> Sums {
+        self.runs += other.runs;
+        self.first_box_empty += other.first_box_empty;
+        for (a, b) in self.by_game.iter_mut().zip(&other.by_game) {
+            (0..4).for_each(|i| a[i] += b[i]);
+        }
+        for (a, b) in self.cumulative.iter_mut().zip(&other.cumulative) {
+            (0..2).for_each(|i| a[i] += b[i]);
+        }
+        let add = |a: &mut [u64], b: &[u64]| a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        add(&mut self.ends, &other.ends);
+        let last = self.last_loss.iter_mut().zip(&other.last_loss);
+        last.for_each(|(x, y)| *x += y);
+        self
+    }
+    fn into_result(self, end_names: &[String]) -> ExperimentResult {
+        let column = |i: usize| self.by_game.iter().map(|r| r[i]).collect::<Vec<u32>>();
+        let mut ended = Ends::default();
+        for (name, &n) in end_names.iter().zip(&self.ends) {
+            ended.add(name, n);
+        }
+        ExperimentResult {
+            runs: self.runs,
+            wins_by_game: column(0),
+            draws_by_game: column(1),
+            losses_by_game: column(2),
+            losses_by_game_first_box_kept: column(3),
+            first_box_empty: self.first_box_empty,
+            last_loss: self.last_loss,
+            cumulative_losses: self.cumulative.iter().map(|c| c[0]).collect(),
+            cumulative_losses_sq: self.cumulative.iter().map(|c| c[1]).collect(),
+            ended,
+        }
+    }
+}
+
+/// A piece of work under way: its sums and the two lanes its runs are played in.
+struct Work<const W: usize> {
+    sums: Sums,
+    lanes: [Lane<W>; 2],
 }
 
 /// A table compiled for the loop, with boxes `W` arrows wide.
@@ -173,21 +247,13 @@ impl<const W: usize> FastTable<W> {
     }
 
     /// One ply of `lane`'s game: a draw and a move, or at the end of the game its
-    /// reinforcement, its result pushed to `out` and a new game.
+    /// reinforcement, its result counted in `sums` and a new game.
     #[inline(always)]
-    fn ply(&self, lane: &mut Lane<W>, out: &mut Vec<GameResult>) {
+    fn ply(&self, lane: &mut Lane<W>, sums: &mut Sums) {
         let c = &lane.cells[lane.at.cell as usize];
         let total = c.total();
         if total == 0 {
-            let end = lane.at.end as usize;
-            let result = self.end_results[end];
-            lane.ends[end] += 1;
-            if let Some(last) = lane.last.take() {
-                self.reinforce(&mut lane.cells, last, result);
-            }
-            out.push(result);
-            lane.games_left -= 1;
-            lane.at = self.start;
+            self.end_game(lane, sums);
             return;
         }
         let r = uniform_below(&mut lane.rng, total);
@@ -198,15 +264,75 @@ impl<const W: usize> FastTable<W> {
         lane.at = self.children[(lane.at.first + arrow) as usize];
     }
 
-    /// A run about to start, seeded for run `run`.
-    fn lane(&self, seed: u64, run: u64, games: usize) -> Lane<W> {
+    /// The end of `lane`'s game: its reinforcement, its counts, and the next game's start.
+    #[inline(always)]
+    fn end_game(&self, lane: &mut Lane<W>, sums: &mut Sums) {
+        let end = lane.at.end as usize;
+        let result = self.end_results[end];
+        sums.ends[end] += 1;
+        if let Some(last) = lane.last.take() {
+            self.reinforce(&mut lane.cells, last, result);
+        }
+        let g = lane.game;
+        let loss = result == GameResult::Loss;
+        let l = u32::from(loss);
+        let row = &mut sums.by_game[g];
+        row[0] += u32::from(result == GameResult::Win);
+        row[1] += u32::from(result == GameResult::Draw);
+        row[2] += l;
+        row[3] += l;
+        lane.lost += u64::from(l);
+        let cumulative = &mut sums.cumulative[g];
+        cumulative[0] += lane.lost;
+        cumulative[1] += lane.lost * lane.lost;
+        lane.last_loss = if loss { g + 1 } else { lane.last_loss };
+        lane.losses[g] = loss;
+        lane.game += 1;
+        lane.games_left -= 1;
+        lane.at = self.start;
+    }
+
+    /// A lane for runs of `games` games (restarted for each run).
+    fn lane(&self, games: usize) -> Lane<W> {
         Lane {
             cells: self.cells.clone(),
-            rng: rng_from_seed(derive_seed(seed, run)),
+            rng: rng_from_seed(0),
             at: self.start,
             last: None,
-            games_left: games,
-            ends: vec![0; self.end_names.len()],
+            games_left: 0,
+            game: 0,
+            lost: 0,
+            last_loss: 0,
+            losses: vec![false; games],
+        }
+    }
+
+    /// `lane` at the start of run `run`: the template's beads, the run's generator.
+    fn restart(&self, lane: &mut Lane<W>, seed: u64, run: u64, games: usize) {
+        lane.cells.copy_from_slice(&self.cells);
+        lane.rng = rng_from_seed(derive_seed(seed, run));
+        lane.at = self.start;
+        lane.last = None;
+        lane.games_left = games;
+        lane.game = 0;
+        lane.lost = 0;
+        lane.last_loss = 0;
+    }
+
+    /// Counts a finished run in `sums`.
+    fn finish(&self, lane: &Lane<W>, sums: &mut Sums) {
+        sums.runs += 1;
+        sums.last_loss[lane.last_loss] += 1;
+        if self.stuck(lane) {
+            sums.first_box_empty += 1;
+            for (row, _) in sums
+                .by_game
+                .iter_mut()
+                .zip(&lane.losses)
+                .filter(|(_, l)| **l)
+            {
+                row[3] -= 1;
+            }
         }
     }
 
@@ -220,41 +346,26 @@ impl<const W: usize> FastTable<W> {
     }
 
     /// Plays the runs `ids` (one or two) to the end, two interleaved ply by ply (their chains of
-    /// loads overlap), filling `out` with each run's results.
-    fn runs(
-        &self,
-        seed: u64,
-        ids: &[u64],
-        games: usize,
-        out: &mut [Vec<GameResult>; 2],
-        ends: &mut Ends,
-    ) -> [bool; 2] {
-        let [out_a, out_b] = out;
-        let mut a = self.lane(seed, ids[0], games);
-        let mut b = ids.get(1).map(|&id| self.lane(seed, id, games));
-        if let Some(b) = &mut b {
+    /// loads overlap), and counts them in `work`'s sums.
+    fn runs(&self, seed: u64, ids: &[u64], games: usize, work: &mut Work<W>) {
+        let Work { sums, lanes } = work;
+        let [a, b] = lanes;
+        self.restart(a, seed, ids[0], games);
+        if let Some(&id) = ids.get(1) {
+            self.restart(b, seed, id, games);
             while a.games_left > 0 && b.games_left > 0 {
-                self.ply(&mut a, out_a);
-                self.ply(b, out_b);
+                self.ply(a, sums);
+                self.ply(b, sums);
             }
             while b.games_left > 0 {
-                self.ply(b, out_b);
+                self.ply(b, sums);
             }
+            self.finish(b, sums);
         }
         while a.games_left > 0 {
-            self.ply(&mut a, out_a);
+            self.ply(a, sums);
         }
-        self.name_ends(&a, ends);
-        if let Some(b) = &b {
-            self.name_ends(b, ends);
-        }
-        [self.stuck(&a), b.is_some_and(|b| self.stuck(&b))]
-    }
-
-    fn name_ends(&self, lane: &Lane<W>, ends: &mut Ends) {
-        for (name, &n) in self.end_names.iter().zip(&lane.ends) {
-            ends.add(name, n);
-        }
+        self.finish(a, sums);
     }
 
     #[inline(always)]
@@ -285,9 +396,26 @@ impl<const W: usize> FastTable<W> {
         games: usize,
         on_run: &(dyn Fn() + Sync),
     ) -> ExperimentResult {
-        run_in_lanes::<2>(runs, games, on_run, |ids, results, ends| {
-            self.runs(seed, ids, games, results, ends)
-        })
+        let new = || Work {
+            sums: Sums::new(games, self.end_names.len()),
+            lanes: [self.lane(games), self.lane(games)],
+        };
+        let play = |mut work: Work<W>, piece: u64| {
+            let first = runs.first + 2 * piece;
+            let ids = [first, first + 1];
+            let ids = &ids[..(runs.end - first).min(2) as usize];
+            self.runs(seed, ids, games, &mut work);
+            ids.iter().for_each(|_| on_run());
+            work
+        };
+        let merge = |a: Work<W>, b: Work<W>| Work {
+            sums: a.sums.merge(b.sums),
+            lanes: a.lanes,
+        };
+        fold_pieces(runs.len().div_ceil(2), games, new, play, merge).map_or_else(
+            || ExperimentResult::empty(games),
+            |work| work.sums.into_result(&self.end_names),
+        )
     }
 }
 
