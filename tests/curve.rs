@@ -100,3 +100,62 @@ fn flat_out_stops_when_asked() {
     });
     assert!(more <= 3 * 256, "{more}");
 }
+
+/// The rows of a screen's text between `from` and `to` (the curve's plot), right half.
+fn plot_rows(text: &str, from: usize, to: usize) -> Vec<String> {
+    text.lines()
+        .skip(from)
+        .take(to - from)
+        .map(|l| l.chars().skip(60).collect())
+        .collect()
+}
+
+#[test]
+fn charts_are_drawn_again_only_when_they_would_move() {
+    let mut s = menace_session(3);
+    assert_eq!(s.flat_out(20_000, || true), 20_000);
+    let titles = Titles::of(&TicTacToe, s.machine());
+    let mut app = WatchApp::new(
+        TicTacToe,
+        titles,
+        Snapshot::of(&s),
+        Speed::FlatOut,
+        PathBuf::from("m.yaml"),
+        Opponent::Perfect,
+    );
+    let mut t = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    let mut draw = |app: &WatchApp<TicTacToe>| {
+        t.draw(|f| render::watch(f, app)).unwrap();
+        render::buffer_text(t.backend().buffer())
+    };
+    let first = draw(&app);
+    // Ten games later (0.05 %), with the curve's last point made far off: the plots are copied
+    // as they were (a new screen would draw that point), the words are new.
+    s.flat_out(10, || true);
+    app.snapshot = Snapshot::of(&s);
+    if let Some(p) = app.snapshot.curve.points.last_mut() {
+        p.1 = 5_000.0;
+    }
+    let copied = draw(&app);
+    assert_eq!(plot_rows(&first, 12, 38), plot_rows(&copied, 12, 38));
+    assert!(copied.contains("20,010"));
+    let mut fresh_app = WatchApp::new(
+        TicTacToe,
+        Titles::of(&TicTacToe, s.machine()),
+        Snapshot::of(&s),
+        Speed::FlatOut,
+        PathBuf::from("m.yaml"),
+        Opponent::Perfect,
+    );
+    if let Some(p) = fresh_app.snapshot.curve.points.last_mut() {
+        p.1 = 5_000.0;
+    }
+    let fresh = draw(&fresh_app);
+    assert_ne!(plot_rows(&first, 12, 38), plot_rows(&fresh, 12, 38));
+    // Ten times the games: drawn again, as a new screen draws them.
+    s.flat_out(180_000, || true);
+    app.snapshot = Snapshot::of(&s);
+    let again = draw(&app);
+    assert_ne!(plot_rows(&first, 12, 38), plot_rows(&again, 12, 38));
+    assert_eq!(again, screen(&s, (120, 40)));
+}

@@ -668,6 +668,8 @@ pub struct WatchApp<G: BoardView> {
     pub to_play: bool,
     /// The front end can do that (the terminal's can; a page says where to play instead).
     pub can_play: bool,
+    /// The charts as last drawn, copied into frames they still stand for.
+    pub charts: super::charts::Charts,
 }
 
 impl<G: BoardView> WatchApp<G> {
@@ -700,6 +702,7 @@ impl<G: BoardView> WatchApp<G> {
             opponents: vec![Opponent::Perfect, Opponent::Random],
             to_play: false,
             can_play: true,
+            charts: Default::default(),
         }
     }
 

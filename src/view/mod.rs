@@ -5,6 +5,7 @@
 
 pub mod app;
 pub mod board;
+pub mod charts;
 pub mod drive;
 pub mod key;
 pub mod play;

@@ -1,10 +1,11 @@
 //! The learning curve: wins − losses, and the loss rate over the last games.
 
 use super::*;
+use crate::view::app::Snapshot;
+use crate::view::board::BoardView;
+use crate::view::charts::{ChartCache, ChartKey, fixed_point};
 
-/// Above this many games the curves' axis of games is logarithmic: the first games, where the
-/// learning is, keep their room.
-pub const LOG_AFTER: u64 = 1000;
+pub use crate::view::charts::LOG_AFTER;
 
 /// `10^d` in a few characters: 1, 10, 100, 1k, 10k, 100k, 1M, … 100bn, 1tn, ….
 fn decade(d: u32) -> String {
@@ -109,8 +110,33 @@ fn thin(points: impl Iterator<Item = (f64, f64)>, span: f64, width: usize) -> Ve
     out
 }
 
-/// Michie's learning curve and the rolling loss rate.
-pub fn curve_panel(f: &mut Frame, area: Rect, curve: &Curve, games: u64) {
+/// Draws `chart` into `area`, or copies the drawing `cache` keeps where it still stands for
+/// `key` after `games` games ([`crate::view::charts`]).
+fn cached_chart(
+    f: &mut Frame,
+    draw: impl FnOnce(&mut Frame),
+    key: ChartKey,
+    games: u64,
+    cache: Option<&ChartCache>,
+) {
+    match cache {
+        Some(c) if c.reuse(f.buffer_mut(), &key, games) => {}
+        Some(c) => {
+            draw(f);
+            c.keep(f.buffer_mut(), key, games);
+        }
+        None => draw(f),
+    }
+}
+
+/// Michie's learning curve and the rolling loss rate of a snapshot.
+pub fn curve_panel<G: BoardView>(
+    f: &mut Frame,
+    area: Rect,
+    s: &Snapshot<G>,
+    cache: Option<&ChartCache>,
+) {
+    let (curve, games) = (&s.curve, s.games_played);
     let inner = panel(String::new()).inner(area);
     let title =
         GameAxis::new(games, inner.width as usize).title("Learning: wins − losses", area.width);
@@ -124,37 +150,45 @@ pub fn curve_panel(f: &mut Frame, area: Rect, curve: &Curve, games: u64) {
         Constraint::Length(1),
     ])
     .areas(inner);
-    let (lo, hi) = curve
-        .points
-        .iter()
-        .fold((0f64, 1f64), |(lo, hi), &(_, y)| (lo.min(y), hi.max(y)));
-    let (y_lo, y_hi) = (signed_rate(lo), signed_rate(hi));
-    let y_width = y_lo.chars().count().max(y_hi.chars().count());
-    let plot_width = (chart_area.width as usize).saturating_sub(y_width + 1);
-    let axis = GameAxis::new(games, plot_width);
-    let points: Vec<(f64, f64)> = (curve.points.iter())
-        .map(|&(g, y)| (axis.x(g), y))
-        .collect();
-    let data = Dataset::default()
-        .marker(Marker::Braille)
-        .graph_type(GraphType::Line)
-        .style(Style::new().fg(Color::Cyan))
-        .data(&points);
-    let zero = [(0.0, 0.0), (axis.max, 0.0)];
-    let axis_line = Dataset::default()
-        .marker(Marker::Braille)
-        .graph_type(GraphType::Line)
-        .style(DIM)
-        .data(&zero);
-    let chart = Chart::new(vec![axis_line, data])
-        .x_axis(axis.axis())
-        .y_axis(
-            Axis::default()
-                .bounds([lo, hi])
-                .labels([Span::styled(y_lo, DIM), Span::styled(y_hi, DIM)])
-                .style(DIM),
-        );
-    f.render_widget(chart, chart_area);
+    let key = ChartKey {
+        area: chart_area,
+        seed: s.seed,
+        fixed_point: fixed_point(&curve.points).copied(),
+    };
+    let draw = |f: &mut Frame| {
+        let (lo, hi) = curve
+            .points
+            .iter()
+            .fold((0f64, 1f64), |(lo, hi), &(_, y)| (lo.min(y), hi.max(y)));
+        let (y_lo, y_hi) = (signed_rate(lo), signed_rate(hi));
+        let y_width = y_lo.chars().count().max(y_hi.chars().count());
+        let plot_width = (chart_area.width as usize).saturating_sub(y_width + 1);
+        let axis = GameAxis::new(games, plot_width);
+        let points: Vec<(f64, f64)> = (curve.points.iter())
+            .map(|&(g, y)| (axis.x(g), y))
+            .collect();
+        let data = Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(Style::new().fg(Color::Cyan))
+            .data(&points);
+        let zero = [(0.0, 0.0), (axis.max, 0.0)];
+        let axis_line = Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(DIM)
+            .data(&zero);
+        let chart = Chart::new(vec![axis_line, data])
+            .x_axis(axis.axis())
+            .y_axis(
+                Axis::default()
+                    .bounds([lo, hi])
+                    .labels([Span::styled(y_lo, DIM), Span::styled(y_hi, DIM)])
+                    .style(DIM),
+            );
+        f.render_widget(chart, chart_area);
+    };
+    cached_chart(f, draw, key, games, cache);
     f.render_widget(
         Paragraph::new(loss_rate_line(curve, label_area.width)),
         label_area,
@@ -206,7 +240,14 @@ fn loss_rate_line(curve: &Curve, width: u16) -> Line<'static> {
 
 /// The first box's beads, arrow by arrow, as the games went (each arrow in its bead's colour):
 /// how the machine comes to prefer its first move.
-pub fn first_box_panel(f: &mut Frame, area: Rect, fb: &crate::view::app::FirstBoxSnap, games: u64) {
+pub fn first_box_panel<G: BoardView>(
+    f: &mut Frame,
+    area: Rect,
+    fb: &crate::view::app::FirstBoxSnap,
+    s: &Snapshot<G>,
+    cache: Option<&ChartCache>,
+) {
+    let games = s.games_played;
     let inner = panel(String::new()).inner(area);
     let title =
         GameAxis::new(games, inner.width as usize).title("First box: beads by move", area.width);
@@ -214,44 +255,53 @@ pub fn first_box_panel(f: &mut Frame, area: Rect, fb: &crate::view::app::FirstBo
     if inner.height < 3 || fb.samples.is_empty() {
         return;
     }
-    let most = (fb.samples.iter())
-        .flat_map(|(_, b)| b.iter().copied())
-        .max()
-        .unwrap_or(1)
-        .max(1);
-    let y_hi = group(most as u64);
-    let plot_width = (inner.width as usize).saturating_sub(y_hi.chars().count() + 1);
-    let axis = GameAxis::new(games, plot_width);
-    let series: Vec<Vec<(f64, f64)>> = (0..fb.arrows.len())
-        .map(|k| {
-            let points = (fb.samples.iter())
-                .map(|(g, b)| (axis.x(*g as f64), b.get(k).copied().unwrap_or(0) as f64));
-            thin(points, axis.max, plot_width)
-        })
-        .collect();
-    let sets: Vec<Dataset> = (fb.arrows.iter().zip(&series))
-        .map(|((words, colour), data)| {
-            Dataset::default()
-                .name(words.clone())
-                .marker(Marker::Braille)
-                .graph_type(GraphType::Line)
-                .style(Style::new().fg(*colour))
-                .data(data)
-        })
-        .collect();
-    let chart = Chart::new(sets)
-        .x_axis(axis.axis())
-        .y_axis(
-            Axis::default()
-                .bounds([0.0, most as f64])
-                .labels([Span::styled("0", DIM), Span::styled(y_hi, DIM)])
-                .style(DIM),
-        )
-        .legend_position(None);
     // The legend under the chart, a line of each arrow's colour and words.
     let [chart_area, legend_area] =
         Layout::vertical([Constraint::Min(2), Constraint::Length(1)]).areas(inner);
-    f.render_widget(chart, chart_area);
+    let key = ChartKey {
+        area: chart_area,
+        seed: s.seed,
+        fixed_point: fixed_point(&fb.samples)
+            .map(|(g, b)| (*g as f64, b.iter().sum::<u32>() as f64)),
+    };
+    let draw = |f: &mut Frame| {
+        let most = (fb.samples.iter())
+            .flat_map(|(_, b)| b.iter().copied())
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        let y_hi = group(most as u64);
+        let plot_width = (inner.width as usize).saturating_sub(y_hi.chars().count() + 1);
+        let axis = GameAxis::new(games, plot_width);
+        let series: Vec<Vec<(f64, f64)>> = (0..fb.arrows.len())
+            .map(|k| {
+                let points = (fb.samples.iter())
+                    .map(|(g, b)| (axis.x(*g as f64), b.get(k).copied().unwrap_or(0) as f64));
+                thin(points, axis.max, plot_width)
+            })
+            .collect();
+        let sets: Vec<Dataset> = (fb.arrows.iter().zip(&series))
+            .map(|((words, colour), data)| {
+                Dataset::default()
+                    .name(words.clone())
+                    .marker(Marker::Braille)
+                    .graph_type(GraphType::Line)
+                    .style(Style::new().fg(*colour))
+                    .data(data)
+            })
+            .collect();
+        let chart = Chart::new(sets)
+            .x_axis(axis.axis())
+            .y_axis(
+                Axis::default()
+                    .bounds([0.0, most as f64])
+                    .labels([Span::styled("0", DIM), Span::styled(y_hi, DIM)])
+                    .style(DIM),
+            )
+            .legend_position(None);
+        f.render_widget(chart, chart_area);
+    };
+    cached_chart(f, draw, key, games, cache);
     // As many arrows as fit, a column from the border; "…" for the rest.
     let room = (legend_area.width as usize).saturating_sub(2);
     let (mut spans, mut used) = (Vec::new(), 0);

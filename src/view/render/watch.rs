@@ -52,15 +52,16 @@ pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
         Layout::vertical([Constraint::Length(11), Constraint::Min(0)]).areas(c);
     score_panel(f, score_area, app);
     // The first box's chart beside the curve where both have room.
+    let charts = &app.charts;
     match &s.first_box {
         Some(fb) if rest.height >= 18 => {
             let [curve_area, first_area] =
                 Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)])
                     .areas(rest);
-            curve_panel(f, curve_area, &s.curve, s.games_played);
-            first_box_panel(f, first_area, fb, s.games_played);
+            curve_panel(f, curve_area, s, Some(&charts.curve));
+            first_box_panel(f, first_area, fb, s, Some(&charts.first_box));
         }
-        _ => curve_panel(f, rest, &s.curve, s.games_played),
+        _ => curve_panel(f, rest, s, Some(&charts.curve)),
     }
     let bar = match (&app.message, app.browser.key_line()) {
         (Some(m), _) => Line::styled(format!(" {m}"), BOLD.fg(Color::Yellow)),
