@@ -13,16 +13,21 @@ use matchbox::view::render;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-fn screen(s: &matchbox::view::session::Session<TicTacToe>, (w, h): (u16, u16)) -> String {
+/// The watch screen of `s` at flat out.
+fn app_of(s: &matchbox::view::session::Session<TicTacToe>) -> WatchApp<TicTacToe> {
     let titles = Titles::of(&TicTacToe, s.machine());
-    let app = WatchApp::new(
+    WatchApp::new(
         TicTacToe,
         titles,
         Snapshot::of(s),
         Speed::FlatOut,
         PathBuf::from("m.yaml"),
         Opponent::Perfect,
-    );
+    )
+}
+
+fn screen(s: &matchbox::view::session::Session<TicTacToe>, (w, h): (u16, u16)) -> String {
+    let app = app_of(s);
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
     t.draw(|f| render::watch(f, &app)).unwrap();
     render::buffer_text(t.backend().buffer())
@@ -114,15 +119,7 @@ fn plot_rows(text: &str, from: usize, to: usize) -> Vec<String> {
 fn charts_are_drawn_again_only_when_they_would_move() {
     let mut s = menace_session(3);
     assert_eq!(s.flat_out(20_000, || true), 20_000);
-    let titles = Titles::of(&TicTacToe, s.machine());
-    let mut app = WatchApp::new(
-        TicTacToe,
-        titles,
-        Snapshot::of(&s),
-        Speed::FlatOut,
-        PathBuf::from("m.yaml"),
-        Opponent::Perfect,
-    );
+    let mut app = app_of(&s);
     let mut t = Terminal::new(TestBackend::new(120, 40)).unwrap();
     let mut draw = |app: &WatchApp<TicTacToe>| {
         t.draw(|f| render::watch(f, app)).unwrap();
@@ -139,14 +136,7 @@ fn charts_are_drawn_again_only_when_they_would_move() {
     let copied = draw(&app);
     assert_eq!(plot_rows(&first, 12, 38), plot_rows(&copied, 12, 38));
     assert!(copied.contains("20,010"));
-    let mut fresh_app = WatchApp::new(
-        TicTacToe,
-        Titles::of(&TicTacToe, s.machine()),
-        Snapshot::of(&s),
-        Speed::FlatOut,
-        PathBuf::from("m.yaml"),
-        Opponent::Perfect,
-    );
+    let mut fresh_app = app_of(&s);
     if let Some(p) = fresh_app.snapshot.curve.points.last_mut() {
         p.1 = 5_000.0;
     }
