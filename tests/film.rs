@@ -17,15 +17,25 @@ fn film(dir: &std::path::Path, name: &str, args: &[&str]) -> Vec<u8> {
     bytes
 }
 
+/// The film of `args` made twice, as `a.EXT` and `b.EXT`: the same seed, so the same bytes.
+fn filmed_twice(dir: &std::path::Path, ext: &str, args: &[&str]) -> Vec<u8> {
+    let a = film(dir, &format!("a.{ext}"), args);
+    let b = film(dir, &format!("b.{ext}"), args);
+    assert_eq!(
+        Sha256::digest(&a),
+        Sha256::digest(&b),
+        "the same seed, the same bytes"
+    );
+    a
+}
+
 #[test]
 fn the_same_seed_films_the_same_file() {
     let dir = tempfile::tempdir().unwrap();
     let args = [
         "hexapawn", "--games", "4", "--seed", "7", "--screen", "80x24", "--fps", "5",
     ];
-    let a = film(dir.path(), "a.gif", &args);
-    let b = film(dir.path(), "b.gif", &args);
-    assert_eq!(Sha256::digest(&a), Sha256::digest(&b), "the same bytes");
+    let a = filmed_twice(dir.path(), "gif", &args);
     assert!(a.starts_with(b"GIF89a"));
     // 80×24 cells of 8×16 pixels.
     assert_eq!(u16::from_le_bytes([a[6], a[7]]), 640);
@@ -80,9 +90,7 @@ fn a_png_name_films_an_animated_png() {
     let args = [
         "hexapawn", "--games", "3", "--speed", "100", "--seed", "2", "--screen", "80x24",
     ];
-    let a = film(dir.path(), "a.png", &args);
-    let b = film(dir.path(), "b.png", &args);
-    assert_eq!(a, b, "the same seed, the same file");
+    let a = filmed_twice(dir.path(), "png", &args);
     assert_eq!(&a[..8], b"\x89PNG\r\n\x1a\n");
     // acTL: frames (4 bytes), then plays (0: a loop); it comes before the first image data.
     let actl = a
