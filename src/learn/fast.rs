@@ -111,16 +111,16 @@ impl Sums {
     fn merge(mut self, other: Sums) -> Sums {
         self.runs += other.runs;
         self.first_box_empty += other.first_box_empty;
-        for (a, b) in self.by_game.iter_mut().zip(&other.by_game) {
-            (0..4).for_each(|i| a[i] += b[i]);
-        }
-        for (a, b) in self.cumulative.iter_mut().zip(&other.cumulative) {
-            (0..2).for_each(|i| a[i] += b[i]);
-        }
-        let add = |a: &mut [u64], b: &[u64]| a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        add(
+            self.by_game.as_flattened_mut(),
+            other.by_game.as_flattened(),
+        );
+        add(
+            self.cumulative.as_flattened_mut(),
+            other.cumulative.as_flattened(),
+        );
+        add(&mut self.last_loss, &other.last_loss);
         add(&mut self.ends, &other.ends);
-        let last = self.last_loss.iter_mut().zip(&other.last_loss);
-        last.for_each(|(x, y)| *x += y);
         self
     }
     fn into_result(self, end_names: &[String]) -> ExperimentResult {
@@ -142,6 +142,11 @@ impl Sums {
             ended,
         }
     }
+}
+
+/// Adds `b` to `a`, element by element.
+fn add<T: Copy + std::ops::AddAssign>(a: &mut [T], b: &[T]) {
+    a.iter_mut().zip(b).for_each(|(x, &y)| *x += y);
 }
 
 /// Runs played at once, interleaved ply by ply.
