@@ -6,6 +6,7 @@ mod cells;
 mod count;
 mod game;
 mod label;
+mod memo;
 pub mod playout;
 mod rules;
 mod screen;

@@ -17,6 +17,7 @@ use std::fmt;
 use crate::game::Side;
 
 pub use super::cells::*;
+use super::memo::Completions;
 pub use super::variant::*;
 
 /// Grid cells on the biggest board (base 10: 19 rows of 20), rounded up to a power of two.
@@ -172,6 +173,8 @@ pub struct Havannah {
     /// For each of the 12 symmetries, the image of each grid cell.
     pub(super) images: Vec<Vec<u16>>,
     pub(super) inverses: [u8; 12],
+    /// On bases 2 and 3, the structures each stone completes, remembered once found.
+    pub(super) completions: Option<Completions>,
 }
 
 impl Guarded {
@@ -335,6 +338,8 @@ impl Havannah {
             side.iter().for_each(|i| reach[i] |= 1 << (8 + k));
         }
         let guarded = Box::new(Guarded::of(&neighbours, &reach, (g.stride - 1) as u16));
+        let indices: Vec<usize> = cells.iter().map(|c| c.index()).collect();
+        let completions = Completions::new(&indices);
         Havannah {
             base,
             swap: variant.swap,
@@ -348,6 +353,7 @@ impl Havannah {
             guarded,
             images,
             inverses,
+            completions,
         }
     }
 
@@ -505,9 +511,12 @@ impl Havannah {
 
     /// The structures completed by a stone at `at`, given the mover's stones with it.
     pub fn completed(&self, own: Bits, at: Cell) -> Structures {
-        match &self.small {
-            Some(shape) => self.completed_in(shape, own.0[0], at),
-            None => self.completed_in(&self.shape, own, at),
+        match (&self.small, &self.completions) {
+            (Some(shape), Some(memo)) => Structures(memo.get(own.0[0], at.index(), || {
+                self.completed_in(shape, own.0[0], at).0
+            })),
+            (Some(shape), None) => self.completed_in(shape, own.0[0], at),
+            (None, _) => self.completed_in(&self.shape, own, at),
         }
     }
 
@@ -576,5 +585,44 @@ impl Havannah {
     pub(super) fn row_columns(&self, y: usize) -> std::ops::RangeInclusive<usize> {
         let n = self.base.get() as usize;
         y.saturating_sub(n - 1)..=(y + n - 1).min(2 * n - 2)
+    }
+}
+
+#[cfg(test)]
+mod remembered {
+    use super::*;
+
+    /// On bases 2 and 3, a remembered answer is the answer found afresh, for every cell of a
+    /// few thousand stone sets (asked twice: found, then recalled); off the board, no entry.
+    #[test]
+    fn remembered_answers_are_the_answers() {
+        for n in [2, 3] {
+            let g = Havannah::new(Base::new(n).unwrap());
+            let (Some(shape), Some(memo)) = (&g.small, &g.completions) else {
+                panic!("base {n} remembers");
+            };
+            let cells: Vec<usize> = g.cells().iter().map(|c| c.index()).collect();
+            let mut x = 0x9E37_79B9_7F4A_7C15u64 ^ u64::from(n);
+            let mut found = 0;
+            for _ in 0..3000 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let own = cells
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, _)| (x >> (17 + k % 40)) & 3 == 0 || (x >> k) & 7 == 1)
+                    .fold(0u64, |w, (_, &i)| w | 1 << i);
+                for &c in g.cells() {
+                    let own = own | 1 << c.index();
+                    let fresh = g.completed_in(shape, own, c);
+                    found += usize::from(!fresh.is_empty());
+                    assert_eq!(g.completed(Bits([own, 0, 0, 0, 0, 0]), c), fresh);
+                    assert_eq!(memo.get(own, c.index(), || unreachable!()), fresh.0);
+                }
+            }
+            assert!(found > 100, "base {n}: structures among the sets ({found})");
+            assert!(memo.entry(1, 63).is_none() && memo.entry(u64::MAX, cells[0]).is_none());
+        }
     }
 }
