@@ -188,3 +188,43 @@ fn havannah_distances_agree_with_the_graph_and_a_plain_search() {
         }
     }
 }
+
+/// The base-3 solver asked for a position's children at once (keys first, lookups back to back,
+/// then searches) gives what it gives asked one at a time, on positions of random games, with
+/// and without the swap rule, half of the children already in its table and half not.
+#[test]
+fn havannah_values_at_once_are_the_values_one_by_one() {
+    use matchbox::games::havannah::solve::HavannahSolver;
+    use matchbox::games::havannah::{Base, Havannah, Variant};
+    use matchbox::rng::{rng_from_seed, uniform_below};
+    use matchbox::solve::Values;
+    for swap in [false, true] {
+        let game = Havannah::with(Variant::new(Base::new(3).unwrap(), swap, 0).unwrap());
+        let mut rng = rng_from_seed(21);
+        let (mut batch, mut single) = (
+            HavannahSolver::new(&game, 1 << 24).unwrap(),
+            HavannahSolver::new(&game, 1 << 24).unwrap(),
+        );
+        let mut compared = 0;
+        for _ in 0..20 {
+            let mut pos = game.start();
+            while game.outcome(&pos).is_none() {
+                let moves = game.moves(&pos);
+                let children: Vec<_> = moves.iter().map(|&m| game.play(&pos, m)).collect();
+                // Half of them known to the batch solver beforehand.
+                for c in children.iter().step_by(2) {
+                    batch.value(&game, c).unwrap();
+                }
+                let at_once = batch.values(&game, &children).unwrap();
+                let one_by_one: Vec<Value> = children
+                    .iter()
+                    .map(|c| single.value(&game, c).unwrap())
+                    .collect();
+                assert_eq!(at_once, one_by_one, "{}", game.format_position(&pos));
+                compared += children.len();
+                pos = children[uniform_below(&mut rng, children.len() as u32) as usize].clone();
+            }
+        }
+        assert!(compared > 1000, "{compared} children compared");
+    }
+}

@@ -32,14 +32,14 @@ impl<V> PerfectPlayer<V> {
         V: Values<G>,
     {
         let side = game.to_move(pos);
-        game.moves(pos)
+        let moves = game.moves(pos);
+        let children: Vec<G::Position> = moves.iter().map(|&mv| game.play(pos, mv)).collect();
+        let values = self.values.values(game, &children)?;
+        Ok(moves
             .into_iter()
-            .map(|mv| {
-                let child = game.play(pos, mv);
-                let v = self.values.value(game, &child)?;
-                Ok((mv, v.seen_from(game.to_move(&child) == side)))
-            })
-            .collect()
+            .zip(children.iter().zip(values))
+            .map(|(mv, (child, v))| (mv, v.seen_from(game.to_move(child) == side)))
+            .collect())
     }
 
     /// The moves it may play in `pos`, in legal-move order.

@@ -39,11 +39,19 @@ pub enum SolveError {
 /// A source of exact values: the value for the side to move of any position of a game.
 pub trait Values<G: Game>: Send {
     fn value(&mut self, game: &G, pos: &G::Position) -> Result<Value, SolveError>;
+    /// The values of several positions (a position's children), in order: the same as asking
+    /// one at a time, which a table may answer faster by looking all of them up at once.
+    fn values(&mut self, game: &G, positions: &[G::Position]) -> Result<Vec<Value>, SolveError> {
+        positions.iter().map(|p| self.value(game, p)).collect()
+    }
 }
 
 impl<G: Game, V: Values<G> + ?Sized> Values<G> for Box<V> {
     fn value(&mut self, game: &G, pos: &G::Position) -> Result<Value, SolveError> {
         (**self).value(game, pos)
+    }
+    fn values(&mut self, game: &G, positions: &[G::Position]) -> Result<Vec<Value>, SolveError> {
+        (**self).values(game, positions)
     }
 }
 
@@ -67,6 +75,11 @@ impl<G: Game> Values<G> for SharedValues<G> {
     fn value(&mut self, game: &G, pos: &G::Position) -> Result<Value, SolveError> {
         let mut v = self.0.lock().unwrap_or_else(|e| e.into_inner());
         v.value(game, pos)
+    }
+    /// All under one lock.
+    fn values(&mut self, game: &G, positions: &[G::Position]) -> Result<Vec<Value>, SolveError> {
+        let mut v = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        v.values(game, positions)
     }
 }
 

@@ -352,10 +352,46 @@ impl Values<Havannah> for HavannahSolver {
         if self.distances.is_some() {
             return self.distance(pos);
         }
-        Ok(match self.solve(pos)? {
-            1 => Value::Win(0),
-            0 => Value::Draw,
-            _ => Value::Loss(0),
-        })
+        Ok(of_outcome(self.solve(pos)?))
+    }
+
+    /// The keys of all the positions first, then their lookups back to back (so the table's
+    /// cache misses overlap), then a search for those not in the table.
+    fn values(
+        &mut self,
+        game: &Havannah,
+        positions: &[Position],
+    ) -> Result<Vec<Value>, SolveError> {
+        if self.distances.is_some() {
+            return positions.iter().map(|p| self.value(game, p)).collect();
+        }
+        let keys: Vec<Option<u64>> = positions
+            .iter()
+            .map(|p| self.game.outcome(p).is_none().then(|| self.packer.key(p)))
+            .collect();
+        let known: Vec<Option<i8>> = keys
+            .iter()
+            .map(|k| k.and_then(|k| self.table.get(k)))
+            .collect();
+        positions
+            .iter()
+            .zip(keys.iter().zip(known))
+            .map(|(p, (key, known))| {
+                Ok(of_outcome(match (key, known) {
+                    (_, Some(v)) => v,
+                    (Some(k), None) => self.solve_keyed(p, *k)?,
+                    (None, None) => self.solve(p)?,
+                }))
+            })
+            .collect()
+    }
+}
+
+/// Win (1), draw (0) or loss (−1) as a value with no distance.
+fn of_outcome(v: i8) -> Value {
+    match v {
+        1 => Value::Win(0),
+        0 => Value::Draw,
+        _ => Value::Loss(0),
     }
 }
