@@ -222,7 +222,7 @@ fn havannah_values_at_once_are_the_values_one_by_one() {
                     .collect();
                 assert_eq!(at_once, one_by_one, "{}", game.format_position(&pos));
                 compared += children.len();
-                pos = children[uniform_below(&mut rng, children.len() as u32) as usize].clone();
+                pos = children[uniform_below(&mut rng, children.len() as u32) as usize];
             }
         }
         assert!(compared > 1000, "{compared} children compared");
