@@ -379,6 +379,7 @@ impl Values<Havannah> for HavannahSolver {
             .map(|(p, (key, known))| {
                 Ok(of_outcome(match (key, known) {
                     (_, Some(v)) => v,
+                    // Asks the table again: a sibling's search may have solved it since.
                     (Some(k), None) => self.solve_keyed(p, *k)?,
                     (None, None) => self.solve(p)?,
                 }))
