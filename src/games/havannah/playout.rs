@@ -3,8 +3,11 @@
 //! move), and a ring test in constant time around the new stone (`../shared` has the argument):
 //! a ring closes exactly when two separate runs of own stones around it were already one group,
 //! or when an own neighbour of it now has six own neighbours. The neighbour table has a guard cell
-//! for "off the board", the own neighbours are a 6-bit mask whose runs come from a table, so a
-//! move makes at most three finds. No allocation per game.
+//! for "off the board"; every cell keeps the directions of its White and of its Black neighbours
+//! as bits, set by each stone for its six neighbours with no test of colour, so a new stone's own
+//! neighbours are one load and no branch asks "is this neighbour mine?" (those branches missed
+//! about twice a move). Their runs come from a table, so a move makes at most three finds. No
+//! allocation per game.
 
 use super::rules::{GRID_MAX, Guarded};
 use super::{Cell, Havannah, Structures};
@@ -33,12 +36,12 @@ pub struct Playouts<'a> {
     /// The board's cells: the moves played, in order, then the cells still empty.
     order: [Cell; GRID_MAX],
     cells: usize,
-    /// The cells holding stones after the last game: the first `played` of `order`.
-    played: usize,
-    /// 0 empty, 1 White, 2 Black, for each grid cell.
-    colour: [u8; GRID_MAX],
-    /// For a stone: how many of its neighbours hold stones of its colour (six: it is enclosed).
-    like: [u8; GRID_MAX],
+    /// The cells of the grid (the board's and the guard columns).
+    grid: usize,
+    /// For each grid cell, which of its six neighbours hold White's stones (bits 0–5, in turning
+    /// order) and Black's (bits 8–13): set as each stone is placed, with no test of colour, so
+    /// a new stone's own neighbours are one load.
+    around: [u16; GRID_MAX],
 }
 
 /// A grid cell's index into the tables.
@@ -71,6 +74,30 @@ const RUNS: [(u8, [u8; 3]); 64] = {
     t
 };
 
+/// For each direction of turning order, the bit that direction's neighbour sets for the stone
+/// it sees in the opposite direction.
+const FACING: [u16; 6] = [1 << 3, 1 << 4, 1 << 5, 1, 1 << 1, 1 << 2];
+
+/// For a 6-bit mask of a new stone's own neighbours, the directions `k` whose neighbour has
+/// the neighbours `k − 1` and `k + 1` of the new stone as its own too: only such a neighbour can
+/// have been enclosed by it (the two are its common neighbours with the new stone).
+const ENCLOSABLE: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut m = 0;
+    while m < 64 {
+        let mut k = 0;
+        while k < 6 {
+            let need = (1 << k) | (1 << ((k + 1) % 6)) | (1 << ((k + 5) % 6));
+            if m & need == need {
+                t[m] |= 1 << k;
+            }
+            k += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// No neighbour, or no root.
 const NONE: u16 = u16::MAX;
 
@@ -87,9 +114,8 @@ impl<'a> Playouts<'a> {
             tables: game.guarded(),
             order,
             cells: cells.len(),
-            played: 0,
-            colour: [0; GRID_MAX],
-            like: [0; GRID_MAX],
+            grid: game.neighbours.len().min(GRID_MAX),
+            around: [0; GRID_MAX],
         }
     }
 
@@ -105,10 +131,7 @@ impl<'a> Playouts<'a> {
 
     /// One uniformly random game from the empty board: every move uniform over the empty cells.
     pub fn play(&mut self, rng: &mut Rng) -> Ending {
-        // Only the cells the last game played hold stones.
-        for k in 0..self.played {
-            self.colour[ix(self.order[k].0)] = 0;
-        }
+        self.around[..self.grid].fill(0);
         self.run(rng, 0, 0)
     }
 
@@ -117,34 +140,29 @@ impl<'a> Playouts<'a> {
     pub fn play_from(&mut self, pos: &super::Position, rng: &mut Rng) -> Ending {
         let g = self.game;
         // Stones first in the order, empty cells after; groups built from the stones.
-        let cells: Vec<Cell> = g.cells().to_vec();
-        let (mut stones, mut empty): (Vec<Cell>, Vec<Cell>) = (Vec::new(), Vec::new());
-        for c in cells {
-            let colour = if pos.stones(Side::First).has(c.index()) {
-                1
+        let (mut stones, mut empty): (Vec<(Cell, usize)>, Vec<Cell>) = (Vec::new(), Vec::new());
+        for &c in g.cells() {
+            if pos.stones(Side::First).has(c.index()) {
+                stones.push((c, 0));
             } else if pos.stones(Side::Second).has(c.index()) {
-                2
+                stones.push((c, 8));
             } else {
-                0
-            };
-            self.colour[ix(c.0)] = colour;
-            if colour == 0 {
                 empty.push(c);
-            } else {
-                stones.push(c);
             }
         }
-        for &c in &stones {
+        self.around[..self.grid].fill(0);
+        for &(c, shift) in &stones {
             self.parent[ix(c.0)] = c.0;
             self.reach[ix(c.0)] = self.tables.reach[ix(c.0)];
+            for (k, &nb) in self.tables.neighbours[ix(c.0)].iter().enumerate() {
+                self.around[ix(nb)] |= FACING[k] << shift;
+            }
         }
-        for &c in &stones {
+        for &(c, shift) in &stones {
             let at = c.0;
-            let mine = self.colour[ix(at)];
-            let mut like = 0;
-            for nb in self.tables.neighbours[ix(at)] {
-                if self.colour[ix(nb)] == mine {
-                    like += 1;
+            let mine = (self.around[ix(at)] >> shift) & 63;
+            for (k, &nb) in self.tables.neighbours[ix(at)].iter().enumerate() {
+                if mine & (1 << k) != 0 {
                     let (a, b) = (self.find(at), self.find(nb));
                     if a != b {
                         self.reach[ix(a)] |= self.reach[ix(b)];
@@ -152,10 +170,9 @@ impl<'a> Playouts<'a> {
                     }
                 }
             }
-            self.like[ix(at)] = like;
         }
         let placed = stones.len();
-        for (k, c) in stones.into_iter().chain(empty).enumerate() {
+        for (k, c) in stones.into_iter().map(|(c, _)| c).chain(empty).enumerate() {
             self.order[k] = c;
         }
         let side = if pos.to_move_side() == Side::First {
@@ -174,7 +191,6 @@ impl<'a> Playouts<'a> {
         let mut r = rng.clone();
         let ending = self.run_with(&mut r, from, first);
         *rng = r;
-        self.played = ending.plies as usize;
         ending
     }
 
@@ -187,9 +203,7 @@ impl<'a> Playouts<'a> {
             let (a, b) = (self.order[ix(ply as u16)], self.order[ix(pick as u16)]);
             self.order[ix(pick as u16)] = a;
             self.order[ix(ply as u16)] = b;
-            let at = b.0;
-            let me = side as u8 + 1;
-            let found = self.place(at, me);
+            let found = self.place(b.0, side);
             if !found.is_empty() {
                 return Ending {
                     winner: Some(if side == 0 { Side::First } else { Side::Second }),
@@ -206,25 +220,25 @@ impl<'a> Playouts<'a> {
         }
     }
 
-    /// Places a stone of colour `me` at `at`: joins it to its own neighbours' groups and says
-    /// which structures it completes.
+    /// Places a stone of `side` (0 White, 1 Black) at `at`: joins it to its own neighbours'
+    /// groups and says which structures it completes.
     #[inline]
-    fn place(&mut self, at: u16, me: u8) -> Structures {
+    fn place(&mut self, at: u16, side: usize) -> Structures {
         let nbs = self.tables.neighbours[ix(at)];
-        self.colour[ix(at)] = me;
-        self.parent[ix(at)] = at;
-        let mut mask = 0usize;
-        let mut enclosed = false;
+        let shift = 8 * side as u32;
         for (k, &nb) in nbs.iter().enumerate() {
-            if self.colour[ix(nb)] == me {
-                mask |= 1 << k;
-                // An own neighbour with six own neighbours is enclosed: a ring.
-                let like = &mut self.like[ix(nb)];
-                *like += 1;
-                enclosed |= *like == 6;
-            }
+            self.around[ix(nb)] |= FACING[k] << shift;
         }
-        self.like[ix(at)] = mask.count_ones() as u8;
+        let mask = usize::from((self.around[ix(at)] >> shift) & 63);
+        self.parent[ix(at)] = at;
+        // An own neighbour with six own neighbours is enclosed: a ring.
+        let mut enclosed = false;
+        let mut candidates = ENCLOSABLE[mask];
+        while candidates != 0 {
+            let k = candidates.trailing_zeros() as usize;
+            enclosed |= (self.around[ix(nbs[k % 6])] >> shift) & 63 == 63;
+            candidates &= candidates - 1;
+        }
         // One find a run of own neighbours (a run's stones are one group already).
         let (runs, firsts) = RUNS[mask & 63];
         let mut roots = [NONE; 3];
