@@ -65,7 +65,7 @@ impl fmt::Display for TrainReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let log = &self.log;
         let first_game = log.first_game;
-        let tail: Vec<GameResult> = log.tail.iter().copied().collect();
+        let tail = log.last_games();
         let games = self.score.games;
         if games <= 200 {
             let mut all = log.head.clone();
@@ -293,31 +293,52 @@ fn train_tracked<G: FullGame>(
 pub(super) struct ResultLog {
     first_game: u64,
     head: Vec<GameResult>,
-    tail: std::collections::VecDeque<GameResult>,
+    /// The last games, round a ring: game `k` (counted from 0) at `k % TAIL`.
+    tail: [GameResult; TAIL],
+    /// Games pushed, and where the next goes in `tail`.
+    pushed: u64,
+    next: usize,
     letters: Option<String>,
 }
+
+/// The last games kept.
+const TAIL: usize = 100;
 
 impl ResultLog {
     fn new(first_game: u64, letters: bool) -> Self {
         ResultLog {
             first_game,
             head: Vec::new(),
-            tail: Default::default(),
+            tail: [GameResult::Win; TAIL],
+            pushed: 0,
+            next: 0,
             letters: letters.then(String::new),
         }
     }
 
+    #[inline]
     fn push(&mut self, r: GameResult) {
         if self.head.len() < 100 {
             self.head.push(r);
         }
-        if self.tail.len() == 100 {
-            self.tail.pop_front();
-        }
-        self.tail.push_back(r);
+        self.tail[self.next] = r;
+        self.next = if self.next + 1 == TAIL {
+            0
+        } else {
+            self.next + 1
+        };
+        self.pushed += 1;
         if let Some(l) = &mut self.letters {
             l.push(result_letter(r));
         }
+    }
+
+    /// The last games (up to [`TAIL`]), oldest first.
+    fn last_games(&self) -> Vec<GameResult> {
+        let n = (self.pushed as usize).min(TAIL);
+        (0..n)
+            .map(|i| self.tail[(self.next + TAIL - n + i) % TAIL])
+            .collect()
     }
 }
 
@@ -352,4 +373,27 @@ pub(super) fn check_machine_outputs(a: &TrainArgs) -> Result<()> {
         store::check_replace("--save-opponent", p, rival, a.force)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_log_keeps_the_first_and_the_last_hundred_games_in_order() {
+        let result = |k: u64| match k % 7 {
+            0 => GameResult::Loss,
+            3 => GameResult::Draw,
+            _ => GameResult::Win,
+        };
+        for games in [0u64, 1, 99, 100, 101, 150, 250, 1000] {
+            let mut log = ResultLog::new(1, true);
+            (0..games).for_each(|k| log.push(result(k)));
+            let last: Vec<GameResult> = (games.saturating_sub(100)..games).map(result).collect();
+            assert_eq!(log.last_games(), last, "{games} games");
+            let first: Vec<GameResult> = (0..games.min(100)).map(result).collect();
+            assert_eq!(log.head, first, "{games} games");
+            assert_eq!(log.letters.as_deref().map(str::len), Some(games as usize));
+        }
+    }
 }
