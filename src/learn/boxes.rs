@@ -417,6 +417,18 @@ impl<G: Game> BoxSet<G> {
     pub fn arrows(&self, i: usize) -> &[G::Move] {
         &self.arrows[self.arrow_start[i] as usize..self.arrow_start[i + 1] as usize]
     }
+    /// Arrow `i` of box `b`, whose beads start at `base` ([`BoxSet::bead_index`]): box `b`'s
+    /// arrows start at `base - b`, so no other table is read first.
+    #[inline]
+    pub fn arrow_at(&self, b: usize, base: usize, i: usize) -> G::Move {
+        self.arrows[base - b + i]
+    }
+    /// Reads box `b`'s first arrow ahead of need (`base` as in [`BoxSet::arrow_at`]), so that
+    /// the memory holding its arrows is on its way while its beads are drawn from.
+    #[inline]
+    pub fn touch_arrows(&self, b: usize, base: usize) {
+        std::hint::black_box(self.arrows.get(base.wrapping_sub(b)).copied());
+    }
     /// How many moves the learner has made before box `i` (0 for its first move).
     #[inline]
     pub fn stage(&self, i: usize) -> u16 {

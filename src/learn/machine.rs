@@ -289,6 +289,24 @@ impl<G: Game> Machine<G> {
         Some(arrow)
     }
 
+    /// [`Machine::draw_at`] without the box's length: the first arrow whose running total
+    /// passes the number drawn, the same arrow (a box's total is the sum of its arrows' beads),
+    /// found without reading where the box ends.
+    #[inline(always)]
+    fn draw_open(beads: &[u32], rng: &mut Rng, base: usize) -> Option<usize> {
+        let total = beads[base];
+        if total == 0 {
+            return None;
+        }
+        let r = uniform_below(rng, total);
+        let mut running = 0u32;
+        let passed = beads[base + 1..].iter().position(|&n| {
+            running += n;
+            running > r
+        });
+        Some(passed.unwrap_or(0))
+    }
+
     /// Draws one bead from box `b` (see [`Machine::draw_at`]).
     pub fn draw(&mut self, b: usize) -> Option<usize> {
         let (base, len) = (self.base(b), self.boxes.arrows(b).len());
@@ -327,11 +345,14 @@ impl<G: Game> Machine<G> {
                 drawn: None,
             };
         };
-        let arrows = self.boxes.arrows(b);
-        match Self::draw_at(&self.beads, &mut self.rng, base, arrows.len()) {
+        // Two reads at once, each a likely cache miss in a big machine: the beads, and the
+        // arrows (found from where the beads start, with no read of where the box ends).
+        self.boxes.touch_arrows(b, base);
+        match Self::draw_open(&self.beads, &mut self.rng, base) {
             Some(arrow) => {
                 g.played.push((base as u32, arrow as u32));
-                let real = game.transform_move(game.inverse(sym), arrows[arrow]);
+                let real =
+                    game.transform_move(game.inverse(sym), self.boxes.arrow_at(b, base, arrow));
                 MachineMove::Move {
                     mv: real,
                     drawn: Some((b, arrow)),

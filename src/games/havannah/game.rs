@@ -52,8 +52,10 @@ impl Game for Havannah {
         if pos.result != 0 {
             return;
         }
-        let taken = pos.stones[0].or(pos.stones[1]);
-        out.extend(self.cells.iter().copied().filter(|c| !taken.has(c.index())));
+        // The empty cells' bits in increasing order: the cells' reading order.
+        let empty = self.shape.board.and_not(pos.stones[0].or(pos.stones[1]));
+        out.reserve(empty.count() as usize + 1);
+        out.extend(empty.iter().map(|i| Cell(i as u16)));
         if self.swap_allowed(pos) {
             out.push(SWAP);
         }
@@ -122,7 +124,7 @@ impl Game for Havannah {
                 out
             };
             return Position {
-                stones: pos.stones.map(map),
+                stones: [map(pos.stones[0]), map(pos.stones[1])],
                 ..*pos
             };
         }
@@ -145,7 +147,8 @@ impl Game for Havannah {
         let Some(words) = &self.word_images else {
             return crate::game::least_image(self, pos);
         };
-        let [w, b] = pos.stones.map(|s| s.0[0]);
+        // Indexed, not `map`ped: an array's `map` copies both sets whole.
+        let [w, b] = [pos.stones[0].0[0], pos.stones[1].0[0]];
         // White's least image first; Black's only for the symmetries that tie on it.
         let mut best = (w, b, 0);
         let mut ties = false;
@@ -381,7 +384,7 @@ impl Game for Havannah {
     /// 30 bits of the word, the side to move above them. Base 4's 37 cells, each empty, White or
     /// Black, count in base three below 3³⁷ (under 2⁵⁹), the side to move in the lowest bit.
     fn pack(&self, pos: &Position) -> Option<u64> {
-        let [white, black] = pos.stones.map(|b| b.0[0]);
+        let [white, black] = [pos.stones[0].0[0], pos.stones[1].0[0]];
         let to_move = pos.to_move as u64;
         match self.base.get() {
             2 | 3 => Some(white | black << 30 | to_move << 60),
