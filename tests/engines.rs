@@ -608,9 +608,12 @@ fn remembering_the_perfect_players_options_changes_no_move() {
         assert_eq!(beads_by_position(game, &a), beads_by_position(game, &b));
         assert!(memo.remembered() > 0);
     }
-    // Havannah's options are remembered once for all 12 images of a position.
+    // Havannah's options are remembered once for all 12 images of a position, as the bits of a
+    // word; with the swap rule (a move with no bit) in a list of their own.
     check(&Havannah::new(Base::new(2).unwrap()), Side::First, 1000);
     check(&Havannah::new(Base::new(2).unwrap()), Side::Second, 500);
+    let swap = matchbox::games::havannah::Variant::new(Base::new(2).unwrap(), true, 0).unwrap();
+    check(&Havannah::with(swap), Side::First, 500);
     check(&Hexapawn::new(Size::new(3, 4).unwrap()), Side::First, 200);
 }
 

@@ -179,6 +179,20 @@ pub trait Game: Send + Sync + Clone + 'static {
         None
     }
 
+    /// A move as a bit of a word (below 63), where the game numbers its moves so on a small
+    /// board, in the moves' order (a lesser move, a lower bit): a set of moves in one word, for
+    /// compact tables of options. `None` where the game or this move is not numbered so.
+    fn move_bit(&self, mv: Self::Move) -> Option<u32> {
+        let _ = mv;
+        None
+    }
+
+    /// The move that [`Game::move_bit`] numbers `bit`.
+    fn bit_move(&self, bit: u32) -> Option<Self::Move> {
+        let _ = bit;
+        None
+    }
+
     /// The cell a move goes to, numbered from 0, for beads coloured by cell (Michie's scheme:
     /// one colour per square); `None` for a move that is not to one cell.
     fn move_cell(&self, mv: Self::Move) -> Option<usize> {

@@ -162,9 +162,11 @@ impl<G: Game> Player<G> for ScriptedPlayer<G::Move> {
 pub struct Remembering<G: Game, P> {
     player: P,
     options: std::collections::HashMap<G::Position, Box<[G::Move]>>,
-    /// Positions the game packs in a word: each one's options (canonical frame) a slice of
-    /// `arena` (start, length), about 25 bytes a position in all.
-    packed: crate::words::WordMap<(u32, u16)>,
+    /// Positions the game packs in a word: each one's options (canonical frame) in the
+    /// table's word itself where the game numbers its moves in a word ([`Game::move_bit`]:
+    /// [`INLINE`] and their bits, so a recall reads one slot), else a slice of `arena` (start
+    /// and length, `start << 16 | length`). A slot is 16 bytes.
+    packed: crate::words::WordMap<u64>,
     arena: Vec<G::Move>,
     /// The options of the position being played, on its board.
     real: Vec<G::Move>,
@@ -212,11 +214,16 @@ impl<G: Game, P> Remembering<G, P> {
         self.real.clear();
         match key {
             Some((k, sym)) => {
-                let Some((at, n)) = self.packed.get(k) else {
+                let Some(stored) = self.packed.get(k) else {
                     return false;
                 };
                 let back = game.inverse(sym);
-                let stored = &self.arena[at as usize..at as usize + n as usize];
+                if stored & INLINE != 0 {
+                    self.recall_bits(game, stored & !INLINE, back);
+                    return true;
+                }
+                let (at, n) = ((stored >> 16) as usize, (stored & 0xFFFF) as usize);
+                let stored = &self.arena[at..at + n];
                 self.real
                     .extend(stored.iter().map(|&m| game.transform_move(back, m)));
                 self.real.sort_unstable();
@@ -243,19 +250,43 @@ impl<G: Game, P> Remembering<G, P> {
             Some((k, sym))
                 if self.packed.len() < self.limit.saturating_mul(Self::PACKED_FACTOR) =>
             {
-                if let (Ok(at), Ok(n)) = (
+                let bits = options.iter().try_fold(0u64, |bits, &m| {
+                    Some(bits | 1 << game.move_bit(game.transform_move(sym, m))?)
+                });
+                if let Some(bits) = bits {
+                    self.packed.insert(k, INLINE | bits);
+                } else if let (Ok(at), Ok(n)) = (
                     u32::try_from(self.arena.len()),
                     u16::try_from(options.len()),
                 ) {
                     self.arena
                         .extend(options.iter().map(|&m| game.transform_move(sym, m)));
-                    self.packed.insert(k, (at, n));
+                    self.packed.insert(k, u64::from(at) << 16 | u64::from(n));
                 }
             }
             None if self.options.len() < self.limit => {
                 self.options.insert(pos.clone(), options.into());
             }
             _ => {}
+        }
+    }
+    /// The options remembered as `bits` (canonical frame) on the real board, turned by `back`,
+    /// in `self.real` in increasing order: their images' bits read in order, with no sort.
+    fn recall_bits(&mut self, game: &G, bits: u64, back: Sym) {
+        let moves = Bits64(bits).filter_map(|b| game.bit_move(b));
+        let real = moves.clone().try_fold(0u64, |r, m| {
+            Some(r | 1 << game.move_bit(game.transform_move(back, m))?)
+        });
+        match real {
+            Some(real) => self
+                .real
+                .extend(Bits64(real).filter_map(|b| game.bit_move(b))),
+            // Not reached while a symmetry maps numbered moves to numbered moves.
+            None => {
+                self.real
+                    .extend(moves.map(|m| game.transform_move(back, m)));
+                self.real.sort_unstable();
+            }
         }
     }
     pub fn inner(&self) -> &P {
@@ -283,6 +314,25 @@ impl<G: Game, P: Player<G>> Player<G> for Remembering<G, P> {
             return Some(self.real.clone());
         }
         self.player.uniform_options(game, pos)
+    }
+}
+
+/// The mark of a remembered position whose options are held as bits ([`Game::move_bit`]).
+const INLINE: u64 = 1 << 63;
+
+/// The set bits of a word, lowest first.
+#[derive(Clone, Copy)]
+struct Bits64(u64);
+
+impl Iterator for Bits64 {
+    type Item = u32;
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        (self.0 != 0).then(|| {
+            let b = self.0.trailing_zeros();
+            self.0 &= self.0 - 1;
+            b
+        })
     }
 }
 

@@ -441,6 +441,17 @@ impl Game for Havannah {
         (self.pack(&pos) == Some(key)).then_some(pos)
     }
 
+    /// A cell's grid index, on boards whose grid fits a word (bases 2 to 4); not the swap.
+    fn move_bit(&self, mv: Move) -> Option<u32> {
+        let i = mv.index();
+        (self.small.is_some() && !mv.is_swap() && i < 63).then_some(i as u32)
+    }
+
+    fn bit_move(&self, bit: u32) -> Option<Move> {
+        let cell = Cell(bit as u16);
+        (self.small.is_some() && bit < 63 && self.shape.board.has(cell.index())).then_some(cell)
+    }
+
     fn move_cell(&self, mv: Move) -> Option<usize> {
         // Cells numbered in board order, so a base-2 board uses seven colours.
         (!mv.is_swap())
