@@ -135,6 +135,48 @@ fn training(c: &mut Criterion) {
     group.finish();
 }
 
+/// Base 3 from a fresh machine, as `train havannah --size 3` starts: new boxes, a new perfect
+/// player (its solver's table, its remembered options and the win test's memo all empty), the
+/// first 100,000 games, when the player meets a new position most games.
+fn cold(c: &mut Criterion) {
+    use matchbox::game::Side;
+    use matchbox::learn::{BoxSet, Forced, GameDefaults, Machine, lazy};
+    use matchbox::players::{PerfectPlayer, Remembering};
+    use matchbox::solve::TieBreak;
+    use std::sync::Arc;
+    let mut group = c.benchmark_group("havannah_cold");
+    let games = 100_000;
+    group.throughput(Throughput::Elements(games as u64));
+    group.sample_size(10);
+    group.bench_function("base 3 vs perfect, first 100,000 games", |b| {
+        b.iter(|| {
+            let game = Havannah::new(Base::new(3).unwrap());
+            let (values, _) = matchbox::learn::perfect_values(&game, TieBreak::Random).unwrap();
+            let mut perfect =
+                Remembering::new(PerfectPlayer::new(values, TieBreak::Random), 1 << 18);
+            let set = BoxSet::lazy(
+                &game,
+                Side::First,
+                game.default_symmetry(Side::First),
+                Forced::Skip,
+            );
+            let preset = game.default_preset();
+            let mut m = Machine::new(Arc::new(set), preset.beads(), preset.reinforcement(), 1);
+            black_box(lazy::train(&game, &mut m, &mut perfect, games)).len()
+        })
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = cold_start;
+    config = Criterion::default()
+        .without_plots()
+        .warm_up_time(std::time::Duration::from_secs(1))
+        .measurement_time(std::time::Duration::from_secs(20));
+    targets = cold
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
@@ -143,4 +185,4 @@ criterion_group! {
         .measurement_time(std::time::Duration::from_secs(3));
     targets = playouts, mcts, training
 }
-criterion_main!(benches);
+criterion_main!(benches, cold_start);

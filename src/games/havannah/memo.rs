@@ -90,13 +90,35 @@ impl Completions {
         answers.get(stones * t.cells + ordinal as usize)
     }
 
-    /// What a stone at `at` completes with the mover's stones `own` (the structures' bits, below
-    /// [`KNOWN`]): remembered, or found by `find` and remembered. (Threads that ask at once may
-    /// both find it: the same answer.)
-    pub(super) fn get(&self, own: u64, at: usize, find: impl FnOnce() -> u8) -> u8 {
-        let Some(entry) = self.entry(own, at) else {
-            return find();
-        };
+    /// The row of answers for the mover's stones `own` (a grid word), indexed by a cell's
+    /// [`Completions::ordinal`]: one computation of the row for every empty cell asked about;
+    /// `None` where `own` holds more than the board's cells.
+    pub(super) fn row(&self, own: u64) -> Option<&[AtomicU8]> {
+        let t = &self.0;
+        if own & !t.board != 0 {
+            return None;
+        }
+        let stones = (0..BYTES).fold(0usize, |s, k| {
+            s | t.compact[k][(own >> (8 * k)) as usize & 0xFF] as usize
+        });
+        let answers = t.answers.get_or_init(|| {
+            (0..(1usize << t.cells) * t.cells)
+                .map(|_| AtomicU8::new(0))
+                .collect()
+        });
+        answers.get(stones * t.cells..(stones + 1) * t.cells)
+    }
+
+    /// The place of grid cell `at` in a row ([`Completions::row`]); `None` off the board.
+    #[inline]
+    pub(super) fn ordinal(&self, at: usize) -> Option<usize> {
+        let o = *self.0.ordinal.get(at)?;
+        (o != NOT_A_CELL).then_some(o as usize)
+    }
+
+    /// The answer held in `entry`, or found by `find` and kept there.
+    #[inline]
+    pub(super) fn answer(entry: &AtomicU8, find: impl FnOnce() -> u8) -> u8 {
         let known = entry.load(Ordering::Relaxed);
         if known & KNOWN != 0 {
             return known & !KNOWN;
@@ -105,5 +127,15 @@ impl Completions {
         debug_assert!(found & KNOWN == 0);
         entry.store(found | KNOWN, Ordering::Relaxed);
         found
+    }
+
+    /// What a stone at `at` completes with the mover's stones `own` (the structures' bits, below
+    /// [`KNOWN`]): remembered, or found by `find` and remembered. (Threads that ask at once may
+    /// both find it: the same answer.)
+    pub(super) fn get(&self, own: u64, at: usize, find: impl FnOnce() -> u8) -> u8 {
+        match self.entry(own, at) {
+            Some(entry) => Self::answer(entry, find),
+            None => find(),
+        }
     }
 }

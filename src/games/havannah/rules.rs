@@ -520,6 +520,45 @@ impl Havannah {
         }
     }
 
+    /// Up to `limit` of the empty `cells` where a stone would complete a structure with the
+    /// mover's stones `own`, in the cells' order, and how many were found. On bases 2 and 3 the
+    /// answers come from one row of the memo: the row is found once for all the cells.
+    pub(super) fn completers(&self, own: Bits, cells: &[Cell], limit: usize) -> ([Cell; 2], usize) {
+        let mut found = ([SWAP; 2], 0);
+        let mut note = |c: Cell| {
+            if found.1 < 2 {
+                found.0[found.1] = c;
+            }
+            found.1 += 1;
+            found.1 >= limit
+        };
+        let row = match (&self.small, &self.completions) {
+            (Some(shape), Some(memo)) => memo.row(own.0[0]).map(|row| (shape, memo, row)),
+            _ => None,
+        };
+        let Some((shape, memo, row)) = row else {
+            for &c in cells {
+                if !self.completed(with_stone(own, c), c).is_empty() && note(c) {
+                    break;
+                }
+            }
+            return found;
+        };
+        for &c in cells {
+            let at = c.index();
+            let done = match memo.ordinal(at).and_then(|o| row.get(o)) {
+                Some(entry) => super::memo::Completions::answer(entry, || {
+                    self.completed_in(shape, own.0[0] | 1 << at, c).0
+                }),
+                None => self.completed(with_stone(own, c), c).0,
+            };
+            if done != 0 && note(c) {
+                break;
+            }
+        }
+        found
+    }
+
     #[inline]
     pub(super) fn completed_in<B: CellSet>(
         &self,
@@ -588,9 +627,56 @@ impl Havannah {
     }
 }
 
+/// `b` with a stone at `c`.
+fn with_stone(b: Bits, c: Cell) -> Bits {
+    let mut b = b;
+    b.set(c.index());
+    b
+}
+
 #[cfg(test)]
 mod remembered {
     use super::*;
+
+    /// The cells [`Havannah::completers`] finds (from the memo's row on bases 2 and 3) are the
+    /// first of those where [`Havannah::completed`] finds a structure, for random sets of
+    /// stones (their complement the empty cells), with limits 1 and 2.
+    fn assert_completers_agree(g: &Havannah, seed: u64) {
+        let mut x = 0x2545_F491_4F6C_DD1Du64 ^ seed;
+        let mut some = 0;
+        for _ in 0..3000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let mut own = Bits::default();
+            let mut empty = Vec::new();
+            for (k, &c) in g.cells().iter().enumerate() {
+                match (x >> (k % 61)) & 3 {
+                    0 | 1 => own.set(c.index()),
+                    2 => empty.push(c),
+                    _ => {}
+                }
+            }
+            let all: Vec<Cell> = empty
+                .iter()
+                .copied()
+                .filter(|&c| !g.completed(with_stone(own, c), c).is_empty())
+                .collect();
+            some += usize::from(!all.is_empty());
+            for limit in [1, 2] {
+                let (cells, n) = g.completers(own, &empty, limit);
+                assert_eq!(n, all.len().min(limit), "{own:?} limit {limit}");
+                assert_eq!(&cells[..n], &all[..n]);
+            }
+        }
+        assert!(some > 100, "sets with a completing cell: {some}");
+    }
+
+    /// Base 4 is not remembered: its answers are found afresh, the same way.
+    #[test]
+    fn completers_without_a_memo() {
+        assert_completers_agree(&Havannah::new(Base::new(4).unwrap()), 4);
+    }
 
     /// On bases 2 and 3, a remembered answer is the answer found afresh, for every cell of a
     /// few thousand stone sets (asked twice: found, then recalled); off the board, no entry.
@@ -622,6 +708,7 @@ mod remembered {
                 }
             }
             assert!(found > 100, "base {n}: structures among the sets ({found})");
+            assert_completers_agree(&g, n.into());
             assert!(memo.entry(1, 63).is_none() && memo.entry(u64::MAX, cells[0]).is_none());
         }
     }

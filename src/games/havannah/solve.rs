@@ -7,7 +7,7 @@
 //! the least of their 12 images, packed into one 64-bit word (bases 2 and 3: two bits per cell
 //! and the side to move), kept across calls.
 
-use super::{Bits, Cell, Havannah, Position};
+use super::{Cell, Havannah, Position};
 use crate::game::Game;
 use crate::solve::{SolveError, Value, Values};
 use crate::words::{Outcomes, WordMap};
@@ -298,19 +298,13 @@ impl Look {
         let kind = if !g.moves_with_swap(pos).is_empty() {
             // Black may take White's stone: a threat of White's may become Black's own.
             Kind::Open
-        } else if cells
-            .iter()
-            .any(|&c| !g.completed(with(own, c), c).is_empty())
-        {
+        } else if g.completers(own, cells, 1).1 > 0 {
             Kind::WinInOne
         } else {
-            let mut threats = cells
-                .iter()
-                .filter(|&&c| !g.completed(with(theirs, c), c).is_empty());
-            match (threats.next(), threats.next()) {
-                (Some(_), Some(_)) => Kind::TwoThreats,
-                (Some(&c), None) => Kind::Threat(c),
-                (None, _) => Kind::Open,
+            match g.completers(theirs, cells, 2) {
+                (_, 2..) => Kind::TwoThreats,
+                ([c, _], 1) => Kind::Threat(c),
+                _ => Kind::Open,
             }
         };
         Look { empty, n, kind }
@@ -337,12 +331,6 @@ fn decode(v: i8) -> Value {
         v if v > 0 => Value::Win((100 - v) as u16),
         v => Value::Loss((100 + v) as u16),
     }
-}
-
-fn with(b: Bits, c: Cell) -> Bits {
-    let mut b = b;
-    b.set(c.index());
-    b
 }
 
 impl Values<Havannah> for HavannahSolver {
