@@ -147,7 +147,9 @@ fn cold(c: &mut Criterion) {
     let mut group = c.benchmark_group("havannah_cold");
     let games = 100_000;
     group.throughput(Throughput::Elements(games as u64));
+    // Ten runs of about two seconds each.
     group.sample_size(10);
+    group.measurement_time(std::time::Duration::from_secs(20));
     group.bench_function("base 3 vs perfect, first 100,000 games", |b| {
         b.iter(|| {
             let game = Havannah::new(Base::new(3).unwrap());
@@ -169,20 +171,11 @@ fn cold(c: &mut Criterion) {
 }
 
 criterion_group! {
-    name = cold_start;
-    config = Criterion::default()
-        .without_plots()
-        .warm_up_time(std::time::Duration::from_secs(1))
-        .measurement_time(std::time::Duration::from_secs(20));
-    targets = cold
-}
-
-criterion_group! {
     name = benches;
     config = Criterion::default()
         .without_plots()
         .warm_up_time(std::time::Duration::from_secs(1))
         .measurement_time(std::time::Duration::from_secs(3));
-    targets = playouts, mcts, training
+    targets = playouts, mcts, training, cold
 }
-criterion_main!(benches, cold_start);
+criterion_main!(benches);
