@@ -674,6 +674,42 @@ fn screens_fit_and_read_at_80x24_100x30_120x40_and_on_a_phone() {
     let _ = her_app;
 }
 
+/// On a phone held upright, where under the score the learning curve would get too few rows to
+/// read, the two stand side by side and the curve is drawn; narrower, the curve goes under the
+/// score with the rows left and is drawn too.
+#[test]
+fn on_a_phone_the_learning_curve_is_drawn_beside_or_under_the_score() {
+    let mut her = session(3, Opponent::Perfect);
+    for _ in 0..40 {
+        her.recorded_game();
+    }
+    let app = watch_app(&her);
+    let rows = |t: &Terminal<TestBackend>| -> Vec<String> {
+        let buf = t.backend().buffer();
+        (0..buf.area.height)
+            .map(|y| {
+                (0..buf.area.width)
+                    .map(|x| buf[(x, y)].symbol().to_string())
+                    .collect()
+            })
+            .collect()
+    };
+    let braille = |r: &String| r.chars().any(|c| ('\u{2801}'..='\u{28FF}').contains(&c));
+    for (w, h, beside) in [(46, 48, true), (44, 48, false)] {
+        let t = draw_watch(&app, w, h);
+        assert!(cut_at_a_border(&t).is_empty(), "{w}x{h}: cut off");
+        let rows = rows(&t);
+        let score = rows.iter().position(|r| r.contains("Score")).unwrap();
+        let curve = rows.iter().position(|r| r.contains("Learning")).unwrap();
+        assert_eq!(score == curve, beside, "{w}x{h}:\n{}", rows.join("\n"));
+        assert!(
+            rows[curve..].iter().any(braille),
+            "{w}x{h}: no curve drawn\n{}",
+            rows.join("\n")
+        );
+    }
+}
+
 #[test]
 fn the_box_browser_shows_every_box_with_its_chances() {
     let mut s = session(6, Opponent::Perfect);

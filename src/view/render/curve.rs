@@ -72,7 +72,7 @@ impl GameAxis {
 
     /// A panel's title, saying where the axis is logarithmic, to fit `width`.
     fn title(&self, what: &str, width: u16) -> String {
-        let options = match self.log {
+        let mut options = match self.log {
             true => vec![
                 format!(" {what} · games on a log scale "),
                 format!(" {what} · log scale "),
@@ -80,6 +80,10 @@ impl GameAxis {
             ],
             false => vec![format!(" {what} ")],
         };
+        // Narrower, the name before its colon alone ("Learning").
+        if let Some((name, _)) = what.split_once(':') {
+            options.push(format!(" {name} "));
+        }
         first_fit(&options, width.saturating_sub(2) as usize)
     }
 

@@ -34,6 +34,12 @@ fn full_or_short(n: u64, words: impl Fn(String) -> String) -> Vec<String> {
 }
 
 /// The scoreboard.
+/// The rows the score panel takes for `s`: its lines (eight, and a line each for the outlook
+/// and the rival machine where there are) and its border.
+pub fn score_rows<G: BoardView>(s: &Snapshot<G>) -> u16 {
+    10 + u16::from(s.can_only_lose) + u16::from(s.rival_machine.is_some())
+}
+
 pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
     let s = &app.snapshot;
     let st = &s.stats;

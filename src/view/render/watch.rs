@@ -48,8 +48,7 @@ pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
         app.browser.shown,
     );
     machines(f, b, app);
-    let [score_area, rest] =
-        Layout::vertical([Constraint::Length(11), Constraint::Min(0)]).areas(c);
+    let (score_area, rest) = score_and_curve(c, score_rows(&app.snapshot));
     score_panel(f, score_area, app);
     // The first box's chart beside the curve where both have room.
     let charts = &app.charts;
@@ -158,6 +157,24 @@ fn machines<G: BoardView>(f: &mut Frame, b: Rect, app: &WatchApp<G>) {
         title: app.titles.rival.clone().unwrap_or_else(|| "Rival".into()),
     };
     machine_panel(f, bottom, &app.game, &view, None);
+}
+
+/// The score panel of `rows` rows and the room for the learning curve, in the column `c`: the
+/// score on top; beside the curve where under it the curve would get too few rows to read and the
+/// column is wide enough for both (a phone held upright).
+fn score_and_curve(c: Rect, rows: u16) -> (Rect, Rect) {
+    /// Rows a curve needs to read: its border, its chart, its axis and its spark line.
+    const CURVE_ROWS: u16 = 8;
+    /// Columns the score needs beside the curve, and the curve beside the score.
+    const SCORE_COLS: u16 = 27;
+    const CURVE_COLS: u16 = 19;
+    if c.height < rows + CURVE_ROWS && c.width >= SCORE_COLS + CURVE_COLS {
+        let [score, curve] =
+            Layout::horizontal([Constraint::Length(SCORE_COLS), Constraint::Min(0)]).areas(c);
+        return (score, curve);
+    }
+    let [score, curve] = Layout::vertical([Constraint::Length(rows), Constraint::Min(0)]).areas(c);
+    (score, curve)
 }
 
 /// What a click (or a tap) at column `col`, row `row` of a watch screen of `area` does: a box of
