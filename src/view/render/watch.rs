@@ -163,8 +163,9 @@ fn machines<G: BoardView>(f: &mut Frame, b: Rect, app: &WatchApp<G>) {
 /// score on top; beside the curve where under it the curve would get too few rows to read and the
 /// column is wide enough for both (a phone held upright).
 fn score_and_curve(c: Rect, rows: u16) -> (Rect, Rect) {
-    /// Rows a curve needs to read: its border, its chart, its axis and its spark line.
-    const CURVE_ROWS: u16 = 8;
+    /// Rows a curve needs to read: its border, four rows of chart, its axis and labels, the
+    /// loss rate and its spark line.
+    const CURVE_ROWS: u16 = 10;
     /// Columns the score needs beside the curve, and the curve beside the score.
     const SCORE_COLS: u16 = 27;
     const CURVE_COLS: u16 = 19;
