@@ -695,13 +695,15 @@ fn on_a_phone_the_learning_curve_is_drawn_beside_or_under_the_score() {
             .collect()
     };
     let braille = |r: &String| r.chars().any(|c| ('\u{2801}'..='\u{28FF}').contains(&c));
-    for (w, h, beside) in [(46, 48, true), (44, 48, false)] {
+    for (w, h, beside) in [(46, 48, true), (46, 50, true), (44, 48, false)] {
         let t = draw_watch(&app, w, h);
         assert!(cut_at_a_border(&t).is_empty(), "{w}x{h}: cut off");
         let rows = rows(&t);
         let score = rows.iter().position(|r| r.contains("Score")).unwrap();
         let curve = rows.iter().position(|r| r.contains("Learning")).unwrap();
         assert_eq!(score == curve, beside, "{w}x{h}:\n{}", rows.join("\n"));
+        // Beside the score, the curve keeps the column's rows (no first box's chart under it).
+        assert!(!beside || !rows.iter().any(|r| r.contains("First box")));
         assert!(
             rows[curve..].iter().any(braille),
             "{w}x{h}: no curve drawn\n{}",

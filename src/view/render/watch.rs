@@ -48,12 +48,12 @@ pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
         app.browser.shown,
     );
     machines(f, b, app);
-    let (score_area, rest) = score_and_curve(c, score_rows(&app.snapshot));
+    let (score_area, rest, beside) = score_and_curve(c, score_rows(&app.snapshot));
     score_panel(f, score_area, app);
-    // The first box's chart beside the curve where both have room.
+    // The first box's chart under the curve where both have room (not in a narrow column).
     let charts = &app.charts;
     match &s.first_box {
-        Some(fb) if rest.height >= 18 => {
+        Some(fb) if rest.height >= 18 && !beside => {
             let [curve_area, first_area] =
                 Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)])
                     .areas(rest);
@@ -159,10 +159,10 @@ fn machines<G: BoardView>(f: &mut Frame, b: Rect, app: &WatchApp<G>) {
     machine_panel(f, bottom, &app.game, &view, None);
 }
 
-/// The score panel of `rows` rows and the room for the learning curve, in the column `c`: the
-/// score on top; beside the curve where under it the curve would get too few rows to read and the
-/// column is wide enough for both (a phone held upright).
-fn score_and_curve(c: Rect, rows: u16) -> (Rect, Rect) {
+/// The score panel of `rows` rows and the room for the learning curve, in the column `c`, and
+/// whether they stand side by side: the score on top; beside the curve where under it the curve
+/// would get too few rows to read and the column is wide enough for both (a phone held upright).
+fn score_and_curve(c: Rect, rows: u16) -> (Rect, Rect, bool) {
     /// Rows a curve needs to read: its border, four rows of chart, its axis and labels, the
     /// loss rate and its spark line.
     const CURVE_ROWS: u16 = 10;
@@ -172,10 +172,10 @@ fn score_and_curve(c: Rect, rows: u16) -> (Rect, Rect) {
     if c.height < rows + CURVE_ROWS && c.width >= SCORE_COLS + CURVE_COLS {
         let [score, curve] =
             Layout::horizontal([Constraint::Length(SCORE_COLS), Constraint::Min(0)]).areas(c);
-        return (score, curve);
+        return (score, curve, true);
     }
     let [score, curve] = Layout::vertical([Constraint::Length(rows), Constraint::Min(0)]).areas(c);
-    (score, curve)
+    (score, curve, false)
 }
 
 /// What a click (or a tap) at column `col`, row `row` of a watch screen of `area` does: a box of
