@@ -251,7 +251,7 @@ impl<G: Game, P> Remembering<G, P> {
                 if self.packed.len() < self.limit.saturating_mul(Self::PACKED_FACTOR) =>
             {
                 let bits = options.iter().try_fold(0u64, |bits, &m| {
-                    Some(bits | 1 << game.move_bit(game.transform_move(sym, m))?)
+                    Some(bits | bit_of(game, game.transform_move(sym, m))?)
                 });
                 if let Some(bits) = bits {
                     self.packed.insert(k, INLINE | bits);
@@ -275,7 +275,7 @@ impl<G: Game, P> Remembering<G, P> {
     fn recall_bits(&mut self, game: &G, bits: u64, back: Sym) {
         let moves = Bits64(bits).filter_map(|b| game.bit_move(b));
         let real = moves.clone().try_fold(0u64, |r, m| {
-            Some(r | 1 << game.move_bit(game.transform_move(back, m))?)
+            Some(r | bit_of(game, game.transform_move(back, m))?)
         });
         match real {
             Some(real) => self
@@ -319,6 +319,11 @@ impl<G: Game, P: Player<G>> Player<G> for Remembering<G, P> {
 
 /// The mark of a remembered position whose options are held as bits ([`Game::move_bit`]).
 const INLINE: u64 = 1 << 63;
+
+/// A move's bit ([`Game::move_bit`]), where the game numbers it below 63.
+fn bit_of<G: Game>(game: &G, mv: G::Move) -> Option<u64> {
+    game.move_bit(mv).filter(|&b| b < 63).map(|b| 1 << b)
+}
 
 /// The set bits of a word, lowest first.
 #[derive(Clone, Copy)]

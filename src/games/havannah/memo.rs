@@ -71,23 +71,10 @@ impl Completions {
     /// The entry for the mover's stones `own` (a grid word) and the stone at `at`; `None` where
     /// `at` is not a cell of the board or `own` holds more than its cells.
     pub(super) fn entry(&self, own: u64, at: usize) -> Option<&AtomicU8> {
-        let t = &self.0;
-        let ordinal = *t.ordinal.get(at)?;
-        if ordinal == NOT_A_CELL || own & !t.board != 0 {
-            return None;
-        }
+        let ordinal = self.ordinal(at)?;
         // The row of the other stones: the questions of one look at a position (a stone on each
         // empty cell in turn) fall in one row, a cache line or two.
-        let own = own & !(1 << at);
-        let stones = (0..BYTES).fold(0usize, |s, k| {
-            s | t.compact[k][(own >> (8 * k)) as usize & 0xFF] as usize
-        });
-        let answers = t.answers.get_or_init(|| {
-            (0..(1usize << t.cells) * t.cells)
-                .map(|_| AtomicU8::new(0))
-                .collect()
-        });
-        answers.get(stones * t.cells + ordinal as usize)
+        self.row(own & !(1 << at))?.get(ordinal)
     }
 
     /// The row of answers for the mover's stones `own` (a grid word), indexed by a cell's

@@ -532,25 +532,19 @@ impl Havannah {
             found.1 += 1;
             found.1 >= limit
         };
-        let row = match (&self.small, &self.completions) {
+        // The memo's row for these stones, where the board is remembered.
+        let memo = match (&self.small, &self.completions) {
             (Some(shape), Some(memo)) => memo.row(own.0[0]).map(|row| (shape, memo, row)),
             _ => None,
         };
-        let Some((shape, memo, row)) = row else {
-            for &c in cells {
-                if !self.completed(with_stone(own, c), c).is_empty() && note(c) {
-                    break;
-                }
-            }
-            return found;
-        };
         for &c in cells {
             let at = c.index();
-            let done = match memo.ordinal(at).and_then(|o| row.get(o)) {
-                Some(entry) => super::memo::Completions::answer(entry, || {
+            let entry = memo.and_then(|(shape, m, row)| Some((shape, row.get(m.ordinal(at)?)?)));
+            let done = match entry {
+                Some((shape, entry)) => super::memo::Completions::answer(entry, || {
                     self.completed_in(shape, own.0[0] | 1 << at, c).0
                 }),
-                None => self.completed(with_stone(own, c), c).0,
+                None => self.completed(own.or(Bits::single(at)), c).0,
             };
             if done != 0 && note(c) {
                 break;
@@ -627,13 +621,6 @@ impl Havannah {
     }
 }
 
-/// `b` with a stone at `c`.
-fn with_stone(b: Bits, c: Cell) -> Bits {
-    let mut b = b;
-    b.set(c.index());
-    b
-}
-
 #[cfg(test)]
 mod remembered {
     use super::*;
@@ -660,7 +647,7 @@ mod remembered {
             let all: Vec<Cell> = empty
                 .iter()
                 .copied()
-                .filter(|&c| !g.completed(with_stone(own, c), c).is_empty())
+                .filter(|&c| !g.completed(own.or(Bits::single(c.index())), c).is_empty())
                 .collect();
             some += usize::from(!all.is_empty());
             for limit in [1, 2] {
