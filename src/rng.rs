@@ -12,7 +12,22 @@ pub const RNG_NAME: &str = "xoshiro256++";
 /// A generator seeded from `seed` (SplitMix64 expansion, as `rand_xoshiro` does it). Never the
 /// all-zero state.
 pub fn rng_from_seed(seed: u64) -> Rng {
-    Rng::seed_from_u64(seed)
+    // The four words of `rand_xoshiro`'s `seed_from_u64` (its SplitMix64 stream, little-endian),
+    // without its generic byte filling: an experiment seeds a generator for every run.
+    let mut state = seed;
+    let mut bytes = [0; 32];
+    for word in bytes.chunks_exact_mut(8) {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        word.copy_from_slice(&splitmix_mix(state).to_le_bytes());
+    }
+    Rng::from_seed(bytes)
+}
+
+/// SplitMix64's output function.
+fn splitmix_mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// Whether a generator can produce anything but zeros (xoshiro's all-zero state is a fixed point:
@@ -44,8 +59,25 @@ pub fn uniform_below(rng: &mut Rng, n: u32) -> u32 {
 /// The seed of run `run` of an experiment seeded with `seed`: a SplitMix64 mix of the two, so
 /// neighbouring runs get unrelated streams and the result does not depend on scheduling.
 pub fn derive_seed(seed: u64, run: u64) -> u64 {
-    let mut z = seed ^ run.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    splitmix_mix(seed ^ run.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Rng, SeedableRng, rng_from_seed};
+    use proptest::{prop_assert_eq, proptest};
+
+    #[test]
+    fn seeding_is_rand_xoshiros_at_the_edges() {
+        for seed in [0, 1, 2, u64::MAX, 0x9E37_79B9_7F4A_7C15, 1 << 63] {
+            assert_eq!(rng_from_seed(seed), Rng::seed_from_u64(seed), "seed {seed}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn seeding_is_rand_xoshiros(seed: u64) {
+            prop_assert_eq!(rng_from_seed(seed), Rng::seed_from_u64(seed));
+        }
+    }
 }

@@ -70,8 +70,9 @@ struct Lane<const W: usize> {
     cells: Vec<Cell<W>>,
     rng: Rng,
     at: Node,
-    /// The learner's last draw in this game (cell, arrow), if it drew.
-    last: Option<(u32, u32)>,
+    /// The learner's last draw in this game, as `cell << 32 | arrow`: the spare cell (which no
+    /// node reads) where it has not drawn, so that reinforcing it changes nothing that counts.
+    last: u64,
     games_left: usize,
     /// The index of the game under way.
     game: usize,
@@ -81,6 +82,26 @@ struct Lane<const W: usize> {
     /// Which games were lost (to take them out of the counts of kept first boxes, should the
     /// run end with its first box empty).
     losses: Vec<bool>,
+}
+
+/// The runs of a piece of work not yet started, handed to lanes as they finish theirs.
+struct Feed {
+    seed: u64,
+    next: u64,
+    end: u64,
+    games: usize,
+    /// Set when a lane finished its run and found none left to start.
+    dry: bool,
+}
+
+/// What the end of a game adds, by end id: the counts of its row (wins, draws, losses, losses
+/// of runs whose first box is kept), whether it is a loss, and the reinforcement of the
+/// learner's last move.
+#[derive(Clone, Copy, Debug)]
+struct EndRow {
+    counts: [u32; 4],
+    loss: u32,
+    delta: i32,
 }
 
 /// A piece of work's sums, counted as each game ends (the same sums as
@@ -152,6 +173,9 @@ fn add<T: Copy + std::ops::AddAssign>(a: &mut [T], b: &[T]) {
 /// Runs played at once, interleaved ply by ply.
 const LANES: usize = 4;
 
+/// Runs a piece of work holds: its lanes take them one after another.
+const PIECE: u64 = 64;
+
 /// A piece of work under way: its sums and the lanes its runs are played in.
 struct Work<const W: usize> {
     sums: Sums,
@@ -167,10 +191,11 @@ pub struct FastTable<const W: usize> {
     cells: Vec<Cell<W>>,
     /// The cells of the learner's boxes of its first move.
     first_cells: Vec<u32>,
-    /// Each end id's result, and its name.
-    end_results: Vec<GameResult>,
+    /// The spare cell (the last): where a learner that has not drawn is reinforced.
+    spare: u32,
+    /// What each end id adds, and its name.
+    end_rows: Vec<EndRow>,
     end_names: Vec<String>,
-    reinforcement: Reinforcement,
 }
 
 impl<const W: usize> FastTable<W> {
@@ -240,6 +265,8 @@ impl<const W: usize> FastTable<W> {
             }
             cells.push(Cell::of(&flat[base + 1..base + 1 + len]));
         }
+        let spare = cells.len() as u32;
+        cells.push(Cell::of(&[]));
         let first_cells = (0..boxes.len())
             .filter(|&b| boxes.stage(b) == 0)
             .map(|b| (W + 1 + b) as u32)
@@ -250,56 +277,71 @@ impl<const W: usize> FastTable<W> {
             children,
             cells,
             first_cells,
-            end_results,
+            spare,
+            end_rows: end_results
+                .iter()
+                .map(|&r| end_row(r, m.reinforcement))
+                .collect(),
             end_names: table.end_names().to_vec(),
-            reinforcement: m.reinforcement,
         })
     }
 
     /// One ply of `lane`'s game: a draw and a move, or at the end of the game its
-    /// reinforcement, its result counted in `sums` and a new game.
+    /// reinforcement, its result counted in `sums` and a new game (of a new run from `feed`
+    /// when its run is over).
     #[inline(always)]
-    fn ply(&self, lane: &mut Lane<W>, sums: &mut Sums) {
-        let c = &lane.cells[lane.at.cell as usize];
+    fn ply(&self, lane: &mut Lane<W>, sums: &mut Sums, feed: &mut Feed) {
+        let at = lane.at;
+        let c = &lane.cells[at.cell as usize];
         let total = c.total();
         if total == 0 {
-            self.end_game(lane, sums);
+            self.end_game(lane, sums, feed);
             return;
         }
         let r = uniform_below(&mut lane.rng, total);
         let arrow: u32 = c.cum.iter().map(|&c| u32::from(c <= r)).sum();
-        if lane.at.learner != 0 {
-            lane.last = Some((lane.at.cell, arrow));
+        if at.learner != 0 {
+            lane.last = u64::from(at.cell) << 32 | u64::from(arrow);
         }
-        lane.at = self.children[(lane.at.first + arrow) as usize];
+        lane.at = self.children[(at.first + arrow) as usize];
     }
 
     /// The end of `lane`'s game: its reinforcement, its counts, and the next game's start.
     #[inline(always)]
-    fn end_game(&self, lane: &mut Lane<W>, sums: &mut Sums) {
+    fn end_game(&self, lane: &mut Lane<W>, sums: &mut Sums, feed: &mut Feed) {
         let end = lane.at.end as usize;
-        let result = self.end_results[end];
+        let row = self.end_rows[end];
         sums.ends[end] += 1;
-        if let Some(last) = lane.last.take() {
-            self.reinforce(&mut lane.cells, last, result);
+        let (cell, arrow) = ((lane.last >> 32) as usize, lane.last as u32 as usize);
+        if row.delta != 0 {
+            reinforce(&mut lane.cells[cell], arrow, row.delta);
         }
+        lane.last = u64::from(self.spare) << 32;
         let g = lane.game;
-        let loss = result == GameResult::Loss;
-        let l = u32::from(loss);
-        let row = &mut sums.by_game[g];
-        row[0] += u32::from(result == GameResult::Win);
-        row[1] += u32::from(result == GameResult::Draw);
-        row[2] += l;
-        row[3] += l;
-        lane.lost += u64::from(l);
+        for (count, add) in sums.by_game[g].iter_mut().zip(row.counts) {
+            *count += add;
+        }
+        lane.lost += u64::from(row.loss);
         let cumulative = &mut sums.cumulative[g];
         cumulative[0] += lane.lost;
         cumulative[1] += lane.lost * lane.lost;
+        let loss = row.loss != 0;
         lane.last_loss = if loss { g + 1 } else { lane.last_loss };
         lane.losses[g] = loss;
         lane.game += 1;
         lane.games_left -= 1;
         lane.at = self.start;
+        if lane.games_left == 0 {
+            self.next_run(lane, sums, feed);
+        }
+    }
+
+    /// `lane`'s run counted, and the next one started (one call in many games: kept out of the
+    /// loop's code).
+    #[inline(never)]
+    fn next_run(&self, lane: &mut Lane<W>, sums: &mut Sums, feed: &mut Feed) {
+        self.finish(lane, sums);
+        self.take(lane, feed);
     }
 
     /// A lane for runs of `games` games (restarted for each run).
@@ -308,7 +350,7 @@ impl<const W: usize> FastTable<W> {
             cells: self.cells.clone(),
             rng: rng_from_seed(0),
             at: self.start,
-            last: None,
+            last: u64::from(self.spare) << 32,
             games_left: 0,
             game: 0,
             lost: 0,
@@ -317,13 +359,20 @@ impl<const W: usize> FastTable<W> {
         }
     }
 
-    /// `lane` at the start of run `run`: the template's beads, the run's generator.
-    fn restart(&self, lane: &mut Lane<W>, seed: u64, run: u64, games: usize) {
+    /// `lane` at the start of the next run of `feed` (the template's beads, the run's
+    /// generator), or idle (no games left) where `feed` has none.
+    fn take(&self, lane: &mut Lane<W>, feed: &mut Feed) {
+        if feed.next == feed.end {
+            feed.dry = true;
+            lane.games_left = 0;
+            return;
+        }
         lane.cells.copy_from_slice(&self.cells);
-        lane.rng = rng_from_seed(derive_seed(seed, run));
+        lane.rng = rng_from_seed(derive_seed(feed.seed, feed.next));
+        feed.next += 1;
         lane.at = self.start;
-        lane.last = None;
-        lane.games_left = games;
+        lane.last = u64::from(self.spare) << 32;
+        lane.games_left = feed.games;
         lane.game = 0;
         lane.lost = 0;
         lane.last_loss = 0;
@@ -355,47 +404,33 @@ impl<const W: usize> FastTable<W> {
         )
     }
 
-    /// Plays the runs `ids` (up to [`LANES`]) to the end, interleaved ply by ply while every lane
-    /// has games left (their chains of dependent loads overlap), and counts them in `work`'s sums.
-    fn runs(&self, seed: u64, ids: &[u64], games: usize, work: &mut Work<W>) {
+    /// Plays the runs of `feed` to the end and counts them in `work`'s sums: each lane takes
+    /// the next run as it finishes one, and the lanes are interleaved ply by ply (their chains
+    /// of dependent loads overlap) until the runs run dry; the lanes still playing then finish
+    /// theirs one after another.
+    fn runs(&self, feed: &mut Feed, work: &mut Work<W>) {
         let Work { sums, lanes } = work;
-        for (lane, &id) in lanes.iter_mut().zip(ids) {
-            self.restart(lane, seed, id, games);
-        }
-        if ids.len() == LANES {
-            let [a, b, c, d] = lanes;
-            while a.games_left > 0 && b.games_left > 0 && c.games_left > 0 && d.games_left > 0 {
-                self.ply(a, sums);
-                self.ply(b, sums);
-                self.ply(c, sums);
-                self.ply(d, sums);
+        if feed.games == 0 {
+            for _ in feed.next..feed.end {
+                self.take(&mut lanes[0], feed);
+                self.finish(&lanes[0], sums);
             }
-        }
-        for lane in lanes.iter_mut().take(ids.len()) {
-            while lane.games_left > 0 {
-                self.ply(lane, sums);
-            }
-            self.finish(lane, sums);
-        }
-    }
-
-    #[inline(always)]
-    fn reinforce(&self, cells: &mut [Cell<W>], (cell, arrow): (u32, u32), result: GameResult) {
-        let delta = self.reinforcement.delta(result);
-        if delta == 0 {
             return;
         }
-        let c = &mut cells[cell as usize];
-        let a = arrow as usize;
-        let before = c.cum[a] - if a == 0 { 0 } else { c.cum[a - 1] };
-        let after = if delta >= 0 {
-            before + (delta as u32).min(MAX_BOX_BEADS - c.total())
-        } else {
-            before.saturating_sub(delta.unsigned_abs())
-        };
-        // Arrows from `a` on hold `after - before` beads more (or fewer).
-        for cum in &mut c.cum[a..] {
-            *cum = *cum - before + after;
+        for lane in lanes.iter_mut() {
+            self.take(lane, feed);
+        }
+        let [a, b, c, d] = lanes;
+        while !feed.dry {
+            self.ply(a, sums, feed);
+            self.ply(b, sums, feed);
+            self.ply(c, sums, feed);
+            self.ply(d, sums, feed);
+        }
+        for lane in lanes.iter_mut() {
+            while lane.games_left > 0 {
+                self.ply(lane, sums, feed);
+            }
         }
     }
 
@@ -412,21 +447,61 @@ impl<const W: usize> FastTable<W> {
             lanes: std::array::from_fn(|_| self.lane(games)),
         };
         let play = |mut work: Work<W>, piece: u64| {
-            let first = runs.first + LANES as u64 * piece;
-            let ids: [u64; LANES] = std::array::from_fn(|i| first + i as u64);
-            let ids = &ids[..(runs.end - first).min(LANES as u64) as usize];
-            self.runs(seed, ids, games, &mut work);
-            ids.iter().for_each(|_| on_run());
+            let first = runs.first + PIECE * piece;
+            let mut feed = Feed {
+                seed,
+                next: first,
+                end: (first + PIECE).min(runs.end),
+                games,
+                dry: false,
+            };
+            self.runs(&mut feed, &mut work);
+            (first..feed.end).for_each(|_| on_run());
             work
         };
         let merge = |a: Work<W>, b: Work<W>| Work {
             sums: a.sums.merge(b.sums),
             lanes: a.lanes,
         };
-        fold_pieces(runs.len().div_ceil(LANES), games, new, play, merge).map_or_else(
+        fold_pieces(runs.len().div_ceil(PIECE as usize), games, new, play, merge).map_or_else(
             || ExperimentResult::empty(games),
             |work| work.sums.into_result(&self.end_names),
         )
+    }
+}
+
+/// What an end of result `result` adds, for a learner reinforced by `reinforcement`.
+fn end_row(result: GameResult, reinforcement: Reinforcement) -> EndRow {
+    let loss = u32::from(result == GameResult::Loss);
+    EndRow {
+        counts: [
+            u32::from(result == GameResult::Win),
+            u32::from(result == GameResult::Draw),
+            loss,
+            loss,
+        ],
+        loss,
+        delta: reinforcement.delta(result),
+    }
+}
+
+/// `delta` beads more (or fewer) on arrow `arrow` of `cell` (none below empty, none past
+/// [`MAX_BOX_BEADS`] in the box), with no branch on its place or sign.
+#[inline(always)]
+fn reinforce<const W: usize>(cell: &mut Cell<W>, arrow: usize, delta: i32) {
+    let below = arrow
+        .checked_sub(1)
+        .map_or(0, |i| cell.cum.get(i).copied().unwrap_or(0));
+    let before = cell.cum.get(arrow).copied().unwrap_or(below) - below;
+    let after = if delta >= 0 {
+        before + (delta as u32).min(MAX_BOX_BEADS - cell.total())
+    } else {
+        before.saturating_sub(delta.unsigned_abs())
+    };
+    let change = after.wrapping_sub(before);
+    // Arrows from `arrow` on hold `change` beads more (or fewer).
+    for (i, cum) in cell.cum.iter_mut().enumerate() {
+        *cum = cum.wrapping_add(if i >= arrow { change } else { 0 });
     }
 }
 
