@@ -262,6 +262,26 @@ fn check_size(a: &ExperimentArgs, games: usize) -> Result<()> {
     Ok(())
 }
 
+/// Memory past which an experiment says what it will take before it starts.
+const MEMORY_TO_SAY: u64 = 300_000_000;
+
+/// What an experiment of `games` games a run holds in memory, said where it passes
+/// [`MEMORY_TO_SAY`]: per game index, each thread's sums (about 40 bytes), the result and its
+/// report (about 90 bytes for each variant compared), and the JSON built from them (about 110
+/// more). Measured: 3,000,000 games, one thread, 581 MB as JSON and 253 MB as text.
+fn memory_note(games: usize, variants: usize, json: bool) -> Option<String> {
+    let per_game =
+        40 * crate::par::threads() as u64 + variants as u64 * (90 + 110 * u64::from(json));
+    let bytes = games as u64 * per_game;
+    (bytes > MEMORY_TO_SAY).then(|| {
+        format!(
+            "this experiment keeps about {} in memory: statistics for each of its {} game indices (fewer --games take less)",
+            crate::text::bytes(bytes),
+            crate::text::group(games as u64)
+        )
+    })
+}
+
 /// Says how long the experiment will take, from one short run on this thread: refused past a
 /// year, said on stderr past two minutes.
 fn forecast<G: FullGame>(s: &Setup<G>, runs: usize, games: usize) -> Result<()> {
@@ -387,6 +407,9 @@ pub(super) fn experiment<G: FullGame>(game: G, a: &ExperimentArgs, out: Out) -> 
         out
     };
     let variants = variants(&a.learn, a.compare.as_deref())?;
+    if let Some(note) = memory_note(games, variants.len(), out.is_json()) {
+        eprintln!("{note}");
+    }
     let work = Work::with_bar((runs.len() * variants.len()) as u64, "runs");
     let tick = || work.tick();
     let mut done = Vec::new();
@@ -474,4 +497,21 @@ pub(super) fn report(
         },
     };
     Ok(ExperimentReport { body, written })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::memory_note;
+
+    #[test]
+    fn a_big_experiment_says_its_memory_first() {
+        assert_eq!(memory_note(50, 1, true), None);
+        assert_eq!(memory_note(100_000, 1, false), None);
+        let note = memory_note(10_000_000, 1, true).expect("10,000,000 games take gigabytes");
+        assert!(note.contains("GB in memory"), "{note}");
+        assert!(note.contains("10,000,000 game indices"), "{note}");
+        // Each variant compared holds its own report.
+        assert!(memory_note(2_000_000, 1, true).is_some());
+        assert!(memory_note(1_000_000, 3, true).is_some());
+    }
 }
