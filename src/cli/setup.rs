@@ -505,9 +505,9 @@ impl<G: GameDefaults> Setup<G> {
         r
     }
 
-    /// Plays `games` games, returning each result.
-    pub fn train(&mut self, games: usize) -> Vec<GameResult> {
-        self.bout.train(games)
+    /// Plays `games` games, calling `each` with each game's number and result.
+    pub fn train_each(&mut self, games: u64, each: impl FnMut(u64, GameResult)) -> u64 {
+        self.bout.train_each(games, each)
     }
 
     /// Trains `runs` copies of the machine (run `i` reseeded from the seed and `i`) for `games`

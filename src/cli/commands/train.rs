@@ -158,9 +158,7 @@ pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<Tra
         let (mut work, mut done) = (Work::new(games as u64, "games"), 0);
         while done < games {
             let chunk = (games - done).min(1 << 16);
-            for r in s.train(chunk) {
-                log.push(r);
-            }
+            s.train_each(chunk as u64, |_, r| log.push(r));
             done += chunk;
             work.at(done as u64)?;
         }
