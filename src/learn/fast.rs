@@ -293,6 +293,13 @@ impl<const W: usize> FastTable<W> {
     #[inline(always)]
     fn ply(&self, lane: &mut Lane<W>, sums: &mut Sums, feed: &mut Feed) {
         let at = lane.at;
+        // The end of a game is known from the node, one load before its box: the branch the
+        // processor mispredicts (once a game) is settled sooner. A learner's empty box (it
+        // resigns) is rare, and its test is predicted.
+        if at.cell == 0 {
+            self.end_game(lane, sums, feed);
+            return;
+        }
         let c = &lane.cells[at.cell as usize];
         let total = c.total();
         if total == 0 {
