@@ -12,8 +12,7 @@
 //!   counted as each game ends.
 //! - A piece of work is 64 runs; each of its four lanes takes the next run as it finishes one.
 //! - Four runs are interleaved ply by ply: their chains of dependent loads overlap. Side by side,
-//!   two lanes were 18 % slower and six slower still (the lanes' state no longer fits the
-//!   registers). One long run cannot be split so: on a single run this loop is no faster than
+//!   two lanes were 18 % slower, five 19 % slower and six slower still. One long run cannot be split so: on a single run this loop is no faster than
 //!   the general one, which `train` keeps.
 
 use super::ends::Ends;
