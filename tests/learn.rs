@@ -420,10 +420,13 @@ fn the_fast_loop_plays_the_general_loops_games() {
         let t = Trainer::new(&en, &table);
         // The fast loop is for learners reinforced on their last move (HER's way).
         assert_eq!(t.has_fast_loop(&m), r.scope == Scope::LastMove);
-        let runs = Runs { first: 3, end: 40 };
-        let fast = t.experiment_with(&m, 7, runs, 30, &|| {});
-        assert_eq!(fast, t.general_experiment(&m, 7, runs, 30, &|| {}));
-        assert_eq!(fast.runs, 37);
+        // Fewer runs than lanes, a piece and a run (pieces hold 64), pieces not from run 0.
+        for (first, end) in [(3, 40), (0, 1), (5, 7), (0, 3), (0, 65), (10, 140)] {
+            let runs = Runs { first, end };
+            let fast = t.experiment_with(&m, 7, runs, 30, &|| {});
+            assert_eq!(fast, t.general_experiment(&m, 7, runs, 30, &|| {}));
+            assert_eq!(fast.runs as u64, end - first);
+        }
     }
     let her = Hexapawn::new(Size::GARDNER);
     let (full, none) = (SymmetryMode::Full, SymmetryMode::None);
