@@ -505,7 +505,7 @@ fn end_row(result: GameResult, reinforcement: Reinforcement) -> EndRow {
 }
 
 /// `delta` beads more (or fewer) on arrow `arrow` of `cell` (none below empty, none past
-/// [`MAX_BOX_BEADS`] in the box), with no branch on its place or sign.
+/// [`MAX_BOX_BEADS`] in the box): the running totals from `arrow` on change together.
 #[inline(always)]
 fn reinforce<const W: usize>(cell: &mut Cell<W>, arrow: usize, delta: i32) {
     let below = arrow
