@@ -10,7 +10,7 @@ use matchbox::game::{Game, Side};
 use matchbox::games::hexapawn::{Hexapawn, Size};
 use matchbox::games::tictactoe::TicTacToe;
 use matchbox::learn::Machine;
-use matchbox::learn::engine::{Enumerated, GameState, Table, Trainer};
+use matchbox::learn::engine::{Ends, Enumerated, GameState, Table, Trainer};
 use matchbox::learn::{BoxSet, Forced, Preset, SymmetryMode};
 use matchbox::solve::TieBreak;
 
@@ -51,6 +51,32 @@ fn bench_games<G: Game>(
                 black_box(trainer.play_game(&mut m, &mut st));
             }
             m.games_played
+        })
+    });
+    group.finish();
+}
+
+/// `games` games of one long run from fresh boxes per iteration, as `matchbox train` plays them
+/// (`Trainer::train_into`: the fast loop where it takes the table).
+fn bench_long_run<G: Game>(
+    c: &mut Criterion,
+    name: &str,
+    setup: (Enumerated<G>, Table, Machine<G>),
+    games: u64,
+) {
+    let (arena, table, fresh) = setup;
+    let trainer = Trainer::new(&arena, &table);
+    let mut group = c.benchmark_group(name);
+    group.throughput(Throughput::Elements(games));
+    let (mut seed, mut st, mut out) = (0u64, GameState::new(), Vec::new());
+    group.bench_function(format!("{games} games of one run"), |b| {
+        b.iter(|| {
+            let mut m = fresh.clone();
+            seed += 1;
+            m.reseed(seed);
+            out.clear();
+            trainer.train_into(&mut m, &mut st, games, &mut out, &mut Ends::default());
+            black_box(m.games_played)
         })
     });
     group.finish();
@@ -98,6 +124,12 @@ fn training(c: &mut Criterion) {
         "her_vs_perfect",
         hex(her, Side::Second, Gardner),
         100_000,
+    );
+    bench_long_run(
+        c,
+        "her_long_run",
+        hex(Hexapawn::new(Size::GARDNER), Side::Second, Full),
+        1_000_000,
     );
     bench_games(
         c,

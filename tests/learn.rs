@@ -435,3 +435,74 @@ fn the_fast_loop_plays_the_general_loops_games() {
     same(TicTacToe, Side::First, full, Reinforcement::MICHIE);
     same(TicTacToe, Side::Second, none, Reinforcement::GARDNER);
 }
+
+/// `train`'s long runs (`Trainer::train_into`) take the fast loop for learners reinforced on their
+/// last move and play the general loop's games: the same results, ends, beads, generator and
+/// last game's draws.
+#[test]
+fn long_runs_on_the_fast_loop_play_the_general_loops_games() {
+    use matchbox::games::tictactoe::TicTacToe;
+    use matchbox::learn::engine::Ends;
+    fn same<G: matchbox::game::Game>(
+        game: G,
+        side: Side,
+        random: bool,
+        r: Reinforcement,
+        beads: u32,
+    ) {
+        let boxes = Arc::new(BoxSet::build(&game, side, SymmetryMode::Full));
+        let en = Enumerated::new(game);
+        let table = if random {
+            Table::against_random(&en, &boxes)
+        } else {
+            Table::against_perfect(&en, &boxes, TieBreak::Random).unwrap()
+        };
+        let t = Trainer::new(&en, &table);
+        // Fewer games than the table has states: the general loop; then more.
+        for games in [3u64, 40_000] {
+            let mut fast = Machine::new(Arc::clone(&boxes), StageBeads::uniform(beads), r, 11);
+            let mut general = fast.clone();
+            let (mut st_fast, mut st_general) = (GameState::new(), GameState::new());
+            let (mut results, mut ends) = (Vec::new(), Ends::default());
+            t.train_into(&mut fast, &mut st_fast, games, &mut results, &mut ends);
+            // The general loop, a call a game.
+            let (mut played, mut general_ends) = (Vec::new(), Ends::default());
+            let mut each = |_, r| played.push(r);
+            t.train_each(
+                &mut general,
+                &mut st_general,
+                games,
+                &mut each,
+                &mut general_ends,
+            );
+            assert_eq!(results, played, "{games} games");
+            assert_eq!(ends, general_ends);
+            assert_eq!(ends.total(), games, "every game's end counted");
+            assert_eq!(fast.games_played, general.games_played);
+            assert_eq!(fast.rng, general.rng, "the generator after {games} games");
+            for b in 0..boxes.len() {
+                assert_eq!(
+                    fast.beads_in(b),
+                    general.beads_in(b),
+                    "box {b} after {games} games"
+                );
+                assert_eq!(fast.box_total(b), general.box_total(b), "box {b}");
+            }
+            assert_eq!(st_fast.played, st_general.played, "the last game's draws");
+            assert_eq!(st_fast.end, st_general.end);
+        }
+    }
+    let her = Hexapawn::new(Size::GARDNER);
+    // HER as Gardner built it; one bead a move, so boxes empty and the machine resigns.
+    same(her.clone(), Side::Second, false, Reinforcement::GARDNER, 3);
+    same(her.clone(), Side::Second, false, Reinforcement::GARDNER, 1);
+    let reward = Reinforcement {
+        win: 2,
+        draw: 1,
+        loss: -1,
+        scope: Scope::LastMove,
+    };
+    same(her, Side::First, true, reward, 1);
+    same(TicTacToe, Side::First, false, reward, 2);
+    same(TicTacToe, Side::Second, true, Reinforcement::GARDNER, 1);
+}

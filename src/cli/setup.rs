@@ -505,9 +505,9 @@ impl<G: GameDefaults> Setup<G> {
         r
     }
 
-    /// Plays `games` games, calling `each` with each game's number and result.
-    pub fn train_each(&mut self, games: u64, each: impl FnMut(u64, GameResult)) -> u64 {
-        self.bout.train_each(games, each)
+    /// Plays `games` games, appending each result to `out` (see [`Bout::train_into`]).
+    pub fn train_into(&mut self, games: u64, out: &mut Vec<GameResult>) -> u64 {
+        self.bout.train_into(games, out)
     }
 
     /// Trains `runs` copies of the machine (run `i` reseeded from the seed and `i`) for `games`

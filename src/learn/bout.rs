@@ -936,6 +936,23 @@ impl<G: GameDefaults> Bout<G> {
         games
     }
 
+    /// As [`Bout::train_each`], appending each result to `out`: where the learner plays a
+    /// player on a table, with no call a game (the score is counted from `out` after the
+    /// games).
+    pub fn train_into(&mut self, games: u64, out: &mut Vec<GameResult>) -> u64 {
+        let (Some(t), Some(en), Opposition::Player(_), None) =
+            (&self.table, &self.enumerated, &self.opposition, &self.live)
+        else {
+            return self.train_each(games, |_, r| out.push(r));
+        };
+        let start = out.len();
+        let first = self.learner.games_played;
+        let trainer = Trainer::new(en, t);
+        trainer.train_into(&mut self.learner, &mut self.st, games, out, &mut self.ends);
+        self.score.add_all(first + 1, &out[start..]);
+        games
+    }
+
     /// Plays `games` whole games and returns their results.
     pub fn train(&mut self, games: usize) -> Vec<GameResult> {
         let mut out = Vec::with_capacity(games);

@@ -13,8 +13,10 @@
 //! - A piece of work is up to 64 runs; each of its four lanes takes the next run as it finishes
 //!   one.
 //! - Four runs are interleaved ply by ply: their chains of dependent loads overlap. Side by side,
-//!   two lanes were 18 % slower, five 19 % slower and six slower still. One long run cannot be split so: on a single run this loop is no faster than
-//!   the general one, which `train` keeps.
+//!   two lanes were 18 % slower, five 19 % slower and six slower still.
+//! - One long run (`train`) cannot be split so: [`FastTable::train`] plays it on the same table
+//!   as one chain, with the draw a branch the processor predicts (a trained box has few arrows
+//!   with beads) and the opponent's option drawn with no load of its box.
 
 use super::ends::Ends;
 use super::experiment::{ExperimentResult, Runs, fold_pieces};
@@ -207,6 +209,8 @@ pub struct FastTable<const W: usize> {
     /// What each end id adds, and its name.
     end_rows: Vec<EndRow>,
     end_names: Vec<String>,
+    /// How a game that ends so ends for the learner, by end id.
+    end_results: Vec<GameResult>,
 }
 
 impl<const W: usize> FastTable<W> {
@@ -294,6 +298,7 @@ impl<const W: usize> FastTable<W> {
                 .map(|&r| end_row(r, m.reinforcement))
                 .collect(),
             end_names: table.end_names().to_vec(),
+            end_results,
         })
     }
 
@@ -452,6 +457,69 @@ impl<const W: usize> FastTable<W> {
         }
     }
 
+    /// Plays `games` games of one run on `m` (its beads, generator and games played), appending
+    /// each result to `out` and counting each end id in `by_id`: the games of
+    /// `Trainer::play_game`, one after another. One run is one chain of dependent loads (node,
+    /// box, draw, child), so the draw is a search the processor predicts and runs ahead of (a
+    /// trained box has few arrows with beads), not the count of the lanes.
+    fn train<G: Game>(
+        &self,
+        m: &mut Machine<G>,
+        games: u64,
+        out: &mut Vec<GameResult>,
+        by_id: &mut [u64],
+    ) {
+        let mut cells = self.cells.clone();
+        let mut rng = m.rng.clone();
+        let spare = u64::from(self.spare) << 32;
+        for _ in 0..games {
+            let mut at = self.start;
+            let mut last = spare;
+            let end = loop {
+                let arrow = if at.learner != 0 {
+                    let c = &cells[at.cell as usize];
+                    if c.total() == 0 {
+                        break at.end;
+                    }
+                    let r = uniform_below(&mut rng, c.total());
+                    let arrow = c.cum.iter().position(|&x| x > r).unwrap_or(W - 1) as u32;
+                    last = u64::from(at.cell) << 32 | u64::from(arrow);
+                    arrow
+                } else if at.cell == 0 {
+                    break at.end;
+                } else {
+                    // The opponent's box holds one bead for each of its `cell` options: the
+                    // number drawn is the option, with no load of the box.
+                    uniform_below(&mut rng, at.cell)
+                };
+                at = self.children[(at.first + arrow) as usize];
+            } as usize;
+            let delta = self.end_rows[end].delta;
+            if delta != 0 {
+                let (cell, arrow) = ((last >> 32) as usize, last as u32 as usize);
+                reinforce(&mut cells[cell], arrow, delta);
+            }
+            out.push(self.end_results[end]);
+            by_id[end] += 1;
+        }
+        m.rng = rng;
+        m.games_played = m.games_played.saturating_add(games);
+        let boxes = std::sync::Arc::clone(&m.boxes);
+        let beads = m.raw_beads_mut();
+        for (b, cell) in cells[W + 1..self.spare as usize].iter().enumerate() {
+            let base = boxes.bead_index(b);
+            beads[base] = cell.total();
+            let mut below = 0;
+            for (bead, &cum) in beads[base + 1..base + 1 + boxes.arrows(b).len()]
+                .iter_mut()
+                .zip(&cell.cum)
+            {
+                *bead = cum - below;
+                below = cum;
+            }
+        }
+    }
+
     /// The experiment of `Trainer::experiment_with`: the same sums as its general loop.
     pub fn experiment(
         &self,
@@ -554,6 +622,36 @@ pub(super) fn experiment<G: Game>(
         9..=16 => Some(FastTable::<16>::new(table, m)?.experiment(seed, runs, games, on_run)),
         _ => None,
     }
+}
+
+/// [`FastTable::train`] at the narrowest width that holds the table; `false` (nothing played)
+/// where none does, or where building the loop's table would cost more than the games (a table
+/// of more states than games).
+pub(super) fn train<G: Game>(
+    table: &Table,
+    m: &mut Machine<G>,
+    games: u64,
+    out: &mut Vec<GameResult>,
+    by_id: &mut [u64],
+) -> bool {
+    if !pays(m) || table.raw_states().len() as u64 > games {
+        return false;
+    }
+    macro_rules! at_width {
+        ($w:literal) => {
+            match FastTable::<$w>::new(table, m) {
+                Some(fast) => fast.train(m, games, out, by_id),
+                None => return false,
+            }
+        };
+    }
+    match width(table, m) {
+        0..=4 => at_width!(4),
+        5..=8 => at_width!(8),
+        9..=16 => at_width!(16),
+        _ => return false,
+    }
+    true
 }
 
 /// Whether the fast loop is faster for `m`: where only the last move is reinforced (HER). Where

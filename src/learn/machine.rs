@@ -227,6 +227,11 @@ impl<G: Game> Machine<G> {
         &self.beads
     }
 
+    /// The beads, flat, to write back what the fast loop learned.
+    pub(super) fn raw_beads_mut(&mut self) -> &mut [u32] {
+        &mut self.beads
+    }
+
     /// The beads, flat, and the generator (for the compiled table's hot loop).
     pub(super) fn beads_and_rng(&mut self) -> (&[u32], &mut Rng) {
         (&self.beads, &mut self.rng)

@@ -156,9 +156,12 @@ pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<Tra
     } else {
         // In chunks, so that memory does not grow with the games played.
         let (mut work, mut done) = (Work::new(games as u64, "games"), 0);
+        let mut results = Vec::new();
         while done < games {
             let chunk = (games - done).min(1 << 16);
-            s.train_each(chunk as u64, |_, r| log.push(r));
+            results.clear();
+            s.train_into(chunk as u64, &mut results);
+            log.extend(&results);
             done += chunk;
             work.at(done as u64)?;
         }
@@ -189,7 +192,7 @@ pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<Tra
             }
         },
         ended: s.bout.ends().clone(),
-        results: log.letters.clone().unwrap_or_default(),
+        results: log.letters_text(),
         beads_left: m.beads_left(),
         boxes: m.boxes.len(),
         boxes_emptied: m.boxes_emptied(),
@@ -296,7 +299,8 @@ pub(super) struct ResultLog {
     /// Games pushed, and where the next goes in `tail`.
     pushed: u64,
     next: usize,
-    letters: Option<String>,
+    /// Every result as its letter (ASCII, so bytes: appended many at a time).
+    letters: Option<Vec<u8>>,
 }
 
 /// The last games kept.
@@ -310,7 +314,7 @@ impl ResultLog {
             tail: [GameResult::Win; TAIL],
             pushed: 0,
             next: 0,
-            letters: letters.then(String::new),
+            letters: letters.then(Vec::new),
         }
     }
 
@@ -327,8 +331,35 @@ impl ResultLog {
         };
         self.pushed += 1;
         if let Some(l) = &mut self.letters {
-            l.push(result_letter(r));
+            l.push(result_letter(r) as u8);
         }
+    }
+
+    /// [`ResultLog::push`] for each of `results`, in passes over them.
+    fn extend(&mut self, results: &[GameResult]) {
+        let room = 100usize.saturating_sub(self.head.len());
+        self.head.extend(&results[..room.min(results.len())]);
+        // Only the last `TAIL` can stay in the ring.
+        let skip = results.len().saturating_sub(TAIL);
+        self.next = (self.next + skip) % TAIL;
+        for &r in &results[skip..] {
+            self.tail[self.next] = r;
+            self.next = if self.next + 1 == TAIL {
+                0
+            } else {
+                self.next + 1
+            };
+        }
+        self.pushed += results.len() as u64;
+        if let Some(l) = &mut self.letters {
+            l.extend(results.iter().map(|&r| result_letter(r) as u8));
+        }
+    }
+
+    /// Every result as its letter, or nothing where they are not kept.
+    fn letters_text(&self) -> String {
+        // Letters are ASCII: nothing is replaced.
+        String::from_utf8_lossy(self.letters.as_deref().unwrap_or_default()).into_owned()
     }
 
     /// The last games (up to [`TAIL`]), oldest first.
@@ -391,7 +422,17 @@ mod tests {
             assert_eq!(log.last_games(), last, "{games} games");
             let first: Vec<GameResult> = (0..games.min(100)).map(result).collect();
             assert_eq!(log.head, first, "{games} games");
-            assert_eq!(log.letters.as_deref().map(str::len), Some(games as usize));
+            assert_eq!(log.letters_text().len(), games as usize);
+            // The same log from the results in chunks (as `train` gives them).
+            for chunk in [1, 7, 100, 101, 333] {
+                let all: Vec<GameResult> = (0..games).map(result).collect();
+                let mut chunked = ResultLog::new(1, true);
+                all.chunks(chunk).for_each(|c| chunked.extend(c));
+                assert_eq!(chunked.head, log.head, "{games} games in chunks of {chunk}");
+                assert_eq!(chunked.last_games(), log.last_games(), "{games}, {chunk}");
+                assert_eq!(chunked.letters, log.letters, "{games}, {chunk}");
+                assert_eq!(chunked.pushed, log.pushed);
+            }
         }
     }
 }
