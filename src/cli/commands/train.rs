@@ -303,6 +303,9 @@ pub(super) struct ResultLog {
     letters: Option<Vec<u8>>,
 }
 
+/// Each result's letter, by its index (`result_letter` as a byte, for many at a time).
+const LETTERS: [u8; 3] = *b"WDL";
+
 /// The last games kept.
 const TAIL: usize = 100;
 
@@ -352,14 +355,15 @@ impl ResultLog {
         }
         self.pushed += results.len() as u64;
         if let Some(l) = &mut self.letters {
-            l.extend(results.iter().map(|&r| result_letter(r) as u8));
+            l.extend(results.iter().map(|&r| LETTERS[r as usize]));
         }
     }
 
     /// Every result as its letter, or nothing where they are not kept.
     fn letters_text(&self) -> String {
-        // Letters are ASCII: nothing is replaced.
-        String::from_utf8_lossy(self.letters.as_deref().unwrap_or_default()).into_owned()
+        // Letters are ASCII, so the bytes are always text.
+        let bytes = self.letters.as_deref().unwrap_or_default();
+        std::str::from_utf8(bytes).map_or_else(|_| String::new(), str::to_owned)
     }
 
     /// The last games (up to [`TAIL`]), oldest first.
@@ -422,7 +426,8 @@ mod tests {
             assert_eq!(log.last_games(), last, "{games} games");
             let first: Vec<GameResult> = (0..games.min(100)).map(result).collect();
             assert_eq!(log.head, first, "{games} games");
-            assert_eq!(log.letters_text().len(), games as usize);
+            let letters: String = (0..games).map(|k| result_letter(result(k))).collect();
+            assert_eq!(log.letters_text(), letters);
             // The same log from the results in chunks (as `train` gives them).
             for chunk in [1, 7, 100, 101, 333] {
                 let all: Vec<GameResult> = (0..games).map(result).collect();
