@@ -184,8 +184,9 @@ impl<'a, G: Game> Trainer<'a, G> {
 
     /// Plays `games` games, calling `each` with each game's number (the machine's games played
     /// after it) and result, and counting how they ended in `ends`: [`Trainer::play_game`] one
-    /// after another (for one long run it is as fast as the fast loop of experiments, which gains
-    /// by playing two runs at once); the last game leaves its draws in `st`.
+    /// after another (the screens' way: a call a game; `matchbox train` takes
+    /// [`Trainer::train_into`], on the fast loop where it can); the last game leaves its draws in
+    /// `st`.
     pub fn train_each(
         &self,
         m: &mut Machine<G>,
