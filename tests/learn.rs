@@ -458,8 +458,8 @@ fn long_runs_on_the_fast_loop_play_the_general_loops_games() {
             Table::against_perfect(&en, &boxes, TieBreak::Random).unwrap()
         };
         let t = Trainer::new(&en, &table);
-        // Fewer games than the table has states: the general loop; then more.
-        for games in [3u64, 40_000] {
+        // No games, fewer than the table has states (the general loop), then more.
+        for games in [0u64, 1, 3, 40_000] {
             let mut fast = Machine::new(Arc::clone(&boxes), StageBeads::uniform(beads), r, 11);
             let mut general = fast.clone();
             let (mut st_fast, mut st_general) = (GameState::new(), GameState::new());

@@ -217,11 +217,12 @@ impl<'a, G: Game> Trainer<'a, G> {
         ends: &mut Ends,
     ) {
         let mut by_id = vec![0u64; self.table.end_names().len()];
-        out.reserve(usize::try_from(games).unwrap_or(0));
+        out.reserve(usize::try_from(games.min(1 << 20)).unwrap_or(0));
         // All but the last game on the fast loop where it takes the table; the last on the
         // general loop, which leaves its draws in `st`.
         let fast = games > 1 && super::fast::train(self.table, m, games - 1, out, &mut by_id);
-        for _ in u64::from(fast) * (games - 1)..games {
+        let general = if fast { 1 } else { games };
+        for _ in 0..general {
             let r = self.play_game(m, st);
             by_id[st.end as usize] += 1;
             out.push(r);

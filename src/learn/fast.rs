@@ -8,8 +8,7 @@
 //!   a box and no compares (the learner's and the opponent's plies alternate, so the branch
 //!   between them is predicted; one path for both, loading a box of `k` single beads, took
 //!   13 % more instructions, 710 million against 626 million for 40,000 HER runs, and 3–11 %
-//!   more time). The end of a game is a node with no
-//!   box.
+//!   more time). The end of a game is a node with no box.
 //! - Forced moves (a machine's single move, where its set has no box) are followed when the
 //!   table is built: they draw nothing.
 //! - The beads are the lane's, copied afresh for each run (no allocation a run); statistics are
