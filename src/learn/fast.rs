@@ -611,6 +611,20 @@ fn width<G: Game>(table: &Table, m: &Machine<G>) -> usize {
     opponent.chain(boxes).max().unwrap_or(0)
 }
 
+/// `$body` with `$fast` the loop's table for `$table` and the learner `$m` at the narrowest width
+/// that holds it: `Some` of its value, `None` where no width does (the caller plays the general
+/// loop).
+macro_rules! at_width {
+    ($table:expr, $m:expr, |$fast:ident| $body:expr) => {
+        match width($table, $m) {
+            0..=4 => FastTable::<4>::new($table, $m).map(|$fast| $body),
+            5..=8 => FastTable::<8>::new($table, $m).map(|$fast| $body),
+            9..=16 => FastTable::<16>::new($table, $m).map(|$fast| $body),
+            _ => None,
+        }
+    };
+}
+
 /// [`FastTable::experiment`] at the narrowest width that holds the table; `None` where none does
 /// (the caller plays the general loop).
 pub(super) fn experiment<G: Game>(
@@ -624,12 +638,7 @@ pub(super) fn experiment<G: Game>(
     if !pays(m) {
         return None;
     }
-    match width(table, m) {
-        0..=4 => Some(FastTable::<4>::new(table, m)?.experiment(seed, runs, games, on_run)),
-        5..=8 => Some(FastTable::<8>::new(table, m)?.experiment(seed, runs, games, on_run)),
-        9..=16 => Some(FastTable::<16>::new(table, m)?.experiment(seed, runs, games, on_run)),
-        _ => None,
-    }
+    at_width!(table, m, |fast| fast.experiment(seed, runs, games, on_run))
 }
 
 /// [`FastTable::train`] at the narrowest width that holds the table; `false` (nothing played)
@@ -645,21 +654,7 @@ pub(super) fn train<G: Game>(
     if !pays(m) || table.raw_states().len() as u64 > games {
         return false;
     }
-    macro_rules! at_width {
-        ($w:literal) => {
-            match FastTable::<$w>::new(table, m) {
-                Some(fast) => fast.train(m, games, out, by_id),
-                None => return false,
-            }
-        };
-    }
-    match width(table, m) {
-        0..=4 => at_width!(4),
-        5..=8 => at_width!(8),
-        9..=16 => at_width!(16),
-        _ => return false,
-    }
-    true
+    at_width!(table, m, |fast| fast.train(m, games, out, by_id)).is_some()
 }
 
 /// Whether the fast loop is faster for `m`: where only the last move is reinforced (HER). Where
@@ -671,15 +666,7 @@ fn pays<G: Game>(m: &Machine<G>) -> bool {
 
 /// Whether the fast loop takes `table` for the learner `m`.
 pub(super) fn takes<G: Game>(table: &Table, m: &Machine<G>) -> bool {
-    if !pays(m) {
-        return false;
-    }
-    match width(table, m) {
-        0..=4 => FastTable::<4>::new(table, m).is_some(),
-        5..=8 => FastTable::<8>::new(table, m).is_some(),
-        9..=16 => FastTable::<16>::new(table, m).is_some(),
-        _ => false,
-    }
+    pays(m) && at_width!(table, m, |_fast| ()).is_some()
 }
 
 #[cfg(test)]
