@@ -10,12 +10,14 @@
 //!    `view` (the screens as ratatui widgets), `film` (a screen's frames as an animated GIF);
 //! 4. `games`: one folder per game, each holding its rules (core), its defaults, its board on the
 //!    screen and on a label, and the registry ([`games::GameKind`]) that names them;
-//! 5. `cli` (the command line: clap stays here) and `tui` (the terminal).
+//! 5. `front` (what every front end shares: the page's address as a match), `cli` (the command
+//!    line: clap stays here) and `tui` (the terminal).
 
 pub mod chart;
 #[cfg(feature = "native")]
 pub mod cli;
 pub mod film;
+pub mod front;
 pub mod game;
 pub mod games;
 pub mod labels;

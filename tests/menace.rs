@@ -46,7 +46,14 @@ fn menace_box_counts_match_michie() {
         }
     }
     // Michie's beads: 4, 3, 2, 1 per arrow at moves 1, 3, 5, 7.
-    let v = json(&["boxes", "tictactoe", "--count", "--json"]);
+    let v = json(&[
+        "boxes",
+        "tictactoe",
+        "--count",
+        "--json",
+        "--preset",
+        "michie",
+    ]);
     let set = BoxSet::build_with(&TicTacToe, Side::First, SymmetryMode::Full, Forced::Skip);
     let beads: u64 = set
         .iter()
@@ -225,6 +232,8 @@ fn experiment_reports_first_box_empty() {
         "--seed",
         "1",
         "--json",
+        "--preset",
+        "michie",
     ]);
     let share = v["first_box_empty"].as_f64().unwrap();
     assert!(
@@ -356,4 +365,39 @@ fn both_machines_learn_and_both_can_be_saved() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("must play white"));
+}
+
+/// The default MENACE learns against the perfect player for nearly every seed: 1,000 machines,
+/// 200 games each. Michie's own settings, on the same seeds, give up for good in most runs.
+#[test]
+fn the_default_menace_learns_to_draw_for_nearly_every_seed() {
+    let args = |preset: &'static str| {
+        let mut a = vec![
+            "experiment",
+            "tictactoe",
+            "--runs",
+            "1000",
+            "--games",
+            "200",
+            "--seed",
+            "1962",
+            "--json",
+        ];
+        if !preset.is_empty() {
+            a.extend(["--preset", preset]);
+        }
+        json(&a)
+    };
+    let v = args("");
+    assert_eq!(v["settings"]["reinforcement"], "class", "{}", v["settings"]);
+    assert_eq!(v["settings"]["initial_beads"], "8,3,2,1");
+    let resigned = v["first_box_empty"].as_f64().unwrap();
+    let drawn = v["summary"]["draw_rate_last_20"].as_f64().unwrap();
+    let lost_first = v["summary"]["loss_rate_first_20"].as_f64().unwrap();
+    assert!(resigned <= 0.01, "{resigned} of default machines resign");
+    assert!(drawn >= 0.85, "games 181-200: {drawn} drawn");
+    assert!(lost_first > 0.5, "it starts by losing: {lost_first}");
+    let michie = args("michie");
+    let gave_up = michie["first_box_empty"].as_f64().unwrap();
+    assert!(gave_up > 0.4, "Michie's machines give up: {gave_up}");
 }

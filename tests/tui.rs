@@ -1480,3 +1480,28 @@ fn ctrl_u_clears_and_a_destination_alone_is_taken_when_only_one_move_goes_there(
     app.update(Action::Enter);
     assert!(app.message.is_some(), "no White move goes back to a1");
 }
+
+#[test]
+fn reverse_video_written_out_for_the_page_reads_in_both_themes() {
+    use matchbox::view::theme::{Theme, luminance};
+    use ratatui::buffer::Buffer;
+    use ratatui::layout::Rect;
+    use ratatui::style::{Color, Modifier, Style};
+    for theme in [Theme::Dark, Theme::Light] {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 4, 1));
+        buf.set_string(0, 0, "57", Style::new().add_modifier(Modifier::REVERSED));
+        theme.apply(&mut buf);
+        theme.explicit_reverse(&mut buf);
+        let cell = &buf.content[0];
+        assert!(!cell.modifier.contains(Modifier::REVERSED));
+        let (Color::Rgb(fr, fg, fb), Color::Rgb(br, bg, bb)) = (cell.fg, cell.bg) else {
+            panic!(
+                "{theme:?}: colours not explicit: {:?} on {:?}",
+                cell.fg, cell.bg
+            );
+        };
+        let (f, b) = (luminance((fr, fg, fb)), luminance((br, bg, bb)));
+        let ratio = (f.max(b) + 0.05) / (f.min(b) + 0.05);
+        assert!(ratio > 4.5, "{theme:?}: {:?} on {:?}", cell.fg, cell.bg);
+    }
+}

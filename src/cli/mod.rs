@@ -14,6 +14,7 @@ use crate::labels::Paper;
 use crate::learn::{Engine, Preset, Reinforcement, StageBeads, SymmetryMode};
 use crate::players::Opponent;
 use crate::solve::TieBreak;
+use crate::view::app::Speed;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -280,7 +281,7 @@ pub struct BoxesArgs {
     pub game: GameArgs,
     #[command(flatten)]
     pub set: BoxSetArgs,
-    /// Historical settings for beads and reinforcement: gardner, michie or scroggs [default: gardner for hexapawn and havannah, michie for tictactoe]
+    /// Settings for beads and reinforcement: gardner, michie, scroggs (historical) or class (8/3/2/1 beads, +4/+3/-1: learns against a perfect player) [default: gardner for hexapawn and havannah, class for tictactoe]
     #[arg(long)]
     pub preset: Option<Preset>,
     /// Initial beads per arrow for each of the learner's moves, e.g. 1 or 4,3,2,1 [default: the preset's]
@@ -389,10 +390,10 @@ impl std::str::FromStr for OpponentSpec {
 /// The machine's settings: where it comes from, its beads, its reinforcement, its seed.
 #[derive(Args, Debug, Clone)]
 pub struct MachineArgs {
-    /// Historical settings for beads and reinforcement: gardner, michie or scroggs [default: gardner for hexapawn and havannah, michie for tictactoe]
+    /// Settings for beads and reinforcement: gardner, michie, scroggs (historical) or class (8/3/2/1 beads, +4/+3/-1: learns against a perfect player) [default: gardner for hexapawn and havannah, class for tictactoe]
     #[arg(long)]
     pub preset: Option<Preset>,
-    /// Reinforcement: gardner, michie, or WIN,DRAW,LOSS[:all|:last] [default: the preset's]
+    /// Reinforcement: gardner, michie, class, or WIN,DRAW,LOSS[:all|:last] [default: the preset's]
     #[arg(long, allow_hyphen_values = true)]
     pub reinforcement: Option<Reinforcement>,
     /// Initial beads per arrow for each of the learner's moves, e.g. 1 or 4,3,2,1 [default: the preset's]
@@ -538,9 +539,9 @@ pub struct WatchArgs {
     /// `s` says what the file holds and the second `s` replaces it)
     #[arg(long)]
     pub force: bool,
-    /// Speed to start at
-    #[arg(long, value_enum, default_value_t = StartSpeed::Slow)]
-    pub speed: StartSpeed,
+    /// Speed to start at: step, slow, 1, 10, 100 (games a second) or flat-out
+    #[arg(long, default_value_t = Speed::Slow)]
+    pub speed: Speed,
     /// Colours: dark (light text on the terminal's background) or light (dark text on a white
     /// background matchbox paints itself: for light terminals and projectors)
     #[arg(long, value_enum, default_value_t = ThemeName::Dark)]
@@ -580,21 +581,6 @@ impl From<ThemeName> for crate::view::theme::Theme {
             ThemeName::Light => crate::view::theme::Theme::Light,
         }
     }
-}
-
-/// The watch screen's speeds, as named on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum StartSpeed {
-    Step,
-    Slow,
-    #[value(name = "1")]
-    Games1,
-    #[value(name = "10")]
-    Games10,
-    #[value(name = "100")]
-    Games100,
-    #[value(name = "flat-out")]
-    FlatOut,
 }
 
 #[derive(Args, Debug)]

@@ -10,12 +10,12 @@ use super::{BoxSetArgs, GameArgs, LearnArgs, MachineArgs, OpponentSpec};
 use crate::cli::progress::Steps;
 use crate::game::{Game, Side};
 use crate::games::GameKind;
-use crate::learn::MachineSpec;
 use crate::learn::engine::ExperimentResult;
 use crate::learn::{
-    Against, Bout, BoutOptions, BoxSet, Engine, Forced, GameDefaults, GameResult, Machine,
-    Preparing, Preset, Reinforcement, StageBeads, SymmetryMode,
+    Bout, BoxSet, Engine, Forced, GameDefaults, GameResult, Machine, Preparing, Preset,
+    Reinforcement, StageBeads, SymmetryMode,
 };
+use crate::learn::{MachineSpec, MatchSpec, Rival, Source};
 use crate::players::Opponent;
 use crate::rng::{RNG_NAME, rng_from_seed};
 use crate::solve::TieBreak;
@@ -274,19 +274,45 @@ fn lazy_engine<G: GameDefaults>(game: &G, engine: Engine) -> Result<bool> {
     }
 }
 
-/// The learner a command starts from: fresh boxes, or a file's, with the command's settings.
-pub(crate) fn build_machine<G: GameDefaults>(
+/// Where the learner comes from: the file of `--boxes`, read and checked against the options,
+/// or fresh settings.
+fn learner_source<G: GameDefaults>(game: &G, opts: &MachineOptions) -> Result<Source<G>> {
+    Ok(match &opts.boxes {
+        Some(path) => {
+            let mut m = machine_from_file(game, opts, path)?;
+            if let Some(bytes) = opts.max_memory {
+                std::sync::Arc::make_mut(&mut m.boxes).set_budget(bytes);
+            }
+            Source::Loaded(m)
+        }
+        None => Source::Fresh(machine_spec(game, opts)?),
+    })
+}
+
+/// The match the options ask for, as data: what every command that trains or shows a machine
+/// builds (with [`MatchSpec::build`]).
+pub(crate) fn match_spec<G: GameDefaults>(
     game: &G,
     opts: &MachineOptions,
-) -> Result<Machine<G>> {
-    let mut m = match &opts.boxes {
-        Some(path) => machine_from_file(game, opts, path)?,
-        None => fresh_machine(game, opts)?,
+    opponent: &OpponentSpec,
+    tie_break: TieBreak,
+) -> Result<MatchSpec<G>> {
+    let learner = learner_source(game, opts)?;
+    let rival = match opponent.kind {
+        Opponent::Matchbox => Rival::Machine(
+            (opponent.file.as_deref())
+                .map(|path| rival_machine(game, &learner, path))
+                .transpose()?,
+        ),
+        kind => Rival::Player(kind),
     };
-    if let Some(bytes) = opts.max_memory {
-        std::sync::Arc::make_mut(&mut m.boxes).set_budget(bytes);
-    }
-    Ok(m)
+    Ok(MatchSpec {
+        learner,
+        opponent: rival,
+        engine: opts.engine,
+        tie_break,
+        graph: None,
+    })
 }
 
 /// The machine a file holds, checked against the command's options and with its settings.
@@ -358,8 +384,9 @@ fn machine_from_file<G: GameDefaults>(
 }
 
 /// A machine with fresh boxes and the command's (or the game's) settings.
-fn fresh_machine<G: GameDefaults>(game: &G, opts: &MachineOptions) -> Result<Machine<G>> {
-    let spec = MachineSpec {
+/// A fresh learner's settings from the options.
+fn machine_spec<G: GameDefaults>(game: &G, opts: &MachineOptions) -> Result<MachineSpec> {
+    Ok(MachineSpec {
         side: opts
             .set
             .side
@@ -373,39 +400,56 @@ fn fresh_machine<G: GameDefaults>(game: &G, opts: &MachineOptions) -> Result<Mac
         beads: opts.beads.clone(),
         seed: opts.seed.unwrap_or_else(rand::random),
         lazy: lazy_engine(game, opts.engine)?,
-    };
-    Ok(spec.build(game)?)
+        max_memory: opts.max_memory,
+    })
 }
 
-/// The second machine of a learner-against-learner run: the file's, or a fresh one for the other
-/// side with the game's defaults, seeded from the learner's seed.
-pub(crate) fn rival_machine<G: GameDefaults>(
+/// The second machine of a learner-against-learner run from its file, checked against the
+/// learner: the other side, and lazy only where the learner is.
+fn rival_machine<G: GameDefaults>(
     game: &G,
-    learner: &Machine<G>,
-    file: Option<&Path>,
+    learner: &Source<G>,
+    path: &Path,
 ) -> Result<Machine<G>> {
-    let side = learner.boxes.side().other();
-    match file {
-        Some(path) => {
-            let m = store::load_machine(game, path)?;
-            if m.boxes.side() != side {
-                bail!(
-                    "{}: the opponent machine must play {}, but it plays {}",
-                    path.display(),
-                    game.side_name(side),
-                    game.side_name(m.boxes.side())
-                );
-            }
-            if m.boxes.is_lazy() && !learner.boxes.is_lazy() {
-                bail!(
-                    "{}: the opponent is a lazy machine; run the learner with --engine lazy",
-                    path.display()
-                );
-            }
-            Ok(m)
-        }
-        None => Ok(crate::learn::rival_for(game, learner)),
+    let side = learner.side(game).other();
+    let m = store::load_machine(game, path)?;
+    if m.boxes.side() != side {
+        bail!(
+            "{}: the opponent machine must play {}, but it plays {}",
+            path.display(),
+            game.side_name(side),
+            game.side_name(m.boxes.side())
+        );
     }
+    if m.boxes.is_lazy() && !learner.is_lazy() {
+        bail!(
+            "{}: the opponent is a lazy machine; run the learner with --engine lazy",
+            path.display()
+        );
+    }
+    Ok(m)
+}
+
+/// Builds `spec`, each step of preparing a big game said by `steps`.
+pub(crate) fn build_with_steps<G: GameDefaults>(
+    spec: MatchSpec<G>,
+    game: G,
+    steps: &mut Steps,
+) -> Result<Bout<G>> {
+    if let Source::Fresh(_) = spec.learner {
+        steps.next("building the learner's boxes");
+    }
+    Ok(spec.build(game, &mut |p| match p {
+        Preparing::Enumerating {
+            positions: 0,
+            bytes: 0,
+        } => steps.next("enumerating every reachable position"),
+        Preparing::Enumerating { positions, bytes } => {
+            steps.detail(positions_so_far(positions, bytes))
+        }
+        Preparing::Solving => steps.next("solving the game for the perfect player"),
+        Preparing::Compiling => steps.next("compiling the table"),
+    })?)
 }
 
 /// Everything a training command needs: the match, and where its learner came from.
@@ -434,45 +478,25 @@ impl<G: GameDefaults> Setup<G> {
         opponent: &OpponentSpec,
         tie_break: TieBreak,
     ) -> Result<Setup<G>> {
+        let mut reading = Steps::spinner(
+            big_graph(&game) && opts.boxes.is_some(),
+            match &opts.boxes {
+                Some(path) => format!("reading the learner's boxes from {}", path.display()),
+                None => String::new(),
+            },
+        );
+        let spec = match_spec(&game, opts, opponent, tie_break)?;
+        reading.end();
         // Big games take minutes to enumerate, solve and compile: said first, each step timed.
-        let table = opts.engine != Engine::Lazy
-            && !matches!(opponent.kind, Opponent::Mcts(_))
-            && game.ply_limit().is_none()
-            && enumerable(&game);
         let mut steps = Steps::new(
-            table && big_graph(&game),
+            spec.uses_table(&game) && big_graph(&game),
             format!(
                 "{} {} is big: preparing its table takes minutes and gigabytes (hexapawn 5x6: about 2½ minutes and 8 GB; `--engine lazy` starts at once, slower per game)",
                 game.name(),
                 game.variant()
             ),
         );
-        steps.next(match &opts.boxes {
-            Some(path) => format!("reading the learner's boxes from {}", path.display()),
-            None => "building the learner's boxes".into(),
-        });
-        let machine = build_machine(&game, opts)?;
-        let against = match opponent.kind {
-            Opponent::Matchbox => {
-                Against::Rival(rival_machine(&game, &machine, opponent.file.as_deref())?)
-            }
-            kind => Against::of(kind)?,
-        };
-        let options = BoutOptions {
-            engine: opts.engine,
-            tie_break,
-        };
-        let bout = Bout::new(game, machine, against, options, &mut |p| match p {
-            Preparing::Enumerating {
-                positions: 0,
-                bytes: 0,
-            } => steps.next("enumerating every reachable position"),
-            Preparing::Enumerating { positions, bytes } => {
-                steps.detail(positions_so_far(positions, bytes))
-            }
-            Preparing::Solving => steps.next("solving the game for the perfect player"),
-            Preparing::Compiling => steps.next("compiling the table"),
-        })?;
+        let bout = build_with_steps(spec, game, &mut steps)?;
         steps.end();
         Ok(Setup {
             bout,
@@ -666,4 +690,18 @@ impl<G: GameDefaults> Setup<G> {
             "start_games_played": m.games_played,
         })
     }
+}
+
+/// The match `matchbox watch …` with `argv` (the words after `matchbox`) would build, for
+/// `game`: as the command itself maps its options (tests compare it with the page's).
+pub fn watch_spec<G: GameDefaults>(game: &G, argv: &[&str]) -> Result<MatchSpec<G>> {
+    use clap::Parser;
+    let cli = super::Cli::try_parse_from(std::iter::once("matchbox").chain(argv.iter().copied()))?;
+    let super::Command::Watch(w) = cli.command else {
+        bail!("not a watch command: {argv:?}");
+    };
+    let a = &w.learn;
+    let opts = MachineOptions::new(SetOptions::for_game(&a.set, &a.game.game), &a.machine);
+    let opponent = opponent_or_default(game, a.opponent.as_ref());
+    match_spec(game, &opts, &opponent, a.tie_break)
 }

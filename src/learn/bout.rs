@@ -10,8 +10,6 @@
 
 use std::sync::Arc;
 
-use thiserror::Error;
-
 use super::ends::{End, EndTally};
 use super::engine::{
     Ends, Enumerated, ExperimentResult, GameState, RivalGame, RivalTrainer, Runs, Table, Trainer,
@@ -20,65 +18,10 @@ use super::lazy::{self, MatchboxPlayer, Scratch};
 use super::{Engine, GameDefaults, GameResult, Machine, MachineGame, MachineMove, Score};
 use crate::game::{Game, Side, Sym};
 use crate::players::{Builtin, MctsPlayer, Opponent, Player, RandomPlayer, Turn};
-use crate::solve::{GraphValues, SharedValues, Solution, SolveError, TieBreak, Value, Values};
+use crate::solve::{GraphValues, SharedValues, Solution, TieBreak, Value, Values};
 
-/// Why a bout cannot be set up.
-#[derive(Debug, Error)]
-pub enum BoutError {
-    #[error(
-        "the perfect player cannot solve {game} {variant}: it is too big; use --opponent mcts or random"
-    )]
-    PerfectTooBig { game: &'static str, variant: String },
-    #[error("the perfect player cannot solve {game} {variant}: {err}; use --opponent random")]
-    Unsolvable {
-        game: &'static str,
-        variant: String,
-        err: SolveError,
-    },
-    #[error(
-        "--opponent {0} searches from positions and cannot be compiled into a table; use --engine lazy or auto"
-    )]
-    SearchOnTable(Opponent),
-    #[error(
-        "{game}'s positions can repeat, and games are cut at {limit} plies: it runs on the position engine; use --engine lazy or auto"
-    )]
-    RepeatsOnTable { game: &'static str, limit: u32 },
-    #[error(
-        "a lazy machine (only the boxes it made) cannot run on the table; use --engine lazy or auto"
-    )]
-    LazyOnTable,
-    #[error(
-        "{game} {variant} is too big to enumerate here; `matchbox count {game}` estimates how many boxes it needs"
-    )]
-    TooBigForTable { game: &'static str, variant: String },
-    #[error("there is no rival machine to play: start with --opponent matchbox")]
-    NoRival,
-}
-
-/// Who the learner plays, as asked for.
-pub enum Against<G: Game> {
-    Perfect,
-    Random,
-    /// The tree search with this many simulations a move.
-    Mcts(u32),
-    /// A person, whose moves come from outside ([`Bout::person_move`]).
-    Person,
-    /// A second machine for the other side, which learns from every game too.
-    Rival(Machine<G>),
-}
-
-impl<G: Game> Against<G> {
-    /// The opponent of `kind` (a rival machine must be given as [`Against::Rival`]).
-    pub fn of(kind: Opponent) -> Result<Against<G>, BoutError> {
-        Ok(match kind {
-            Opponent::Perfect => Against::Perfect,
-            Opponent::Random => Against::Random,
-            Opponent::Mcts(n) => Against::Mcts(n),
-            Opponent::Human => Against::Person,
-            Opponent::Matchbox => return Err(BoutError::NoRival),
-        })
-    }
-}
+use super::against::table_engine;
+pub use super::against::{Against, BoutError};
 
 /// Who plays the learner's opponent side now.
 enum Opposition<G: Game> {
@@ -277,10 +220,11 @@ impl<G: GameDefaults> Bout<G> {
 
     /// Whether whole games may run on a compiled table, given an opponent that can be compiled.
     fn table_engine(&self) -> bool {
-        self.options.engine != Engine::Lazy
-            && !self.learner.boxes.is_lazy()
-            && self.game.ply_limit().is_none()
-            && crate::game::enumerable(&self.game)
+        table_engine(
+            &self.game,
+            self.options.engine,
+            self.learner.boxes.is_lazy(),
+        )
     }
 
     /// Whether whole games can run on a compiled table against the opposition now.

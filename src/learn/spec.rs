@@ -22,6 +22,8 @@ pub struct MachineSpec {
     pub seed: u64,
     /// Boxes made the first time a position comes up, not enumerated up front.
     pub lazy: bool,
+    /// The most bytes a lazy machine's boxes may take (`None`: the default budget).
+    pub max_memory: Option<usize>,
 }
 
 impl MachineSpec {
@@ -39,10 +41,13 @@ impl MachineSpec {
     /// A machine with fresh boxes. More bead counts than the learner has moves are refused.
     pub fn build<G: GameDefaults>(&self, game: &G) -> Result<Machine<G>, LearnError> {
         let (side, mode, forced) = self.set_choice(game);
-        let boxes = match self.lazy {
+        let mut boxes = match self.lazy {
             true => BoxSet::lazy(game, side, mode, forced),
             false => BoxSet::build_with(game, side, mode, forced),
         };
+        if let Some(bytes) = self.max_memory {
+            boxes.set_budget(bytes);
+        }
         if let Some(beads) = &self.beads
             && !boxes.is_lazy()
         {

@@ -42,6 +42,17 @@ impl Speed {
         let i = Self::ALL.iter().position(|&s| s == self).unwrap_or(0);
         Self::ALL[i.saturating_sub(1)]
     }
+    /// Its name on the command line and in the page's address.
+    pub fn name(self) -> &'static str {
+        match self {
+            Speed::Step => "step",
+            Speed::Slow => "slow",
+            Speed::Games1 => "1",
+            Speed::Games10 => "10",
+            Speed::Games100 => "100",
+            Speed::FlatOut => "flat-out",
+        }
+    }
     pub fn label(self) -> &'static str {
         match self {
             Speed::Step => "step",
@@ -55,6 +66,27 @@ impl Speed {
     /// Whether changes are animated (rather than flashed).
     pub fn animated(self) -> bool {
         self <= Speed::Games1
+    }
+}
+
+impl std::str::FromStr for Speed {
+    type Err = String;
+    /// A speed by its name (`step`, `slow`, `1`, `10`, `100`, `flat-out`): the command line's and
+    /// the page's one parser.
+    fn from_str(s: &str) -> Result<Speed, String> {
+        let t = s.trim().to_ascii_lowercase();
+        (Speed::ALL.into_iter().find(|sp| sp.name() == t)).ok_or_else(|| {
+            format!(
+                "`{}` is not a speed: use step, slow, 1, 10, 100 or flat-out",
+                crate::text::quote(s)
+            )
+        })
+    }
+}
+
+impl std::fmt::Display for Speed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -446,6 +478,9 @@ pub struct Snapshot<G: BoardView> {
     pub rival_machine: Option<RivalSnap<G>>,
     /// The opponent is the perfect player, and perfect play wins this game for it.
     pub can_only_lose: bool,
+    /// Every box of the machine's first move is empty: it resigns every game from now on
+    /// (counted on machines small enough to count every frame). The number of those boxes.
+    pub gave_up: Option<usize>,
     /// The machine's boxes grouped by move, for the whole-machine view (empty when it is shut).
     pub groups: Vec<super::whole::Group>,
     /// The first box's beads as the games went, for its chart.
@@ -596,6 +631,8 @@ impl<G: BoardView> Snapshot<G> {
             limit_reached: s.limit_reached(),
             colours: s.colours,
             can_only_lose: s.can_only_lose(),
+            gave_up: (set.len() <= COUNT_EVERY_FRAME && crate::learn::first_box_empty(m))
+                .then(|| (0..set.len()).filter(|&b| set.stage(b) == 0).count()),
             rival_machine: s
                 .rival_machine()
                 .filter(|_| s.playing_opponent() == Opponent::Matchbox)

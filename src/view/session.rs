@@ -11,7 +11,8 @@ use crate::game::{Game, Side};
 use crate::learn::bout::Ply;
 use crate::learn::engine::Enumerated;
 use crate::learn::{
-    Against, Bout, BoutError, BoutOptions, Engine, GameDefaults, GameResult, Machine, Score,
+    Against, Bout, BoutError, Engine, GameDefaults, GameResult, Machine, MachineSpec, MatchError,
+    MatchSpec, Score, Source,
 };
 use crate::players::Opponent;
 use crate::solve::TieBreak;
@@ -206,31 +207,20 @@ pub struct Session<G: GameDefaults> {
     seq: u64,
 }
 
-/// The opponent a session starts with, for the bout.
-fn against<G: Game>(kind: Opponent) -> Result<Against<G>, BoutError> {
-    // A session asked for a matchbox opponent gets its machine by `set_rival_machine`; until
-    // then the random player stands in.
-    match kind {
-        Opponent::Matchbox => Ok(Against::Random),
-        k => Against::of(k),
-    }
-}
-
 impl<G: GameDefaults> Session<G> {
-    /// A session of `machine` against `rival` (perfect, random or human) on a game small enough to
-    /// enumerate, whole games at flat out running on the compiled table.
+    /// A session of `machine` against `rival` (perfect, random, human, or a fresh rival machine)
+    /// on a game already enumerated, whole games at flat out running on the compiled table.
     pub fn new(
         enumerated: Arc<Enumerated<G>>,
         machine: Machine<G>,
         rival: Opponent,
         tie_break: TieBreak,
-    ) -> Result<Self, BoutError> {
-        let options = BoutOptions {
-            engine: Engine::Auto,
-            tie_break,
-        };
-        let bout = Bout::on_graph(enumerated, machine, against(rival)?, options, &mut |_| {})?;
-        Ok(Self::of(bout))
+    ) -> Result<Self, MatchError> {
+        let mut spec = MatchSpec::fresh(MachineSpec::default(), rival);
+        spec.learner = Source::Loaded(machine);
+        spec.tie_break = tie_break;
+        spec.graph = Some(enumerated.clone());
+        Ok(Self::of(spec.build(enumerated.game.clone(), &mut |_| {})?))
     }
 
     /// A session played from positions only (a lazy machine, or a game too big to enumerate); the
@@ -240,13 +230,12 @@ impl<G: GameDefaults> Session<G> {
         machine: Machine<G>,
         rival: Opponent,
         tie_break: TieBreak,
-    ) -> Result<Self, BoutError> {
-        let options = BoutOptions {
-            engine: Engine::Lazy,
-            tie_break,
-        };
-        let bout = Bout::new(game, machine, against(rival)?, options, &mut |_| {})?;
-        Ok(Self::of(bout))
+    ) -> Result<Self, MatchError> {
+        let mut spec = MatchSpec::fresh(MachineSpec::default(), rival);
+        spec.learner = Source::Loaded(machine);
+        spec.tie_break = tie_break;
+        spec.engine = Engine::Lazy;
+        Ok(Self::of(spec.build(game, &mut |_| {})?))
     }
 
     /// The screen's view of a bout.

@@ -53,6 +53,20 @@ impl Theme {
         }
     }
 
+    /// Reverse video written out as explicit colours, for a renderer that does not draw it (the
+    /// browser page drew a reversed cell of default colours as white on white). Call after
+    /// [`Theme::apply`].
+    pub fn explicit_reverse(self, buf: &mut Buffer) {
+        for cell in buf.content.iter_mut() {
+            if cell.modifier.contains(Modifier::REVERSED) {
+                let ((fr, fg, fb), (br, bg, bb)) = self.shown(cell.fg, cell.bg, cell.modifier);
+                cell.fg = Color::Rgb(fr, fg, fb);
+                cell.bg = Color::Rgb(br, bg, bb);
+                cell.modifier.remove(Modifier::REVERSED);
+            }
+        }
+    }
+
     /// What the terminal shows for a cell: its foreground and background as RGB (the terminal's
     /// own colours taken as xterm's defaults, reverse video applied).
     pub fn shown(self, fg: Color, bg: Color, modifier: Modifier) -> ((u8, u8, u8), (u8, u8, u8)) {

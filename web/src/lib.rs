@@ -4,14 +4,13 @@
 //! command line's names: `?game=tictactoe&screen=play&side=x&seed=1961`.
 
 mod files;
-mod settings;
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
 use matchbox::labels::LabelView;
-use matchbox::learn::{Against, Bout, BoutOptions, Engine, rival_for};
+use matchbox::learn::Source;
 use matchbox::players::Opponent;
 use matchbox::view::app::{Action, Command, Mode, Snapshot, Titles, WatchApp, action_for};
 use matchbox::view::board::BoardView;
@@ -25,7 +24,7 @@ use ratzilla::ratatui::Terminal;
 use ratzilla::{DomBackend, WebRenderer};
 use wasm_bindgen::prelude::*;
 
-pub use settings::{Screen, Settings};
+pub use matchbox::front::address::{Screen, Settings};
 
 /// Milliseconds of training a frame at flat out: the rest of a 16 ms frame draws.
 const BUDGET_MS: f64 = 10.0;
@@ -47,12 +46,34 @@ fn say(text: &str) {
     }
 }
 
-/// The settings in the page's address (the defaults, with the error said, if they are bad).
+/// The settings in the page's address (the defaults, with the error said, if they are bad). An
+/// address without a seed gets one drawn at random, written into the address (so the title's
+/// seed and a copied link open the same run).
 fn settings() -> Settings {
-    let search = web_sys::window()
+    let window = web_sys::window();
+    let search = (window.as_ref())
         .map(|w| w.location().search().unwrap_or_default())
         .unwrap_or_default();
-    match Settings::from_query(&search) {
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return Settings::default();
+    };
+    if !params.has("seed") {
+        let seed = 1 + (js_sys::Math::random() * 999_999.0) as u64;
+        params.append("seed", &seed.to_string());
+        let with = format!("?{}", String::from(params.to_string()));
+        if let Some(h) = window.as_ref().and_then(|w| w.history().ok()) {
+            let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&with));
+        }
+    }
+    let mut pairs = Vec::new();
+    if let Some(entries) = js_sys::try_iter(&params).ok().flatten() {
+        for entry in entries.flatten() {
+            let pair = js_sys::Array::from(&entry);
+            let (k, v) = (pair.get(0).as_string(), pair.get(1).as_string());
+            pairs.push((k.unwrap_or_default(), v.unwrap_or_default()));
+        }
+    }
+    match Settings::from_pairs(&pairs) {
         Ok(s) => s,
         Err(e) => {
             say(&format!("error: {e}"));
@@ -153,26 +174,16 @@ fn listen_keys(keys: Keys) -> Result<(), String> {
 
 /// Builds the match the settings ask for and shows its screen.
 fn run<G: BoardView + LabelView + Clone + 'static>(game: G, s: &Settings) -> Result<(), String> {
-    let machine = match files::take_opened() {
-        Some((name, text)) => {
-            let path = std::path::Path::new(&name);
-            matchbox::store::from_yaml(&game, path, &text).map_err(|e| e.to_string())?
-        }
-        None => s.machine(&game)?,
-    };
-    let titles = Titles::of(&game, &machine);
-    let human = s.screen == Screen::Play;
-    let against = match (human, s.opponent) {
-        (true, _) => Against::Person,
-        (false, Opponent::Matchbox) => Against::Rival(rival_for(&game, &machine)),
-        (false, k) => Against::of(k).map_err(|e| e.to_string())?,
-    };
-    let options = BoutOptions {
-        engine: Engine::Auto,
-        tie_break: Default::default(),
-    };
-    let bout = Bout::new(game.clone(), machine, against, options, &mut |_| {})
+    let mut spec = s.match_spec(&game)?;
+    if let Some((name, text)) = files::take_opened() {
+        let path = std::path::Path::new(&name);
+        let loaded = matchbox::store::from_yaml(&game, path, &text).map_err(|e| e.to_string())?;
+        spec.learner = Source::Loaded(loaded);
+    }
+    let bout = spec
+        .build(game.clone(), &mut |_| {})
         .map_err(|e| e.to_string())?;
+    let titles = Titles::of(&game, bout.learner());
     let session = Session::of(bout);
     let mut backend = DomBackend::new_by_id("screen").map_err(|e| e.to_string())?;
     // The grid the backend built in the page, as a fixed viewport: its `size` speaks of the
@@ -280,6 +291,7 @@ fn watch<G: BoardView + LabelView + 'static>(
                 due = t;
             } else {
                 render::play(f, play);
+                play.theme.explicit_reverse(f.buffer_mut());
                 return;
             }
         }
@@ -308,6 +320,7 @@ fn watch<G: BoardView + LabelView + 'static>(
             let mut play = PlayApp::from_watch(*session, app.titles.clone());
             play.browser.screen = (area.width, area.height);
             render::play(f, &play);
+            play.theme.explicit_reverse(f.buffer_mut());
             *showing = Showing::Play(Box::new(play));
             return;
         }
@@ -316,6 +329,7 @@ fn watch<G: BoardView + LabelView + 'static>(
         app.snapshot = Snapshot::browsing(session, control.browse, control.whole);
         rate.frame(t, &mut app);
         render::watch(f, &app);
+        app.theme.explicit_reverse(f.buffer_mut());
     });
 }
 
@@ -463,5 +477,6 @@ fn play<G: BoardView + LabelView + 'static>(
         let mut app = app.borrow_mut();
         play_frame(&mut app, &clicked, &keys, f.area());
         render::play(f, &app);
+        app.theme.explicit_reverse(f.buffer_mut());
     });
 }

@@ -107,6 +107,31 @@ try {
   check(await waitFor(page, t => t.includes('(white) learns hexapawn 4x4')), 'a link opens the run it names (hexapawn 4x4, the machine White)');
   check(await page.inputValue('#fields [name=size]') === '4x4', 'and the settings show it');
   await page.close();
+  // A name of history gives the machine its side, as on the command line: `him` is HIM (white).
+  page = await open('?game=him');
+  check(await waitFor(page, t => t.includes('HIM (white) learns hexapawn 3x3')), '?game=him trains HIM (white), as `matchbox watch him` does');
+  await page.close();
+  // With no seed in the address the page draws one, writes it there and shows it.
+  page = await open('?game=tictactoe');
+  check(await waitFor(page, t => t.includes('MENACE')), 'MENACE opens');
+  const drawn = new URL(page.url()).searchParams.get('seed');
+  check(drawn !== null && /^\d+$/.test(drawn), `a seed is drawn and written into the address (${drawn})`);
+  check((await screenText(page)).includes(`seed ${drawn}`), 'and the title shows it');
+  // Every letter reads: no text drawn in its background's colour (the live box's number was
+  // white on white), on the watch screen with a box just opened.
+  await page.keyboard.press('+');
+  await page.waitForTimeout(1500);
+  const unreadable = await page.evaluate(() => {
+    const out = [];
+    for (const span of document.querySelectorAll('#screen pre span')) {
+      if (!span.textContent.trim()) continue;
+      const st = getComputedStyle(span);
+      if (st.color === st.backgroundColor) out.push(`${span.textContent} ${st.color}`);
+    }
+    return out;
+  });
+  check(unreadable.length === 0, `no text in its background's colour (${unreadable.slice(0, 5).join('; ')})`);
+  await page.close();
   page = await open('?game=havannah&size=3');
   check(await waitFor(page, t => t.includes('havannah base 3')), 'a link to Havannah base 3 opens it');
   check(await page.inputValue('#game') === 'havannah&size=3', 'and the game list shows Havannah base 3');
@@ -173,7 +198,7 @@ try {
   await page.close();
 
   // Noughts and crosses as O: MENACE moves first, as X.
-  page = await open('?game=tictactoe&screen=play&side=o');
+  page = await open('?game=tictactoe&screen=play&as=o');
   check(await waitFor(page, t => t.includes('you (o) against MENACE (x)')), 'noughts and crosses as O against MENACE (x)');
   check(await waitFor(page, t => /│ [1-3] [·X] [·X] [·X] /.test(t) && t.includes(' X ')), "MENACE's first X is on the board");
   await page.close();
@@ -225,7 +250,7 @@ try {
     ['phone-her', { width: 390, height: 844 }, '?speed=10'],
     ['phone-play-havannah', { width: 390, height: 844 }, '?game=havannah&size=3&screen=play'],
     ['projector-menace', { width: 1920, height: 1080 }, '?game=tictactoe&opponent=random&speed=10&seed=1'],
-    ['projector-play', { width: 1920, height: 1080 }, '?game=tictactoe&screen=play&side=o'],
+    ['projector-play', { width: 1920, height: 1080 }, '?game=tictactoe&screen=play&as=o'],
   ]) {
     page = await open(query, viewport);
     await waitFor(page, t => t.includes('Game'));

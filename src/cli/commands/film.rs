@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::screens::{speed_of, watch_session};
+use super::screens::watch_session;
 use super::*;
 use crate::cli::FilmArgs;
 use crate::film::{GifFilm, Raster};
@@ -181,7 +181,7 @@ pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
     let games = a.watch.learn.games.unwrap_or(40) as u64;
     session.limit = Some(games);
     session.colours = a.watch.bead_colours.into();
-    let speed = speed_of(a.watch.speed);
+    let speed = a.watch.speed;
     let seed = session.machine().seed;
     let mut app = WatchApp::new(
         game,

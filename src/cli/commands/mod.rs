@@ -40,28 +40,24 @@ use crate::chart::{
     data::{ChartKind, GameRow, Rows},
 };
 use crate::cli::setup::{
-    MachineOptions, SetOptions, Setup, box_set_choice, build_machine, game_kind, parse_side,
+    MachineOptions, SetOptions, Setup, box_set_choice, game_kind, match_spec, parse_side,
 };
 use crate::cli::{
-    BoxesArgs, ChartArgs, Cli, Command, CountArgs, ExperimentArgs, LearnArgs, PlayArgs,
-    PlayoutArgs, PlotArgs, ReplayArgs, SolveArgs, StartSpeed, TrainArgs, WatchArgs,
+    BoxesArgs, ChartArgs, Cli, Command, CountArgs, ExperimentArgs, LearnArgs, OpponentSpec,
+    PlayArgs, PlayoutArgs, PlotArgs, ReplayArgs, SolveArgs, TrainArgs, WatchArgs,
 };
 use crate::game::Side;
 use crate::labels::{self, LabelView};
-use crate::learn::engine::{Enumerated, ExperimentResult};
+use crate::learn::engine::ExperimentResult;
 use crate::learn::{
-    BoxCounts, Forced, GameDefaults, GameResult, LearnError, Preset, StageBeads, SymmetryMode,
+    BoxCounts, Forced, GameDefaults, GameResult, LearnError, Preparing, Preset, StageBeads,
+    SymmetryMode,
 };
 use crate::players::Opponent;
 use crate::solve::{Solution, TieBreak};
 use crate::store;
 use crate::tui;
-use crate::view::{
-    app::{Speed, Titles},
-    board::BoardView,
-    play::PlayApp,
-    session::Session,
-};
+use crate::view::{app::Titles, board::BoardView, play::PlayApp, session::Session};
 use crate::with_game;
 
 /// A game every command can run: rules with defaults, a screen view and a label view.

@@ -2,32 +2,6 @@
 
 use super::*;
 
-/// A session for the screens: with the whole graph where the game can be enumerated (whole games
-/// at flat out then run on the compiled table), from positions otherwise.
-pub(super) fn screen_session<G: FullGame>(
-    game: G,
-    machine: crate::learn::Machine<G>,
-    rival: Opponent,
-    tie_break: TieBreak,
-) -> Result<Session<G>> {
-    if crate::cli::setup::enumerable(&game) {
-        return Ok(Session::new(
-            Arc::new(Enumerated::new(game)),
-            machine,
-            rival,
-            tie_break,
-        )?);
-    }
-    if rival == Opponent::Perfect && !game.has_own_solver() {
-        bail!(
-            "the perfect player cannot solve {} {}: it is too big; use --opponent mcts or random",
-            game.name(),
-            game.variant()
-        );
-    }
-    Ok(Session::from_positions(game, machine, rival, tie_break)?)
-}
-
 pub(super) fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
     if let Some(path) = &a.save {
         store::check_writable(path)?;
@@ -46,7 +20,7 @@ pub(super) fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
     });
     session.limit = a.learn.games.map(|g| g as u64);
     session.colours = a.bead_colours.into();
-    let speed = speed_of(a.speed);
+    let speed = a.speed;
     let seed = session.machine().seed;
     tui::check_terminal("watch")?;
     let resumed = a.learn.machine.boxes.as_deref();
@@ -95,9 +69,13 @@ pub(super) fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
     let what = format!("{} {}", game.name(), game.variant());
     let stage = std::sync::Mutex::new("building the machine's boxes".to_string());
     let (mut titles, session) = tui::preparing(&what, a.theme.into(), &stage, || {
-        let machine = build_machine(&game, &opts)?;
+        let person = OpponentSpec {
+            kind: Opponent::Human,
+            file: None,
+        };
+        let spec = match_spec(&game, &opts, &person, TieBreak::Random)?;
         if let (Some(human), Some(path)) = (asked, &a.machine.boxes)
-            && machine.boxes.side() == human
+            && spec.learner.side(&game) == human
         {
             bail!(
                 "{}: the machine plays {}, so you cannot: play it with --as {} (or without --as)",
@@ -106,12 +84,9 @@ pub(super) fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
                 game.side_name(human.other())
             );
         }
-        let mut titles = Titles::of(&game, &machine);
+        let session = Session::of(spec.build(game.clone(), &mut |p| say_stage(&stage, p))?);
+        let mut titles = Titles::of(&game, session.machine());
         name_game(&mut titles, &game, &a.game.game);
-        if let Ok(mut s) = stage.lock() {
-            *s = "enumerating the game".to_string();
-        }
-        let session = screen_session(game.clone(), machine, Opponent::Human, TieBreak::Random)?;
         anyhow::Ok((titles, session))
     })??;
     let mut session = session;
@@ -165,52 +140,32 @@ pub(super) fn watch_session<G: FullGame>(
 ) -> Result<(Titles, Side, Session<G>)> {
     let opts = MachineOptions::new(SetOptions::for_game(&a.set, &a.game.game), &a.machine);
     let opponent = crate::cli::setup::opponent_or_default(game, a.opponent.as_ref());
-    let kind = opponent.kind;
-    let machine = build_machine(game, &opts)?;
-    let (mut titles, side) = (Titles::of(game, &machine), machine.boxes.side());
+    let spec = match_spec(game, &opts, &opponent, a.tie_break)?;
+    let session = Session::of(spec.build(game.clone(), &mut |p| say_stage(stage, p))?);
+    let mut titles = Titles::of(game, session.machine());
     name_game(&mut titles, game, &a.game.game);
-    // Learner against learner: a second machine for the other side (from --opponent-boxes,
-    // or new with the game's defaults), which learns too.
-    let rival = match kind {
-        Opponent::Matchbox => Some(crate::cli::setup::rival_machine(
-            game,
-            &machine,
-            opponent.file.as_deref(),
-        )?),
-        _ => None,
-    };
-    if let Ok(mut s) = stage.lock() {
-        *s = match kind {
-            Opponent::Matchbox => "enumerating the game".to_string(),
-            _ => format!("solving the game for the {kind} player"),
-        };
-    }
-    // Against a machine, the session starts with the perfect player ready for `o`.
-    let first = match kind {
-        Opponent::Matchbox => Opponent::Random,
-        k => k,
-    };
-    let mut session = screen_session(game.clone(), machine, first, a.tie_break)?;
-    if let Some(r) = rival {
+    if let Some(r) = session.rival_machine() {
         titles.rival = Some(format!(
             "{} ({})",
             game.nickname(r.boxes.side(), r.boxes.mode())
                 .unwrap_or("rival"),
             game.side_name(r.boxes.side())
         ));
-        session.set_rival_machine(r);
     }
-    Ok((titles, side, session))
+    Ok((titles, session.machine().boxes.side(), session))
 }
 
-/// The screen's speed for a speed named on the command line.
-pub(super) fn speed_of(s: StartSpeed) -> Speed {
-    match s {
-        StartSpeed::Step => Speed::Step,
-        StartSpeed::Slow => Speed::Slow,
-        StartSpeed::Games1 => Speed::Games1,
-        StartSpeed::Games10 => Speed::Games10,
-        StartSpeed::Games100 => Speed::Games100,
-        StartSpeed::FlatOut => Speed::FlatOut,
+/// Says on the preparing screen what a big game's preparation is doing.
+fn say_stage(stage: &std::sync::Mutex<String>, p: Preparing) {
+    let text = match p {
+        Preparing::Enumerating { positions, .. } => format!(
+            "enumerating the game: {} positions",
+            crate::text::group(positions as u64)
+        ),
+        Preparing::Solving => "solving the game for the perfect player".into(),
+        Preparing::Compiling => "compiling the table".into(),
+    };
+    if let Ok(mut s) = stage.lock() {
+        *s = text;
     }
 }

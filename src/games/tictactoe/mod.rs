@@ -19,7 +19,7 @@ impl GameDefaults for TicTacToe {
         SymmetryMode::Full
     }
     fn default_preset(&self) -> Preset {
-        Preset::Michie
+        Preset::Class
     }
     fn default_forced(&self) -> Forced {
         Forced::Skip

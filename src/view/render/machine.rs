@@ -55,8 +55,10 @@ fn box_entry<G: BoardView>(
 ) -> Vec<Span<'static>> {
     let beads = &v.beads[&b];
     let empty = beads.iter().all(|&n| n == 0);
+    // Explicit colours, not reverse video: the page's renderer drew reverse video on paper as
+    // white on white. The same black on yellow as the whole machine's live box.
     let num_style = if Some(b) == opened {
-        BOLD.add_modifier(Modifier::REVERSED)
+        BOLD.fg(Color::Black).bg(Color::Yellow)
     } else if empty {
         Style::new().fg(Color::Red)
     } else {

@@ -33,11 +33,23 @@ fn full_or_short(n: u64, words: impl Fn(String) -> String) -> Vec<String> {
     vec![words(group(n)), words(short_count(n))]
 }
 
-/// The scoreboard.
+/// A line of the score panel in red: `k`, and the first of `values` that fits.
+fn warning(k: &str, values: &[String], width: u16) -> Line<'static> {
+    Line::from(vec![
+        Span::styled(format!(" {k:<10} "), DIM),
+        Span::styled(
+            first_fit(values, (width as usize).saturating_sub(2 + 12 + 1)),
+            BOLD.fg(Color::Red),
+        ),
+    ])
+}
+
 /// The rows the score panel takes for `s`: its lines (eight, and a line each for the outlook
 /// and the rival machine where there are) and its border.
 pub fn score_rows<G: BoardView>(s: &Snapshot<G>) -> u16 {
-    10 + u16::from(s.can_only_lose) + u16::from(s.rival_machine.is_some())
+    10 + u16::from(s.can_only_lose)
+        + u16::from(s.rival_machine.is_some())
+        + u16::from(s.gave_up.is_some())
 }
 
 pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
@@ -98,23 +110,26 @@ pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
     ];
     if s.can_only_lose {
         // Perfect play wins this board for the other side: no machine can do better than lose.
-        lines.insert(
-            3,
-            Line::from(vec![
-                Span::styled(format!(" {:<10} ", "outlook"), DIM),
-                Span::styled(
-                    first_fit(
-                        &[
-                            "can only lose: perfect play wins for the other side".into(),
-                            "can only lose (perfect play)".into(),
-                            "can only lose".into(),
-                        ],
-                        (area.width as usize).saturating_sub(2 + 12 + 1),
-                    ),
-                    BOLD.fg(Color::Red),
-                ),
-            ]),
-        );
+        let why = [
+            "can only lose: perfect play wins for the other side".into(),
+            "can only lose (perfect play)".into(),
+            "can only lose".into(),
+        ];
+        lines.insert(3, warning("outlook", &why, width));
+    }
+    if let Some(first) = s.gave_up {
+        // The first box is empty: the machine resigns every game until something changes.
+        let what = match first {
+            1 => "box 1 is empty",
+            _ => "its first boxes are empty",
+        };
+        let why = [
+            format!("{what}: it resigns every game · r resets it, o changes its opponent"),
+            format!("{what}: it resigns every game · r resets it"),
+            "resigns every game · r resets".into(),
+            "r resets".into(),
+        ];
+        lines.insert(3, warning("gave up", &why, width));
     }
     if let Some(r) = &s.rival_machine {
         // The rival machine's own count, beside the learner's.

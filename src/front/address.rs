@@ -1,12 +1,13 @@
-//! The page's settings, read from its address with the command line's names and defaults: a
-//! link a teacher sends opens the same run.
+//! The browser page's settings, read from its address with the command line's names and
+//! defaults (a link a teacher sends opens the same run), and the match they ask for. The page
+//! decodes its address (`UrlSearchParams`) and hands the pairs here.
 
-use matchbox::games::GameKind;
-use matchbox::learn::{
-    GameDefaults, Machine, MachineSpec, Preset, Reinforcement, StageBeads, SymmetryMode,
+use crate::games::GameKind;
+use crate::learn::{
+    GameDefaults, MachineSpec, MatchSpec, Preset, Reinforcement, StageBeads, SymmetryMode,
 };
-use matchbox::players::Opponent;
-use matchbox::view::app::Speed;
+use crate::players::Opponent;
+use crate::view::app::Speed;
 
 /// Which screen the page shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,7 +21,10 @@ pub enum Screen {
 pub struct Settings {
     pub kind: GameKind,
     pub screen: Screen,
+    /// The machine's side.
     pub side: Option<String>,
+    /// The person's side on the play screen.
+    pub person: Option<String>,
     pub opponent: Opponent,
     pub preset: Option<Preset>,
     pub beads: Option<StageBeads>,
@@ -33,9 +37,10 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            kind: GameKind::Hexapawn(matchbox::games::hexapawn::Size::GARDNER),
+            kind: GameKind::Hexapawn(crate::games::hexapawn::Size::GARDNER),
             screen: Screen::Watch,
             side: None,
+            person: None,
             opponent: Opponent::Perfect,
             preset: None,
             beads: None,
@@ -47,60 +52,10 @@ impl Default for Settings {
     }
 }
 
-/// One `key=value` pair of an address's query, decoded (`+` and `%xx`).
-fn decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
-                match u8::from_str_radix(hex, 16) {
-                    Ok(b) => {
-                        out.push(b);
-                        i += 2;
-                    }
-                    Err(_) => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn speed(s: &str) -> Result<Speed, String> {
-    Ok(match s {
-        "step" => Speed::Step,
-        "slow" => Speed::Slow,
-        "1" => Speed::Games1,
-        "10" => Speed::Games10,
-        "100" => Speed::Games100,
-        "flat-out" => Speed::FlatOut,
-        _ => {
-            return Err(format!(
-                "speed `{s}`: use step, slow, 1, 10, 100 or flat-out"
-            ));
-        }
-    })
-}
-
 impl Settings {
-    /// The settings of a query string (`?game=hexapawn&seed=3`); a bad value is refused in one
-    /// line naming its key.
-    pub fn from_query(query: &str) -> Result<Settings, String> {
-        let pairs: Vec<(String, String)> = query
-            .trim_start_matches('?')
-            .split('&')
-            .filter(|p| !p.is_empty())
-            .map(|p| {
-                let (k, v) = p.split_once('=').unwrap_or((p, ""));
-                (decode(k), decode(v))
-            })
-            .collect();
+    /// The settings of an address's query, as decoded (key, value) pairs; a bad value is
+    /// refused in one line naming its key. The first of a repeated key counts.
+    pub fn from_pairs(pairs: &[(String, String)]) -> Result<Settings, String> {
         let get = |key: &str| {
             pairs
                 .iter()
@@ -124,7 +79,16 @@ impl Settings {
             Some("play") => Screen::Play,
             Some(other) => return Err(bad("screen", format!("`{other}`: use watch or play"))),
         };
-        s.side = get("side").map(str::to_string);
+        // `side` is the machine's side, as `--side` on the command line; `as` the person's, as
+        // `play --as`. A name of history (`him`) gives the machine its side, as on the command
+        // line.
+        let alias = get("game").and_then(crate::games::alias_side);
+        s.person = get("as").map(str::to_string);
+        s.side = match (get("side"), &s.person) {
+            (Some(side), _) => Some(side.to_string()),
+            (None, None) => alias.map(str::to_string),
+            (None, Some(_)) => None,
+        };
         if let Some(o) = get("opponent") {
             s.opponent = o.parse().map_err(|e: String| bad("opponent", e))?;
         }
@@ -149,26 +113,42 @@ impl Settings {
                 .map_err(|_| bad("seed", format!("`{n}` is not a whole number")))?;
         }
         if let Some(v) = get("speed") {
-            s.speed = speed(v).map_err(|e| bad("speed", e))?;
+            s.speed = v.parse().map_err(|e| bad("speed", e))?;
         }
         Ok(s)
     }
 
-    /// The learner the settings ask for, fresh. On the play screen the person takes the side
-    /// `side` names and the machine the other.
-    pub fn machine<G: GameDefaults>(&self, game: &G) -> Result<Machine<G>, String> {
-        let side = match &self.side {
-            Some(t) => Some(
-                game.parse_side(t)
-                    .ok_or_else(|| format!("side: `{t}` is not a side of {}", game.name()))?,
-            ),
-            None => None,
+    /// The match the settings ask for, its learner fresh: the person against it on the play
+    /// screen, else the opponent asked for.
+    pub fn match_spec<G: GameDefaults>(&self, game: &G) -> Result<MatchSpec<G>, String> {
+        let opponent = match self.screen {
+            Screen::Play => Opponent::Human,
+            Screen::Watch => self.opponent,
         };
-        let side = match (self.screen, side) {
-            (Screen::Play, Some(person)) => Some(person.other()),
-            (_, s) => s,
+        Ok(MatchSpec::fresh(self.machine_spec(game)?, opponent))
+    }
+
+    /// The learner the settings ask for: on the side `side` names, or the other side than the
+    /// person's (`as`).
+    pub fn machine_spec<G: GameDefaults>(&self, game: &G) -> Result<MachineSpec, String> {
+        let parse = |key: &str, t: &Option<String>| match t {
+            Some(t) => game
+                .parse_side(t)
+                .map(Some)
+                .ok_or_else(|| format!("{key}: `{t}` is not a side of {}", game.name())),
+            None => Ok(None),
         };
-        let spec = MachineSpec {
+        let side = match (parse("side", &self.side)?, parse("as", &self.person)?) {
+            (Some(m), Some(p)) if m == p => {
+                return Err(format!(
+                    "as: you and the machine cannot both play {}",
+                    game.side_name(m)
+                ));
+            }
+            (Some(m), _) => Some(m),
+            (None, p) => p.map(|p| p.other()),
+        };
+        Ok(MachineSpec {
             side,
             symmetry: self.symmetry,
             forced: None,
@@ -176,8 +156,8 @@ impl Settings {
             reinforcement: self.reinforcement,
             beads: self.beads.clone(),
             seed: self.seed,
-            lazy: !matchbox::game::enumerable(game),
-        };
-        spec.build(game).map_err(|e| e.to_string())
+            lazy: !crate::game::enumerable(game),
+            max_memory: None,
+        })
     }
 }
