@@ -9,6 +9,7 @@ pub mod engine;
 pub mod experiment;
 mod fast;
 pub mod lazy;
+pub mod lesson;
 mod machine;
 mod match_spec;
 mod score;
