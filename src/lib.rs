@@ -14,6 +14,8 @@
 //!    line: clap stays here) and `tui` (the terminal).
 
 pub mod chart;
+#[cfg(feature = "class")]
+pub mod class;
 #[cfg(feature = "native")]
 pub mod cli;
 pub mod film;

@@ -12,7 +12,7 @@ const FLOORS: &[&[&str]] = &[
     &["game", "solve", "players", "learn"],
     &["store", "chart", "labels", "view", "film"],
     &["games"],
-    &["front", "cli", "tui", "main"],
+    &["front", "class", "cli", "tui", "main"],
 ];
 
 /// Every source file under `src/`, by its path from `src/` (`learn/bout.rs`), with its code:

@@ -1,19 +1,16 @@
 //! A lesson: one machine, many pupils' games at once, and its log.
 
+mod common;
+
 use matchbox::game::Game;
 use matchbox::games::hexapawn::{Hexapawn, Size};
 use matchbox::games::tictactoe::TicTacToe;
 use matchbox::learn::lesson::{Event, Lesson, LessonError};
-use matchbox::learn::{GameDefaults, GameResult, Machine, MachineSpec};
+use matchbox::learn::{GameDefaults, GameResult, Machine};
 use matchbox::rng::{rng_from_seed, uniform_below};
 
 fn machine<G: GameDefaults>(game: &G, seed: u64) -> Machine<G> {
-    MachineSpec {
-        seed,
-        ..Default::default()
-    }
-    .build(game)
-    .unwrap()
+    common::fresh_machine(game, seed)
 }
 
 /// Every box's beads, the games played and the generator's next number.

@@ -67,6 +67,33 @@ pub enum Command {
         mut_arg("force", |a| a.hide(true))
     )]
     Film(FilmArgs),
+    /// One machine for the whole class: serves a page where every pupil plays it from a phone
+    #[cfg(feature = "class")]
+    #[command(mut_arg("opponent", |a| a.hide(true)), mut_arg("tie_break", |a| a.hide(true)))]
+    Class(ClassArgs),
+}
+
+#[cfg(feature = "class")]
+#[derive(Args, Debug)]
+pub struct ClassArgs {
+    #[command(flatten)]
+    pub learn: LearnArgs,
+    /// The address and port to serve on (0.0.0.0: every network of the laptop)
+    #[arg(long, default_value = "0.0.0.0:8080", value_name = "ADDR:PORT")]
+    pub listen: std::net::SocketAddr,
+    /// The machine's file, saved every few games, on Ctrl-C and at the end; the lesson's log is
+    /// beside it (FILE.log) [default: <game>-class.yaml]
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Let --save replace an existing file that is not the machine resumed, and start a new log
+    #[arg(long)]
+    pub force: bool,
+    /// Continue the lesson in --save's log (after a crash: every finished game kept)
+    #[arg(long)]
+    pub resume: bool,
+    /// Save the machine every N finished games
+    #[arg(long, default_value_t = 5, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub every: u64,
 }
 
 #[derive(Args, Debug)]

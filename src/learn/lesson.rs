@@ -120,6 +120,8 @@ pub struct GameView {
     pub side: String,
     /// The position, as the game writes it.
     pub position: String,
+    /// The position as a diagram, a line a rank.
+    pub board: Vec<String>,
     /// The moves the pupil may make now (empty when the game is over or not their turn).
     pub legal: Vec<String>,
     /// The machine's last move, if it has moved.
@@ -149,6 +151,8 @@ pub struct Lesson<G: GameDefaults> {
     /// Games finished in this lesson, from the machine's side: won, drawn, lost.
     pub score: (u64, u64, u64),
     names: crate::rng::Rng,
+    /// The game finished last: its number, final position, diagram and the machine's last move.
+    last_end: Option<(GameId, String, Vec<String>, Option<String>)>,
 }
 
 const COLOURS: [&str; 12] = [
@@ -175,6 +179,7 @@ impl<G: GameDefaults> Lesson<G> {
             seq: 0,
             score: (0, 0, 0),
             names,
+            last_end: None,
         }
     }
 
@@ -385,6 +390,12 @@ impl<G: GameDefaults> Lesson<G> {
             .map(|&(b, a, _)| self.machine.beads_in(b)[a].get())
             .collect();
         self.machine.reinforce(&g.part.played, result);
+        self.last_end = Some((
+            id,
+            self.game.format_position(&g.pos),
+            self.game.diagram(&g.pos),
+            g.drawn.last().map(|d| d.2.clone()),
+        ));
         let learned = (g.drawn.iter().zip(before))
             .map(|(&(b, a, ref mv), was)| {
                 let now = self.machine.beads_in(b)[a].get();
@@ -419,12 +430,17 @@ impl<G: GameDefaults> Lesson<G> {
     fn view(&self, id: GameId, over: Option<Finished>) -> GameView {
         let side = self.game.side_name(self.pupil_side()).to_string();
         let Some(g) = self.games.get(&id) else {
+            let (position, board, machine_move) = match &self.last_end {
+                Some((g, p, b, m)) if *g == id => (p.clone(), b.clone(), m.clone()),
+                _ => Default::default(),
+            };
             return GameView {
                 game: id,
                 side,
-                position: String::new(),
+                position,
+                board,
                 legal: Vec::new(),
-                machine_move: None,
+                machine_move,
                 over,
             };
         };
@@ -438,6 +454,7 @@ impl<G: GameDefaults> Lesson<G> {
             game: id,
             side,
             position: self.game.format_position(&g.pos),
+            board: self.game.diagram(&g.pos),
             legal,
             machine_move: g.drawn.last().map(|d| d.2.clone()),
             over,

@@ -88,3 +88,16 @@ pub fn menace_session(
     matchbox::view::session::Session::new(arena, m, perfect, matchbox::solve::TieBreak::Random)
         .unwrap()
 }
+
+/// A fresh machine with the game's defaults and `seed`.
+pub fn fresh_machine<G: matchbox::learn::GameDefaults>(
+    game: &G,
+    seed: u64,
+) -> matchbox::learn::Machine<G> {
+    matchbox::learn::MachineSpec {
+        seed,
+        ..Default::default()
+    }
+    .build(game)
+    .unwrap()
+}

@@ -16,6 +16,8 @@ mod train;
 
 use crate::cli::error::BadRecord;
 use boxes::boxes;
+#[cfg(feature = "class")]
+mod class;
 use count::count;
 use experiment::experiment;
 use film::film;
@@ -90,6 +92,8 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             ))?)
         }
         Command::Watch(a) => with_game!(learn_kind(&a.learn)?, |g| watch(g, &a)),
+        #[cfg(feature = "class")]
+        Command::Class(a) => with_game!(learn_kind(&a.learn)?, |g| class::class(g, &a)),
         Command::Play(a) => {
             let kind = game_kind(&a.game, a.machine.boxes.as_deref())?;
             with_game!(kind, |g| play(g, &a))

@@ -1,0 +1,105 @@
+//! `matchbox class`: one machine for the whole class. An HTTP and WebSocket server (axum on
+//! tokio) serves the pupils' page and the projector's; one actor task ([`actor`]) owns the
+//! lesson. Pupils need the join code; everything that changes the lesson needs the teacher's
+//! token (in the teacher's address, then an HttpOnly cookie). Messages are typed and strict,
+//! capped in size and rate; connections are capped and time out when idle; wrong codes from one
+//! address are locked out after a few tries; a WebSocket from another site's page is refused.
+
+pub mod actor;
+mod guard;
+mod pages;
+pub mod protocol;
+mod socket;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::routing::get;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::learn::GameDefaults;
+use crate::learn::lesson::Lesson;
+use crate::view::board::BoardView;
+pub use actor::{Cmd, Keeping};
+pub use guard::Limits;
+
+/// The server's settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub listen: SocketAddr,
+    /// The code pupils type to join.
+    pub code: String,
+    /// The teacher's secret (128 bits, hex).
+    pub token: String,
+    pub limits: Limits,
+}
+
+impl Config {
+    /// A fresh join code (five letters and digits that cannot be mistaken for one another) and
+    /// teacher's token, from the system's randomness.
+    pub fn fresh(listen: SocketAddr) -> Config {
+        const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+        let code = (0..5)
+            .map(|_| ALPHABET[rand::random_range(0..ALPHABET.len())] as char)
+            .collect();
+        Config {
+            listen,
+            code,
+            token: format!("{:032x}", rand::random::<u128>()),
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// A lesson being served.
+pub struct Running<G: GameDefaults> {
+    /// The address the server listens on (its port chosen by the system for port 0).
+    pub addr: SocketAddr,
+    /// Commands to the actor (`Cmd::Stop` ends the lesson).
+    pub inbox: mpsc::Sender<Cmd>,
+    /// The lesson, once the actor has ended it.
+    pub finished: tokio::task::JoinHandle<Lesson<G>>,
+}
+
+/// Starts serving `lesson`: binds, starts the actor and the server, and returns at once. The
+/// server stops when the lesson ends.
+pub async fn start<G: GameDefaults + BoardView + Send + 'static>(
+    lesson: Lesson<G>,
+    keep: Keeping,
+    config: Config,
+) -> std::io::Result<Running<G>>
+where
+    G::Position: Send,
+    G::Move: Send,
+{
+    let listener = tokio::net::TcpListener::bind(config.listen).await?;
+    let addr = listener.local_addr()?;
+    let (inbox, rx) = mpsc::channel(1024);
+    let (done_tx, done_rx) = oneshot::channel();
+    let finished = tokio::spawn(actor::run(lesson, keep, rx, done_tx));
+    let shared = socket::Shared::new(inbox.clone(), &config);
+    let app = Router::new()
+        .route("/", get(pages::pupil_page))
+        .route("/projector", get(pages::projector_page))
+        .route("/teacher", get(pages::teacher_login))
+        .route("/ws", get(socket::pupil_upgrade))
+        .route("/ws/teacher", get(socket::teacher_upgrade))
+        .with_state(Arc::new(shared));
+    let service = app.into_make_service_with_connect_info::<SocketAddr>();
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, service)
+            .with_graceful_shutdown(async {
+                let _ = done_rx.await;
+                // Let the last messages ("the lesson is over") reach the pages.
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            })
+            .await;
+    });
+    Ok(Running {
+        addr,
+        inbox,
+        finished,
+    })
+}

@@ -1,0 +1,150 @@
+//! The class server's messages, as JSON over a WebSocket: strict (unknown fields and types
+//! refused), small, and typed on both sides.
+
+use serde::{Deserialize, Serialize};
+
+use crate::learn::GameResult;
+use crate::learn::lesson::{Finished, GameId, GameView, PupilId};
+
+/// The largest message a client may send, in bytes (a move is a few dozen).
+pub const MAX_MESSAGE: usize = 4 * 1024;
+
+/// What a pupil's page sends.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum FromPupil {
+    /// Start a game against the class's machine. (Variants are structs, even empty ones:
+    /// serde refuses unknown fields only there.)
+    Start {},
+    /// A move in the pupil's game, as the game writes moves (`b2`, `a2-a3`).
+    Move { game: GameId, mv: String },
+}
+
+/// What the teacher's page sends (only over the teacher's connection).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum FromTeacher {
+    /// No more pupils may join (those in stay).
+    PauseJoining {},
+    ResumeJoining {},
+    /// Saves the machine now.
+    Save {},
+    /// Ends the lesson: saves, tells every pupil, stops the server.
+    EndLesson {},
+}
+
+/// A pupil on the teacher's leaderboard.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Standing {
+    pub name: String,
+    pub won: u64,
+    pub drawn: u64,
+    pub lost: u64,
+}
+
+/// What the server sends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ToClient {
+    /// To a pupil who joined: their number and name, the game and their side.
+    Welcome {
+        pupil: PupilId,
+        name: String,
+        game: String,
+        side: String,
+    },
+    /// A pupil's game after their move (and the machine's answer).
+    Game {
+        game: GameId,
+        side: String,
+        position: String,
+        /// The position as a diagram, rank by rank.
+        board: Vec<String>,
+        legal: Vec<String>,
+        machine_move: Option<String>,
+        over: Option<Outcome>,
+    },
+    /// The lesson for the projector: the class's score, the pupils, the last game finished.
+    Class {
+        game: String,
+        machine: String,
+        joining: bool,
+        pupils: Vec<Standing>,
+        /// The machine's wins, draws and losses in the lesson.
+        score: (u64, u64, u64),
+        games_played: u64,
+        under_way: usize,
+        last: Option<String>,
+    },
+    /// A command refused: the lesson is unchanged.
+    Error { message: String },
+    /// The lesson is over.
+    Ended { message: String },
+}
+
+/// A finished game, for the pupil who played it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The pupil's result: win, draw or loss.
+    pub result: GameResult,
+    /// A sentence: "your win took 3 beads: box 1 b2, box 8 c3, box 57 a1".
+    pub words: String,
+    /// Each box the machine drew from: (box number, its move, the change in beads).
+    pub learned: Vec<(usize, String, i64)>,
+}
+
+impl Outcome {
+    pub fn of(f: &Finished) -> Outcome {
+        let changed: Vec<&(usize, String, i64)> = f.learned.iter().filter(|l| l.2 != 0).collect();
+        let net: i64 = changed.iter().map(|l| l.2).sum();
+        let word = match f.result {
+            GameResult::Win => "your win",
+            GameResult::Draw => "your draw",
+            GameResult::Loss => "the machine's win",
+        };
+        let boxes: Vec<String> = (changed.iter())
+            .map(|(b, mv, d)| format!("box {b} {mv} {d:+}"))
+            .collect();
+        let words = match (net, changed.is_empty()) {
+            (_, true) => format!("{word} changed no beads"),
+            (n, false) if n < 0 => format!(
+                "{word} took {} from the machine: {}",
+                crate::text::count(n.unsigned_abs(), "bead", "beads"),
+                boxes.join(", ")
+            ),
+            (n, false) => format!(
+                "{word} gave the machine {}: {}",
+                crate::text::count(n.unsigned_abs(), "bead", "beads"),
+                boxes.join(", ")
+            ),
+        };
+        Outcome {
+            result: f.result,
+            words,
+            learned: f.learned.clone(),
+        }
+    }
+}
+
+impl ToClient {
+    /// A pupil's game as the page shows it.
+    pub fn game(v: GameView) -> ToClient {
+        ToClient::Game {
+            game: v.game,
+            side: v.side,
+            position: v.position,
+            board: v.board,
+            legal: v.legal,
+            machine_move: v.machine_move,
+            over: v.over.as_ref().map(Outcome::of),
+        }
+    }
+    pub fn error(message: impl std::fmt::Display) -> ToClient {
+        ToClient::Error {
+            message: message.to_string(),
+        }
+    }
+    pub fn json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| r#"{"type":"error","message":"?"}"#.into())
+    }
+}

@@ -1,0 +1,198 @@
+//! `matchbox class`: serves one machine to the whole class and reports the lesson in the
+//! terminal until Ctrl-C or the teacher ends it.
+
+use std::io::{BufRead, Write};
+use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
+
+use super::*;
+use crate::class::{Cmd, Config, Keeping};
+use crate::cli::ClassArgs;
+use crate::cli::setup::build_learner;
+use crate::learn::lesson::{Event, Lesson};
+
+/// The first line of a lesson's log: the machine as the lesson began (its YAML), so the log
+/// replays on its own.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Began {
+    began: String,
+}
+
+pub(super) fn class<G: FullGame + Send>(game: G, a: &ClassArgs) -> Result<()>
+where
+    G::Position: Send,
+    G::Move: Send,
+{
+    let save = a
+        .save
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{}-class.yaml", game.name())));
+    let log_path = PathBuf::from(format!("{}.log", save.display()));
+    let resumed = a.learn.machine.boxes.as_deref();
+    if !a.resume {
+        store::check_writable(&save)?;
+        store::check_replace("--save", &save, resumed, a.force)?;
+        if log_path.exists() && !a.force {
+            bail!(
+                "{}: a lesson's log is there: --resume continues that lesson, --force starts a new one",
+                log_path.display()
+            );
+        }
+    }
+    let (lesson, log) = match a.resume {
+        true => resume(&game, &log_path)?,
+        false => fresh(&game, a, &log_path)?,
+    };
+    let keep = Keeping {
+        save: save.clone(),
+        every: a.every,
+        log: Some(log),
+    };
+    let config = Config::fresh(a.listen);
+    let runtime = tokio::runtime::Runtime::new().context("could not start the server")?;
+    let lesson = runtime.block_on(serve(lesson, keep, config))?;
+    let m = lesson.machine();
+    let (w, d, l) = lesson.score;
+    println!(
+        "the lesson is over: {} (the machine won {w}, drew {d}, lost {l}); the machine saved to {} ({} games in all), the log in {}",
+        crate::text::count(w + d + l, "game", "games"),
+        save.display(),
+        m.games_played,
+        log_path.display()
+    );
+    Ok(())
+}
+
+/// A new lesson: the learner the options ask for, and a log that starts with it.
+fn fresh<G: FullGame>(game: &G, a: &ClassArgs, log: &Path) -> Result<(Lesson<G>, std::fs::File)> {
+    let opts = MachineOptions::new(
+        SetOptions::for_game(&a.learn.set, &a.learn.game.game),
+        &a.learn.machine,
+    );
+    let machine = build_learner(game, &opts)?;
+    let mut f = std::fs::File::create(log)
+        .with_context(|| format!("{}: could not write the log", log.display()))?;
+    let began = Began {
+        began: store::to_yaml(game, &machine, game.size_key()),
+    };
+    writeln!(f, "{}", serde_json::to_string(&began)?)?;
+    Ok((Lesson::new(game.clone(), machine), f))
+}
+
+/// The lesson of a log, replayed (a last line cut short by a crash left out); the pupils of
+/// then have gone, their games abandoned.
+fn resume<G: FullGame>(game: &G, log: &Path) -> Result<(Lesson<G>, std::fs::File)> {
+    let name = log.display();
+    let f = std::fs::File::open(log).with_context(|| format!("{name}: no lesson to resume"))?;
+    let mut lines = std::io::BufReader::new(f).lines();
+    let first = lines.next().transpose()?.unwrap_or_default();
+    let began: Began = serde_json::from_str(&first)
+        .with_context(|| format!("{name}: line 1 is not the machine the lesson began with"))?;
+    let machine = store::from_yaml(game, log, &began.began)?;
+    let mut events = Vec::new();
+    let lines: Vec<String> = lines.collect::<Result<_, _>>()?;
+    for (i, line) in lines.iter().enumerate() {
+        match serde_json::from_str::<Event>(line) {
+            Ok(e) => events.push(e),
+            // The last line, cut short by a crash.
+            Err(_) if i + 1 == lines.len() => break,
+            Err(e) => bail!("{name}: line {}: {e}", i + 2),
+        }
+    }
+    let mut lesson = Lesson::replay(game.clone(), machine, &events)
+        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let mut f = std::fs::OpenOptions::new().append(true).open(log)?;
+    let gone: Vec<_> = lesson.pupils().keys().copied().collect();
+    for p in gone {
+        for e in lesson.leave(p).unwrap_or_default() {
+            writeln!(f, "{}", serde_json::to_string(&e)?)?;
+        }
+    }
+    eprintln!(
+        "resumed the lesson of {name}: {} finished, the machine at {} games",
+        crate::text::count(
+            events
+                .iter()
+                .filter(|e| matches!(e, Event::Ended { .. }))
+                .count() as u64,
+            "game",
+            "games"
+        ),
+        lesson.machine().games_played
+    );
+    Ok((lesson, f))
+}
+
+/// Serves the lesson until the teacher ends it or Ctrl-C; the lesson as it ended.
+async fn serve<G: FullGame + Send>(
+    lesson: Lesson<G>,
+    keep: Keeping,
+    config: Config,
+) -> Result<Lesson<G>>
+where
+    G::Position: Send,
+    G::Move: Send,
+{
+    let (code, token) = (config.code.clone(), config.token.clone());
+    let listen = config.listen;
+    let running = crate::class::start(lesson, keep, config)
+        .await
+        .with_context(|| format!("could not listen on {listen}"))?;
+    let host = shown_host(running.addr);
+    println!(
+        "pupils: open http://{host}/ and type the code {code}   (or http://{host}/?code={code})"
+    );
+    println!("teacher: http://{host}/teacher?token={token}   (keep this address to yourself)");
+    println!(
+        "phones that cannot reach the laptop: the school Wi-Fi may keep devices apart; use the laptop's hotspot"
+    );
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<String>(64);
+    let _ = running.inbox.send(Cmd::Watch(tx)).await;
+    let inbox = running.inbox.clone();
+    tokio::spawn(async move {
+        let _ = tokio::signal::ctrl_c().await;
+        let _ = inbox.send(Cmd::Stop).await;
+    });
+    let mut said = String::new();
+    while let Some(msg) = rx.recv().await {
+        if let Ok(crate::class::protocol::ToClient::Class {
+            pupils,
+            games_played,
+            under_way,
+            score,
+            ..
+        }) = serde_json::from_str(&msg)
+        {
+            let line = format!(
+                "{} connected · {games_played} games ({under_way} under way) · the machine won {}, drew {}, lost {}",
+                crate::text::count(pupils.len() as u64, "pupil", "pupils"),
+                score.0,
+                score.1,
+                score.2
+            );
+            if line != said {
+                eprintln!("{line}");
+                said = line;
+            }
+        }
+    }
+    running.finished.await.context("the lesson stopped")
+}
+
+/// The address pupils type: the laptop's address on its network where the server listens on
+/// every network.
+fn shown_host(addr: SocketAddr) -> String {
+    let ip = match addr.ip() {
+        ip if ip.is_unspecified() => local_ip().unwrap_or(ip),
+        ip => ip,
+    };
+    SocketAddr::new(ip, addr.port()).to_string()
+}
+
+/// The address this machine uses on its network (no packet is sent).
+fn local_ip() -> Option<IpAddr> {
+    let s = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
+    s.connect("192.0.2.1:9").ok()?;
+    s.local_addr().ok().map(|a| a.ip())
+}
