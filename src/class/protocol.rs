@@ -97,10 +97,10 @@ impl Outcome {
     pub fn of(f: &Finished) -> Outcome {
         let changed: Vec<&(usize, String, i64)> = f.learned.iter().filter(|l| l.2 != 0).collect();
         let net: i64 = changed.iter().map(|l| l.2).sum();
-        let word = match f.result {
-            GameResult::Win => "your win",
-            GameResult::Draw => "your draw",
-            GameResult::Loss => "the machine's win",
+        let (word, it) = match f.result {
+            GameResult::Win => ("your win", "the machine"),
+            GameResult::Draw => ("your draw", "the machine"),
+            GameResult::Loss => ("its win", "it"),
         };
         let boxes: Vec<String> = (changed.iter())
             .map(|(b, mv, d)| format!("box {b} {mv} {d:+}"))
@@ -113,7 +113,7 @@ impl Outcome {
                 boxes.join(", ")
             ),
             (n, false) => format!(
-                "{word} gave the machine {}: {}",
+                "{word} gave {it} {}: {}",
                 crate::text::count(n.unsigned_abs(), "bead", "beads"),
                 boxes.join(", ")
             ),

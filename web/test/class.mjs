@@ -1,0 +1,104 @@
+// The browser test of `matchbox class` (run by .ci/run): the server started as a teacher starts
+// it, the projector's page at 1920×1080 and eight pupils' phones (390×844, touch) in Debian's
+// headless chromium, the pupils playing the class's machine by taps. Screenshots of the projector
+// and a phone go to web/screenshots/ when asked (UPDATE_SCREENSHOTS=1), else to a temporary folder.
+//
+//   node web/test/class.mjs [path/to/matchbox]
+
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const cli = process.argv[2] || join(root, 'target', 'debug', 'matchbox');
+const scratch = mkdtempSync(join(tmpdir(), 'matchbox-class-'));
+const shots = process.env.UPDATE_SCREENSHOTS ? join(root, 'web', 'screenshots') : scratch;
+
+let failures = 0;
+function check(ok, what) {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures++;
+}
+
+const server = spawn(cli, ['class', 'tictactoe', '--listen', '127.0.0.1:0', '--seed', '7', '--save', join(scratch, 'lesson.yaml')], { stdio: ['ignore', 'pipe', 'ignore'] });
+const lines = createInterface({ input: server.stdout });
+const said = [];
+for await (const line of lines) { said.push(line); if (said.length === 2) break; }
+lines.on('line', () => {});
+const pupils = said[0].match(/(http:\/\/[^/]+\/) and type the code (\w+)/);
+const teacher = said[1].match(/(http:\S+token=[0-9a-f]+)/);
+check(pupils && teacher, `the server prints the pupils' address, the code and the teacher's address`);
+const [base, code] = [pupils[1], pupils[2]];
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+try {
+  // Without the token the projector is refused.
+  const stranger = await browser.newPage();
+  const refused = await stranger.goto(base + 'projector');
+  check(refused.status() === 403, 'the projector needs the teacher\'s address');
+  await stranger.close();
+  const projector = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+  await projector.goto(teacher[1]);
+  check(await projector.locator('#title').innerText().then(t => t.includes('MENACE (x) learns tictactoe')), 'the projector shows the class\'s machine');
+  const phones = [];
+  for (let i = 0; i < 8; i++) {
+    const p = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    await p.goto(base);
+    await p.fill('#code', code.toLowerCase());
+    await p.tap('#go');
+    phones.push(p);
+  }
+  await phones[0].waitForSelector('#moves button', { timeout: 10000 });
+  check(await phones[0].locator('#who').innerText().then(t => /You are \w+ \w+ \d, playing o/.test(t)), 'a pupil gets a name and plays O');
+  const gamesOn = async () => Number((await projector.locator('#score').innerText()).match(/games ([\d,]+)/)?.[1].replace(/,/g, '') ?? 0);
+  const first = await gamesOn();
+  let outcome = '';
+  for (let round = 0; round < 40; round++) {
+    for (const p of phones) {
+      if (await p.locator('#again').isVisible()) {
+        outcome ||= await p.locator('#said').innerText();
+        await p.locator('#again').tap();
+        continue;
+      }
+      const moves = p.locator('#moves button');
+      const n = await moves.count();
+      if (n) await moves.nth(Math.floor(Math.random() * n)).tap();
+    }
+  }
+  await projector.waitForTimeout(500);
+  const games = await gamesOn();
+  check(games > first && games >= 8, `the projector's game count rises as the pupils play (${first} → ${games})`);
+  check(/(took|gave (the machine|it)) \d+ beads?|changed no beads/.test(outcome), `a pupil is told what the machine learned: "${outcome}"`);
+  const rows = await projector.locator('#pupils tr').count();
+  check(rows === 8, `the leaderboard lists the eight pupils (${rows})`);
+  // A wrong code does not join.
+  const intruder = await browser.newPage();
+  await intruder.goto(base);
+  await intruder.fill('#code', 'WRONG');
+  await intruder.click('#go');
+  await intruder.waitForTimeout(500);
+  check((await intruder.locator('#error').innerText()).includes('Could not join'), 'a wrong code is refused');
+  await phones[0].screenshot({ path: join(shots, 'class-phone.png') });
+  await projector.screenshot({ path: join(shots, 'class-projector.png') });
+  // The teacher ends the lesson; the phones are told.
+  projector.on('dialog', d => d.accept());
+  await projector.click('#end');
+  await phones[1].waitForTimeout(800);
+  check((await phones[1].locator('#said').innerText()).includes('the lesson is over'), 'ending the lesson tells the pupils');
+} finally {
+  await browser.close();
+  server.kill();
+}
+if (failures) {
+  console.log(`${failures} failed`);
+  process.exit(1);
+}
+console.log('the class test passed');
