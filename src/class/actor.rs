@@ -34,7 +34,8 @@ pub enum Cmd {
 
 /// Where the lesson is kept.
 pub struct Keeping {
-    /// The machine, saved atomically every `every` games and at the end.
+    /// The machine, saved atomically every `every` games (no more often than every few
+    /// seconds: the log keeps every game meanwhile) and at the end.
     pub save: PathBuf,
     pub every: u64,
     /// The log, a JSON line an event, after a first line with the machine at the start.
@@ -50,8 +51,12 @@ struct Actor<G: GameDefaults + BoardView> {
     joining: bool,
     last: Option<String>,
     saved_at: u64,
+    saved_when: std::time::Instant,
     title: String,
 }
+
+/// The least time between two saves in a lesson.
+const SAVE_GAP: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Runs the lesson until the teacher ends it or `Stop` comes; returns the lesson.
 pub async fn run<G: GameDefaults + BoardView>(
@@ -69,6 +74,7 @@ pub async fn run<G: GameDefaults + BoardView>(
         joining: true,
         last: None,
         saved_at: 0,
+        saved_when: std::time::Instant::now(),
         title,
     };
     while let Some(cmd) = inbox.recv().await {
@@ -194,7 +200,7 @@ impl<G: GameDefaults + BoardView> Actor<G> {
 
     fn autosave(&mut self) {
         let played = self.lesson.machine().games_played;
-        if played >= self.saved_at + self.keep.every {
+        if played >= self.saved_at + self.keep.every && self.saved_when.elapsed() >= SAVE_GAP {
             self.save();
         }
     }
@@ -202,7 +208,10 @@ impl<G: GameDefaults + BoardView> Actor<G> {
     fn save(&mut self) {
         let m = self.lesson.machine();
         match crate::store::save_machine(&self.keep.save, self.lesson.game(), m) {
-            Ok(()) => self.saved_at = m.games_played,
+            Ok(()) => {
+                self.saved_at = m.games_played;
+                self.saved_when = std::time::Instant::now();
+            }
             Err(e) => eprintln!("class: could not save {}: {e}", self.keep.save.display()),
         }
     }

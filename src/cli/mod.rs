@@ -91,9 +91,17 @@ pub struct ClassArgs {
     /// Continue the lesson in --save's log (after a crash: every finished game kept)
     #[arg(long)]
     pub resume: bool,
-    /// Save the machine every N finished games
+    /// Save the machine every N finished games (at most every 5 seconds; the log keeps every
+    /// game in between)
     #[arg(long, default_value_t = 5, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub every: u64,
+    /// The most pupils (and teachers' pages) connected at once
+    #[arg(long, default_value_t = 400, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_pupils: u64,
+    /// The most messages a pupil's page may send a second (after a burst of three times as
+    /// many): a person taps far fewer
+    #[arg(long, default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub rate: u32,
 }
 
 #[derive(Args, Debug)]

@@ -49,7 +49,10 @@ where
         every: a.every,
         log: Some(log),
     };
-    let config = Config::fresh(a.listen);
+    let mut config = Config::fresh(a.listen);
+    config.limits.connections = a.max_pupils as usize;
+    config.limits.per_second = a.rate;
+    config.limits.burst = a.rate.saturating_mul(3);
     let runtime = tokio::runtime::Runtime::new().context("could not start the server")?;
     let lesson = runtime.block_on(serve(lesson, keep, config))?;
     let m = lesson.machine();

@@ -1,0 +1,159 @@
+//! A lesson on loopback, as a benchmark (not a timed test): `matchbox class` started as a
+//! teacher starts it, then 60 simulated pupils — and then 1,000 — each playing random legal
+//! games as fast as the server answers. Prints games a second, the move's round trip (p50,
+//! p99, the worst) and the server's memory (its resident set, from /proc).
+//!
+//!   cargo bench --bench class
+
+use std::io::BufRead;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use matchbox::class::protocol::ToClient;
+use matchbox::rng::{rng_from_seed, uniform_below};
+use tokio_tungstenite::tungstenite::Message;
+
+/// The server, its pupils' address and code.
+fn start() -> (std::process::Child, SocketAddr, String) {
+    let dir = std::env::temp_dir().join(format!("matchbox-class-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args([
+            "class",
+            "tictactoe",
+            "--listen",
+            "127.0.0.1:0",
+            "--seed",
+            "1",
+            "--force",
+        ])
+        // Simulated pupils play as fast as the server answers: no person's limits.
+        .args(["--max-pupils", "2000", "--rate", "100000"])
+        .arg("--save")
+        .arg(dir.join("bench.yaml"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let line = lines.next().unwrap().unwrap();
+    std::thread::spawn(move || lines.for_each(drop));
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap();
+    let code = line
+        .split("the code ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    (child, addr.parse().unwrap(), code.to_string())
+}
+
+/// The server's resident memory, in MB.
+fn rss_mb(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kb: f64 = (status.lines())
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0);
+    kb / 1024.0
+}
+
+/// One pupil playing for `secs`: the round trip of each move, and the games finished.
+async fn pupil(addr: SocketAddr, code: String, seed: u64, secs: f64) -> (Vec<f64>, u64) {
+    let url = format!("ws://{addr}/ws?code={code}");
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let mut rng = rng_from_seed(seed);
+    let (mut trips, mut games) = (Vec::new(), 0);
+    let until = Instant::now() + Duration::from_secs_f64(secs);
+    let mut sent = Instant::now();
+    ws.send(Message::Text(r#"{"type":"start"}"#.into()))
+        .await
+        .unwrap();
+    while let Some(Ok(msg)) = ws.next().await {
+        let Message::Text(t) = msg else { continue };
+        let Ok(reply) = serde_json::from_str::<ToClient>(&t) else {
+            continue;
+        };
+        let next = match reply {
+            ToClient::Welcome { .. } => continue,
+            ToClient::Game { over: Some(_), .. } => {
+                trips.push(sent.elapsed().as_secs_f64() * 1000.0);
+                games += 1;
+                r#"{"type":"start"}"#.to_string()
+            }
+            ToClient::Game { game, legal, .. } => {
+                trips.push(sent.elapsed().as_secs_f64() * 1000.0);
+                let mv = &legal[uniform_below(&mut rng, legal.len() as u32) as usize];
+                format!(r#"{{"type":"move","game":{game},"mv":"{mv}"}}"#)
+            }
+            _ => break,
+        };
+        if Instant::now() > until {
+            break;
+        }
+        sent = Instant::now();
+        if ws.send(Message::Text(next.into())).await.is_err() {
+            break;
+        }
+    }
+    (trips, games)
+}
+
+fn lesson(pupils: usize, secs: f64) {
+    let (mut child, addr, code) = start();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let peak = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let pid = child.id();
+    let watch = std::sync::Arc::clone(&peak);
+    std::thread::spawn(move || {
+        loop {
+            let mb = (rss_mb(pid) * 10.0) as u64;
+            watch.fetch_max(mb, std::sync::atomic::Ordering::Relaxed);
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    });
+    let t0 = Instant::now();
+    let results = rt.block_on(async {
+        let tasks: Vec<_> = (0..pupils)
+            .map(|i| tokio::spawn(pupil(addr, code.clone(), i as u64, secs)))
+            .collect();
+        let mut all = Vec::new();
+        for t in tasks {
+            all.push(t.await.unwrap());
+        }
+        all
+    });
+    let elapsed = t0.elapsed().as_secs_f64();
+    let mut trips: Vec<f64> = results.iter().flat_map(|r| r.0.iter().copied()).collect();
+    let games: u64 = results.iter().map(|r| r.1).sum();
+    trips.sort_by(f64::total_cmp);
+    let q = |p: f64| trips[((trips.len() - 1) as f64 * p) as usize];
+    println!(
+        "{pupils:>5} pupils: {:>7.0} games/s, {:>8} moves; round trip p50 {:.2} ms, p99 {:.2} ms, worst {:.1} ms; server memory at most {:.1} MB",
+        games as f64 / elapsed,
+        trips.len(),
+        q(0.5),
+        q(0.99),
+        trips.last().copied().unwrap_or(0.0),
+        peak.load(std::sync::atomic::Ordering::Relaxed) as f64 / 10.0
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+fn main() {
+    // `cargo test --benches` runs benchmarks once as tests: keep that short.
+    let quick = std::env::args().any(|a| a == "--test");
+    let secs = if quick { 0.5 } else { 10.0 };
+    for pupils in [60, 200, 1000] {
+        lesson(pupils, secs);
+    }
+}
