@@ -77,6 +77,8 @@ pub async fn run<G: GameDefaults + BoardView>(
         saved_when: std::time::Instant::now(),
         title,
     };
+    // The file exists from the start: the machine as the lesson began.
+    a.save();
     while let Some(cmd) = inbox.recv().await {
         let stop = a.handle(cmd);
         if stop {
