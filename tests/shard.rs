@@ -105,7 +105,7 @@ fn merge_refuses_parts_that_are_not_one_experiment() {
     ];
     let three = parts(dir.path(), &base, 3);
     let err = refused(&["merge", &three[0], &three[2]]);
-    assert!(err.contains("shard 2 of 3 is missing"), "{err}");
+    assert!(err.contains("1 shard of 3 is missing (2)"), "{err}");
     let err = refused(&["merge", &three[0], &three[0], &three[1], &three[2]]);
     assert!(err.contains("shard 1/3 again"), "{err}");
     // Another seed: the settings differ.
@@ -137,4 +137,53 @@ fn merge_refuses_parts_that_are_not_one_experiment() {
     let out = run(&["experiment", "hexapawn", "--seed", "1", "--shard", "3/2"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("K/N"));
+}
+
+#[test]
+fn merge_refuses_a_part_of_too_many_shards_and_counts_what_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    // A part of 1,000 slices, alone: 999 missing, said in a count and the first few.
+    let out = stdout(&[
+        "experiment",
+        "hexapawn",
+        "--runs",
+        "1000",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--shard",
+        "1/1000",
+    ]);
+    let part = dir.path().join("p1.json");
+    std::fs::write(&part, &out).unwrap();
+    let err = refused(&["merge", part.to_str().unwrap()]);
+    assert!(
+        err.contains(
+            "999 shards of 1,000 are missing (2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 989 more)"
+        ),
+        "{err}"
+    );
+    assert!(err.len() < 200, "{err}");
+    // A part whose shard claims 10^15 slices (sums consistent, no runs) is refused at once,
+    // before anything is counted.
+    let huge = out.replacen(
+        r#""shard":{"k":1,"n":1000}"#,
+        r#""shard":{"k":1,"n":1000000000000000}"#,
+        1,
+    );
+    assert_ne!(huge, out);
+    std::fs::write(&part, huge).unwrap();
+    let err = refused(&["merge", part.to_str().unwrap()]);
+    assert!(err.contains("at most 1,000,000 shards"), "{err}");
+    // The command line names the cap too.
+    let err = refused(&[
+        "experiment",
+        "hexapawn",
+        "--seed",
+        "1",
+        "--shard",
+        "1/1000001",
+    ]);
+    assert!(err.contains("N <= 1,000,000"), "{err}");
 }

@@ -147,13 +147,17 @@ pub struct Shard {
     pub n: usize,
 }
 
+/// The most slices an experiment may be cut into.
+pub const MAX_SHARDS: usize = 1_000_000;
+
 impl std::str::FromStr for Shard {
     type Err = String;
     fn from_str(s: &str) -> std::result::Result<Self, String> {
         let bad = || {
             format!(
-                "`{}`: a shard is K/N, the K-th of N slices of the runs (1 <= K <= N), e.g. 3/8",
-                crate::text::quote(s)
+                "`{}`: a shard is K/N, the K-th of N slices of the runs (1 <= K <= N <= {}), e.g. 3/8",
+                crate::text::quote(s),
+                crate::text::group(MAX_SHARDS as u64)
             )
         };
         let (k, n) = s.trim().split_once('/').ok_or_else(bad)?;
@@ -161,7 +165,7 @@ impl std::str::FromStr for Shard {
             k.trim().parse().map_err(|_| bad())?,
             n.trim().parse().map_err(|_| bad())?,
         );
-        if k == 0 || k > n || n > 1_000_000 {
+        if k == 0 || k > n || n > MAX_SHARDS {
             return Err(bad());
         }
         Ok(Shard { k, n })

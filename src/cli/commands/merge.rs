@@ -29,6 +29,12 @@ fn read_part(path: &Path) -> Result<Part> {
         );
     }
     let Shard { k, n } = part.shard;
+    if n > crate::cli::MAX_SHARDS {
+        bail!(
+            "{name}: shard {k}/{n}: an experiment is cut into at most {} shards",
+            crate::text::group(crate::cli::MAX_SHARDS as u64)
+        );
+    }
     let Some(runs) = Runs::shard(part.runs, k, n) else {
         bail!("{name}: shard {k}/{n}: K from 1 to N");
     };
@@ -157,20 +163,28 @@ fn gather(paths: &[PathBuf]) -> Result<Part> {
         });
     }
     let sum = sum.context("give the parts to merge")?;
-    let missing: Vec<String> = (1..=sum.shard.n)
-        .filter(|k| !seen.contains_key(k))
-        .map(|k| k.to_string())
-        .collect();
-    if !missing.is_empty() {
-        let (s, verb) = if missing.len() == 1 {
-            ("", "is")
-        } else {
-            ("s", "are")
+    // How many are missing, and the first few: never a list as long as the shards.
+    let n = sum.shard.n;
+    let count = n - seen.len().min(n);
+    if count > 0 {
+        let first: Vec<String> = (1..=n)
+            .filter(|k| !seen.contains_key(k))
+            .take(10)
+            .map(|k| k.to_string())
+            .collect();
+        let more = match count > first.len() {
+            true => format!(
+                " and {} more",
+                crate::text::group((count - first.len()) as u64)
+            ),
+            false => String::new(),
         };
+        let (s, verb) = if count == 1 { ("", "is") } else { ("s", "are") };
         bail!(
-            "shard{s} {} of {n} {verb} missing: every part from 1/{n} to {n}/{n} is needed",
-            missing.join(", "),
-            n = sum.shard.n
+            "{} shard{s} of {} {verb} missing ({}{more}): every part from 1/{n} to {n}/{n} is needed",
+            crate::text::group(count as u64),
+            crate::text::group(n as u64),
+            first.join(", ")
         );
     }
     Ok(sum)
