@@ -79,6 +79,8 @@ fn film_refuses_what_it_cannot_make() {
     let gif = gif.to_str().unwrap();
     assert!(refused(&["film", "hexapawn", "--out", gif, "--screen", "10x10"]).contains("--screen"));
     assert!(refused(&["film", "hexapawn", "--out", gif, "--fps", "0"]).contains("--fps"));
+    let none = refused(&["film", "hexapawn", "--out", gif, "--games", "0"]);
+    assert!(none.contains("at least one game"), "{none}");
     assert!(!std::path::Path::new(gif).exists(), "nothing written");
 }
 

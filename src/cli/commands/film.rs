@@ -173,6 +173,9 @@ pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
     if !(1..=50).contains(&a.fps) {
         bail!("--fps {}: from 1 to 50 frames a second", a.fps);
     }
+    if a.watch.learn.games == Some(0) {
+        bail!("--games 0: a film needs at least one game");
+    }
     let fonts = chart::fonts::fonts().context("the film's font is not built in")?;
     let (mut sink, w, h) = sink_for(a, cols, rows, &fonts)?;
     store::check_writable(out)?;
