@@ -187,3 +187,56 @@ fn merge_refuses_a_part_of_too_many_shards_and_counts_what_is_missing() {
     ]);
     assert!(err.contains("N <= 1,000,000"), "{err}");
 }
+
+#[test]
+fn no_output_replaces_a_file_the_command_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.yaml");
+    let m = m.to_str().unwrap();
+    stdout(&[
+        "train", "hexapawn", "--games", "3", "--seed", "1", "--save", m,
+    ]);
+    let before = std::fs::read(m).unwrap();
+    for flag in ["--csv", "--plot"] {
+        let err = refused(&[
+            "experiment",
+            "hexapawn",
+            "--boxes",
+            m,
+            "--runs",
+            "5",
+            "--games",
+            "5",
+            "--seed",
+            "1",
+            flag,
+            m,
+        ]);
+        assert!(
+            err.contains("would replace the file --boxes reads"),
+            "{flag}: {err}"
+        );
+    }
+    // A part of a merge is not its output either.
+    let parts = parts(
+        dir.path(),
+        &[
+            "experiment",
+            "hexapawn",
+            "--runs",
+            "6",
+            "--games",
+            "4",
+            "--seed",
+            "2",
+        ],
+        2,
+    );
+    let err = refused(&["merge", &parts[0], &parts[1], "--csv", &parts[0]]);
+    assert!(err.contains("would replace the file merge reads"), "{err}");
+    assert_eq!(
+        std::fs::read(m).unwrap(),
+        before,
+        "the machine is unchanged"
+    );
+}

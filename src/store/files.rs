@@ -211,6 +211,26 @@ pub fn check_distinct(outputs: &[(&str, &Path)]) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Refuses an output that names a file the command reads: the input would be lost.
+pub fn check_not_read(
+    outputs: &[(&str, &Path)],
+    inputs: &[(&str, &Path)],
+) -> Result<(), StoreError> {
+    for (out, po) in outputs {
+        for (input, pi) in inputs {
+            if file_key(po) == file_key(pi) {
+                return Err(invalid(
+                    po,
+                    format!(
+                        "{out} would replace the file {input} reads: give the output its own name"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The file a path names, however it is written (`./m.yaml`, a link to it, `dir/../m.yaml`).
 fn file_key(p: &Path) -> PathBuf {
     let target = save_target(p).unwrap_or_else(|_| p.to_path_buf());

@@ -395,7 +395,14 @@ fn runs_of(a: &ExperimentArgs) -> Result<Runs> {
 }
 
 pub(super) fn experiment<G: FullGame>(game: G, a: &ExperimentArgs, out: Out) -> Result<Outcome> {
-    check_outputs(&a.output, &[])?;
+    let mut read: Vec<(&str, &std::path::Path)> = Vec::new();
+    if let Some(b) = &a.learn.machine.boxes {
+        read.push(("--boxes", b.as_path()));
+    }
+    if let Some(f) = a.learn.opponent.as_ref().and_then(|o| o.file.as_deref()) {
+        read.push(("--opponent", f));
+    }
+    super::outputs::check_outputs_reading(&a.output, &[], &read)?;
     super::outputs::check_chart(&a.output, "experiment", false)?;
     let games = a.learn.games.unwrap_or(50);
     check_size(a, games)?;

@@ -191,7 +191,8 @@ fn gather(paths: &[PathBuf]) -> Result<Part> {
 }
 
 pub(super) fn merge(a: &MergeArgs) -> Result<ExperimentReport> {
-    check_outputs(&a.output, &[])?;
+    let read: Vec<(&str, &Path)> = a.parts.iter().map(|p| ("merge", p.as_path())).collect();
+    super::outputs::check_outputs_reading(&a.output, &[], &read)?;
     super::outputs::check_chart(&a.output, "merge", false)?;
     let sum = gather(&a.parts)?;
     report(

@@ -5,6 +5,16 @@ use super::*;
 /// Checks every output of a command before any work is done: each can be written, and no two
 /// name the same file. `others` are the command's other outputs, as (option, path).
 pub(super) fn check_outputs(output: &ChartArgs, others: &[(&str, Option<&PathBuf>)]) -> Result<()> {
+    check_outputs_reading(output, others, &[])
+}
+
+/// As [`check_outputs`], and no output names a file the command reads (`inputs`): the one rule
+/// every command that reads and writes files follows.
+pub(super) fn check_outputs_reading(
+    output: &ChartArgs,
+    others: &[(&str, Option<&PathBuf>)],
+    inputs: &[(&str, &std::path::Path)],
+) -> Result<()> {
     let mut all: Vec<(&str, &std::path::Path)> = vec![];
     for (name, path) in [
         ("--csv", output.csv.as_ref()),
@@ -19,6 +29,7 @@ pub(super) fn check_outputs(output: &ChartArgs, others: &[(&str, Option<&PathBuf
         }
     }
     store::check_distinct(&all)?;
+    store::check_not_read(&all, inputs)?;
     if let Some(p) = &output.plot {
         chart::exporter_for(p)?;
     }
