@@ -14,9 +14,14 @@ use matchbox::class::protocol::ToClient;
 use matchbox::rng::{rng_from_seed, uniform_below};
 use tokio_tungstenite::tungstenite::Message;
 
+/// The folder of the lesson's files, removed after.
+fn scratch() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("matchbox-class-bench-{}", std::process::id()))
+}
+
 /// The server, its pupils' address and code.
 fn start() -> (std::process::Child, SocketAddr, String) {
-    let dir = std::env::temp_dir().join(format!("matchbox-class-bench-{}", std::process::id()));
+    let dir = scratch();
     std::fs::create_dir_all(&dir).unwrap();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
         .args([
@@ -147,6 +152,7 @@ fn lesson(pupils: usize, secs: f64) {
     );
     let _ = child.kill();
     let _ = child.wait();
+    let _ = std::fs::remove_dir_all(scratch());
 }
 
 fn main() {
