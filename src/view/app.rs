@@ -675,6 +675,18 @@ impl Titles {
             rival: None,
         }
     }
+
+    /// The titles of a session's match: its machine's, and its rival machine's where it has one.
+    pub fn of_session<G: BoardView>(s: &super::session::Session<G>) -> Titles {
+        let game = s.game();
+        let mut t = Titles::of(game, s.machine());
+        if let Some(r) = s.rival_machine() {
+            let side = r.boxes.side();
+            let name = game.nickname(side, r.boxes.mode()).unwrap_or("rival");
+            t.rival = Some(format!("{name} ({})", game.side_name(side)));
+        }
+        t
+    }
 }
 
 /// The watch screen.

@@ -226,23 +226,20 @@ fn listen_clicks(terminal: &mut Terminal<DomBackend>) -> Clicks {
     clicks
 }
 
-/// The watch screen: the match trained at the chosen speed between frames.
-fn watch<G: BoardView + LabelView + 'static>(
-    mut terminal: Terminal<DomBackend>,
+/// The watch screen's state for a session, with the rival machine's title and opponents where it
+/// has one.
+fn watch_app<G: BoardView>(
     game: G,
     titles: Titles,
-    session: Session<G>,
+    session: &Session<G>,
     s: &Settings,
-    keys: Keys,
-) {
-    let mut titles = titles;
-    if let Some(r) = session.rival_machine() {
-        let side = r.boxes.side();
-        let name = game.nickname(side, r.boxes.mode()).unwrap_or("rival");
-        titles.rival = Some(format!("{name} ({})", game.side_name(side)));
-    }
+) -> WatchApp<G> {
+    let titles = Titles {
+        rival: Titles::of_session(session).rival,
+        ..titles
+    };
     let opponent = session.opponent();
-    let snapshot = Snapshot::of(&session);
+    let snapshot = Snapshot::of(session);
     let mut app = WatchApp::new(
         game,
         titles,
@@ -254,6 +251,19 @@ fn watch<G: BoardView + LabelView + 'static>(
     if session.rival_machine().is_some() {
         app.opponents = vec![Opponent::Matchbox, Opponent::Perfect, Opponent::Random];
     }
+    app
+}
+
+/// The watch screen: the match trained at the chosen speed between frames.
+fn watch<G: BoardView + LabelView + 'static>(
+    mut terminal: Terminal<DomBackend>,
+    game: G,
+    titles: Titles,
+    session: Session<G>,
+    s: &Settings,
+    keys: Keys,
+) {
+    let mut app = watch_app(game, titles, &session, s);
     let mut control = Control {
         speed: s.speed,
         paused: false,

@@ -142,16 +142,8 @@ pub(super) fn watch_session<G: FullGame>(
     let opponent = crate::cli::setup::opponent_or_default(game, a.opponent.as_ref());
     let spec = match_spec(game, &opts, &opponent, a.tie_break)?;
     let session = Session::of(spec.build(game.clone(), &mut |p| say_stage(stage, p))?);
-    let mut titles = Titles::of(game, session.machine());
+    let mut titles = Titles::of_session(&session);
     name_game(&mut titles, game, &a.game.game);
-    if let Some(r) = session.rival_machine() {
-        titles.rival = Some(format!(
-            "{} ({})",
-            game.nickname(r.boxes.side(), r.boxes.mode())
-                .unwrap_or("rival"),
-            game.side_name(r.boxes.side())
-        ));
-    }
     Ok((titles, session.machine().boxes.side(), session))
 }
 
