@@ -5,7 +5,9 @@
 //!
 //!   cargo bench --bench class
 
-use std::io::BufRead;
+#[path = "../tests/common/class_server.rs"]
+mod class_server;
+
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
@@ -23,42 +25,17 @@ fn scratch() -> std::path::PathBuf {
 fn start() -> (std::process::Child, SocketAddr, String) {
     let dir = scratch();
     std::fs::create_dir_all(&dir).unwrap();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
-        .args([
-            "class",
-            "tictactoe",
-            "--listen",
-            "127.0.0.1:0",
-            "--seed",
-            "1",
-            "--force",
-        ])
-        // Simulated pupils play as fast as the server answers: no person's limits.
-        .args(["--max-pupils", "2000", "--rate", "100000"])
-        .arg("--save")
-        .arg(dir.join("bench.yaml"))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
-    let line = lines.next().unwrap().unwrap();
-    std::thread::spawn(move || lines.for_each(drop));
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .split('/')
-        .next()
-        .unwrap();
-    let code = line
-        .split("the code ")
-        .nth(1)
-        .unwrap()
-        .split_whitespace()
-        .next()
-        .unwrap();
-    (child, addr.parse().unwrap(), code.to_string())
+    // Simulated pupils play as fast as the server answers: no person's limits.
+    let fast = [
+        "--seed",
+        "1",
+        "--force",
+        "--max-pupils",
+        "2000",
+        "--rate",
+        "100000",
+    ];
+    class_server::start_class(&dir.join("bench.yaml"), &fast)
 }
 
 /// The server's resident memory, in MB.

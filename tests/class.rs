@@ -3,6 +3,8 @@
 //! and a resume with every finished game kept.
 #![cfg(feature = "class")]
 
+#[path = "common/class_server.rs"]
+mod class_server;
 mod common;
 
 use std::net::SocketAddr;
@@ -356,44 +358,9 @@ async fn a_pupil_who_drops_mid_game_changes_no_box() {
 
 /// `matchbox class` started as a teacher would; the child, the pupils' address and the code.
 fn start_binary(dir: &Path, extra: &[&str]) -> (std::process::Child, SocketAddr, String) {
-    use std::io::BufRead;
-    let save = dir.join("m.yaml");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
-        .args([
-            "class",
-            "tictactoe",
-            "--listen",
-            "127.0.0.1:0",
-            "--seed",
-            "5",
-        ])
-        .arg("--save")
-        .arg(&save)
-        .args(extra)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
-    let line = out.next().unwrap().unwrap();
-    // Read the rest as it comes: a closed pipe would end the program.
-    std::thread::spawn(move || out.for_each(drop));
-    // "pupils: open http://127.0.0.1:PORT/ and type the code XXXXX   (or …)"
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .split('/')
-        .next()
-        .unwrap();
-    let code = line
-        .split("the code ")
-        .nth(1)
-        .unwrap()
-        .split_whitespace()
-        .next()
-        .unwrap();
-    (child, addr.parse().unwrap(), code.to_string())
+    let mut args = vec!["--seed", "5"];
+    args.extend_from_slice(extra);
+    class_server::start_class(&dir.join("m.yaml"), &args)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

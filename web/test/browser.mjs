@@ -6,7 +6,7 @@
 //
 //   node web/test/browser.mjs [path/to/matchbox]   (the CLI binary, for a machine file it saved)
 
-import { chromium } from 'playwright-core';
+import { launch, check, failed, finish } from './harness.mjs';
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,21 +21,13 @@ const cli = process.argv[2] || join(root, 'target', 'debug', 'matchbox');
 const port = 18000 + Math.floor(Math.random() * 2000);
 const base = `http://127.0.0.1:${port}/`;
 
-let failures = 0;
-function check(ok, what) {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!ok) failures++;
-}
 
 const server = spawn('python3', ['-m', 'http.server', String(port), '--bind', '127.0.0.1', '-d', dist], { stdio: 'ignore' });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launch();
 
 async function open(query, viewport = { width: 1280, height: 800 }, touch = false) {
   const page = await browser.newPage({ viewport, acceptDownloads: true, hasTouch: touch, isMobile: touch });
-  page.on('pageerror', e => { console.log('page error:', e.message); failures++; });
+  page.on('pageerror', e => { console.log('page error:', e.message); failed(); });
   for (let i = 0; i < 50; i++) {
     try { await page.goto(base + query); break; } catch { await page.waitForTimeout(100); }
   }
@@ -263,8 +255,4 @@ try {
   await browser.close();
   server.kill();
 }
-if (failures) {
-  console.log(`${failures} failed`);
-  process.exit(1);
-}
-console.log('the browser test passed');
+finish('browser');

@@ -5,7 +5,7 @@
 //
 //   node web/test/class.mjs [path/to/matchbox]
 
-import { chromium } from 'playwright-core';
+import { launch, check, failed, finish } from './harness.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,11 +19,6 @@ const cli = process.argv[2] || join(root, 'target', 'debug', 'matchbox');
 const scratch = mkdtempSync(join(tmpdir(), 'matchbox-class-'));
 const shots = process.env.UPDATE_SCREENSHOTS ? join(root, 'web', 'screenshots') : scratch;
 
-let failures = 0;
-function check(ok, what) {
-  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!ok) failures++;
-}
 
 const server = spawn(cli, ['class', 'tictactoe', '--listen', '127.0.0.1:0', '--seed', '7', '--save', join(scratch, 'lesson.yaml')], { stdio: ['ignore', 'pipe', 'ignore'] });
 const lines = createInterface({ input: server.stdout });
@@ -35,10 +30,7 @@ const teacher = said[1].match(/(http:\S+token=[0-9a-f]+)/);
 check(pupils && teacher, `the server prints the pupils' address, the code and the teacher's address`);
 const [base, code] = [pupils[1], pupils[2]];
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launch();
 try {
   // Without the token the projector is refused.
   const stranger = await browser.newPage();
@@ -97,8 +89,4 @@ try {
   await browser.close();
   server.kill();
 }
-if (failures) {
-  console.log(`${failures} failed`);
-  process.exit(1);
-}
-console.log('the class test passed');
+finish('class');

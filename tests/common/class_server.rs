@@ -1,0 +1,36 @@
+//! `matchbox class` started as a teacher starts it, for the class tests and its benchmark.
+
+use std::io::BufRead;
+use std::net::SocketAddr;
+use std::path::Path;
+
+/// Starts `matchbox class tictactoe` on a free loopback port saving to `save`, with `extra`
+/// options; the child, the pupils' address and the join code it printed.
+pub fn start_class(save: &Path, extra: &[&str]) -> (std::process::Child, SocketAddr, String) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args(["class", "tictactoe", "--listen", "127.0.0.1:0"])
+        .arg("--save")
+        .arg(save)
+        .args(extra)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let line = out.next().unwrap().unwrap();
+    // Read the rest as it comes: a closed pipe would end the program.
+    std::thread::spawn(move || out.for_each(drop));
+    // "pupils: open http://127.0.0.1:PORT/ and type the code XXXXX   (or …)"
+    let after = |mark: &str| line.split(mark).nth(1).unwrap_or_default().to_string();
+    let addr = after("http://")
+        .split('/')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let code = after("the code ")
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    (child, addr.parse().unwrap(), code)
+}
