@@ -5,7 +5,7 @@
 //!
 //!   cargo bench --bench class
 
-#[path = "../tests/common/class_server.rs"]
+#[path = "../tests/it/common/class_server.rs"]
 mod class_server;
 
 use std::net::SocketAddr;

@@ -18,6 +18,7 @@ extern "C" fn on_stop(_: libc::c_int) {
 /// program with the terminal in raw mode.
 pub fn catch() {
     #[cfg(unix)]
+    #[allow(unsafe_code)]
     // SAFETY: the handler only stores to an atomic flag, which is async-signal-safe.
     unsafe {
         libc::signal(libc::SIGTSTP, on_stop as *const () as libc::sighandler_t);
@@ -37,6 +38,7 @@ pub fn if_asked(terminal: &mut DefaultTerminal) -> Result<()> {
     }
     ratatui::try_restore()?;
     #[cfg(unix)]
+    #[allow(unsafe_code)]
     // SAFETY: raising SIGSTOP stops this process until a SIGCONT; no memory is touched.
     unsafe {
         libc::raise(libc::SIGSTOP);

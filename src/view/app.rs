@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use super::board::BoardView;
-use super::key::{Key, KeyCode};
 use super::session::{Curve, GameRecord, Opened, Reinforced, Session, Stats};
 use crate::game::{Game, Side};
 use crate::learn::MatchBox;
@@ -90,143 +89,7 @@ impl std::fmt::Display for Speed {
     }
 }
 
-/// What a key asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
-    Quit,
-    TogglePause,
-    Step,
-    Faster,
-    Slower,
-    ToggleOpponent,
-    Reset,
-    Save,
-    ToggleHelp,
-    Up,
-    Down,
-    Enter,
-    Type(char),
-    Backspace,
-    /// Browse the machine's boxes: this many on (or back, when negative).
-    Browse(i32),
-    /// Go to a box by its number (`#`, then digits and Enter).
-    GoTo,
-    /// Esc: close what is open (the box number prompt, the box browser), or quit.
-    Back,
-    /// Any other key: it closes the help.
-    Other,
-    /// Ctrl-C: quits at once, whatever is open.
-    Interrupt,
-    /// A click or a tap on the `i`-th move offered: it is played.
-    Choose(usize),
-    /// A click or a tap on box `b` (from 0) of the machine panel: the browser shows it.
-    BrowseTo(usize),
-    /// Ctrl-U: the move being typed is cleared.
-    ClearInput,
-    /// `m`: the whole machine on one screen (every box, grouped by move), or back.
-    ToggleWhole,
-    /// `p` while watching: play the machine yourself, then back to watching.
-    PlayIt,
-    /// A click or a tap on the board, at column and row of its drawing: the square there is the
-    /// move's origin or its destination.
-    Square(u16, u16),
-}
-
-/// Which screen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    Watch,
-    Play,
-}
-
-/// The action for a key press on a screen, if any.
-pub fn action_for(key: Key, mode: Mode) -> Option<Action> {
-    if key.ctrl {
-        return match key.code {
-            KeyCode::Char('c' | 'C') => Some(Action::Interrupt),
-            KeyCode::Char('u' | 'U') if mode == Mode::Play => Some(Action::ClearInput),
-            _ => None,
-        };
-    }
-    let action = match (mode, key.code) {
-        (_, KeyCode::Char('q')) => Action::Quit,
-        (_, KeyCode::Esc) => Action::Back,
-        (_, KeyCode::Char('?')) => Action::ToggleHelp,
-        (_, KeyCode::Char('[')) => Action::Browse(-1),
-        (_, KeyCode::Char(']')) => Action::Browse(1),
-        (_, KeyCode::Char('{') | KeyCode::PageUp) => Action::Browse(-10),
-        (_, KeyCode::Char('}') | KeyCode::PageDown) => Action::Browse(10),
-        (_, KeyCode::Char('#')) => Action::GoTo,
-        (Mode::Watch, KeyCode::Char('m')) | (_, KeyCode::Tab) => Action::ToggleWhole,
-        (Mode::Watch, KeyCode::Char(c)) if c.is_ascii_digit() => Action::Type(c),
-        (Mode::Watch, KeyCode::Enter) => Action::Enter,
-        (Mode::Watch, KeyCode::Backspace) => Action::Backspace,
-        (Mode::Watch, KeyCode::Char(' ')) => Action::TogglePause,
-        (Mode::Watch, KeyCode::Char('n') | KeyCode::Right) => Action::Step,
-        (Mode::Watch, KeyCode::Char('+' | '=')) => Action::Faster,
-        (Mode::Watch, KeyCode::Char('-')) => Action::Slower,
-        (Mode::Watch, KeyCode::Char('o')) => Action::ToggleOpponent,
-        (Mode::Watch, KeyCode::Char('r')) => Action::Reset,
-        (Mode::Watch, KeyCode::Char('s')) => Action::Save,
-        (Mode::Watch, KeyCode::Char('p')) => Action::PlayIt,
-        (Mode::Play, KeyCode::Up) => Action::Up,
-        (Mode::Play, KeyCode::Down) => Action::Down,
-        (Mode::Play, KeyCode::Enter) => Action::Enter,
-        (Mode::Play, KeyCode::Backspace) => Action::Backspace,
-        // Spaces and commas: an Arimaa turn is several steps (`Dc4w Dd4s`).
-        (Mode::Play, KeyCode::Char(c)) if c.is_ascii_alphanumeric() || "-x:, ".contains(c) => {
-            Action::Type(c)
-        }
-        _ => Action::Other,
-    };
-    Some(action)
-}
-
-/// The keys of each screen, for the help overlay and the README.
-pub fn key_table(mode: Mode) -> &'static [(&'static str, &'static str)] {
-    match mode {
-        Mode::Watch => &[
-            ("space", "pause / resume"),
-            ("n or →", "one move (at step speed, or while paused)"),
-            (
-                "+ / -",
-                "faster / slower: step, slow, 1, 10, 100 games/s, flat out",
-            ),
-            ("o", "opponent: perfect or random (from the next game)"),
-            ("p", "play the machine yourself (Esc: back to watching)"),
-            ("r", "reset the machine (asks; same seed)"),
-            ("s", "save the machine (YAML, atomic)"),
-            (
-                "[ ] { }",
-                "browse the boxes: 1 or 10 back / on (PgUp / PgDn)",
-            ),
-            ("# 12 Enter", "go to box 12"),
-            (
-                "m or Tab",
-                "the whole machine: every box by move (pages: PgUp / PgDn)",
-            ),
-            ("Esc", "back to the live box (or quit)"),
-            ("? / q", "this help / quit (Ctrl-C too)"),
-        ],
-        Mode::Play => &[
-            ("↑ / ↓", "choose a move"),
-            ("Enter", "play it (or start the next game)"),
-            ("b1-b2", "or type a move, then Enter"),
-            ("Backspace", "edit what you typed"),
-            (
-                "[ ] { }",
-                "browse the boxes: 1 or 10 back / on (PgUp / PgDn)",
-            ),
-            ("# 12 Enter", "go to box 12"),
-            (
-                "Tab",
-                "the whole machine: every box by move (pages: PgUp / PgDn)",
-            ),
-            ("Esc", "back to the live box, or to watching, or quit"),
-            ("? / q", "this help / quit (saves with --save)"),
-        ],
-    }
-}
+pub use super::key::{Action, Front, Mode, action_for, key_table};
 
 /// Commands from the screen to the training thread.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -710,6 +573,8 @@ pub struct WatchApp<G: BoardView> {
     /// The speed was changed: the games-per-second reading starts afresh.
     pub speed_changed: bool,
     pub theme: super::theme::Theme,
+    /// Where the screen is shown (the page has no `q`): the help and the key bar follow it.
+    pub front: super::key::Front,
     pub browser: Browser,
     /// The opponents `o` goes through, in order.
     pub opponents: Vec<Opponent>,
@@ -747,6 +612,7 @@ impl<G: BoardView> WatchApp<G> {
             confirm_reset: false,
             speed_changed: false,
             theme: super::theme::Theme::Dark,
+            front: super::key::Front::Terminal,
             browser: Browser::default(),
             opponents: vec![Opponent::Perfect, Opponent::Random],
             to_play: false,

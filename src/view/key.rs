@@ -1,6 +1,6 @@
 //! A key as the screens understand it, from any front end: the terminal's crossterm events and
 //! the browser's keyboard events both become a [`Key`], and one pure function
-//! ([`super::app::action_for`]) maps it to an action.
+//! ([`action_for`]) maps it to an action, from the one key table ([`BINDINGS`]).
 
 /// Which key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -42,4 +42,427 @@ impl From<KeyCode> for Key {
     fn from(code: KeyCode) -> Key {
         Key::plain(code)
     }
+}
+
+impl Key {
+    /// The key from a browser's `KeyboardEvent.key` name (`"ArrowUp"`, `" "`, `"q"`).
+    pub fn from_dom(name: &str, ctrl: bool) -> Key {
+        let code = match name {
+            "Enter" => KeyCode::Enter,
+            "Escape" => KeyCode::Esc,
+            "Backspace" => KeyCode::Backspace,
+            "ArrowLeft" => KeyCode::Left,
+            "ArrowRight" => KeyCode::Right,
+            "ArrowUp" => KeyCode::Up,
+            "ArrowDown" => KeyCode::Down,
+            "PageUp" => KeyCode::PageUp,
+            "PageDown" => KeyCode::PageDown,
+            "Tab" => KeyCode::Tab,
+            _ => {
+                let mut chars = name.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => KeyCode::Char(c),
+                    _ => KeyCode::Other,
+                }
+            }
+        };
+        Key { code, ctrl }
+    }
+
+    /// The key's `KeyboardEvent.key` name, for the page's buttons (which send it as a key press).
+    pub fn dom_name(self) -> String {
+        match self.code {
+            KeyCode::Char(c) => c.to_string(),
+            KeyCode::Enter => "Enter".into(),
+            KeyCode::Esc => "Escape".into(),
+            KeyCode::Backspace => "Backspace".into(),
+            KeyCode::Left => "ArrowLeft".into(),
+            KeyCode::Right => "ArrowRight".into(),
+            KeyCode::Up => "ArrowUp".into(),
+            KeyCode::Down => "ArrowDown".into(),
+            KeyCode::PageUp => "PageUp".into(),
+            KeyCode::PageDown => "PageDown".into(),
+            KeyCode::Tab => "Tab".into(),
+            KeyCode::Other => "Unidentified".into(),
+        }
+    }
+}
+
+/// What a key asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Quit,
+    TogglePause,
+    Step,
+    Faster,
+    Slower,
+    ToggleOpponent,
+    Reset,
+    Save,
+    ToggleHelp,
+    Up,
+    Down,
+    Enter,
+    Type(char),
+    Backspace,
+    /// Browse the machine's boxes: this many on (or back, when negative).
+    Browse(i32),
+    /// Go to a box by its number (`#`, then digits and Enter).
+    GoTo,
+    /// Esc: close what is open (the box number prompt, the box browser), or quit.
+    Back,
+    /// Any other key: it closes the help.
+    Other,
+    /// Ctrl-C: quits at once, whatever is open.
+    Interrupt,
+    /// A click or a tap on the `i`-th move offered: it is played.
+    Choose(usize),
+    /// A click or a tap on box `b` (from 0) of the machine panel: the browser shows it.
+    BrowseTo(usize),
+    /// Ctrl-U: the move being typed is cleared.
+    ClearInput,
+    /// `m`: the whole machine on one screen (every box, grouped by move), or back.
+    ToggleWhole,
+    /// `p` while watching: play the machine yourself, then back to watching.
+    PlayIt,
+    /// A click or a tap on the board, at column and row of its drawing: the square there is the
+    /// move's origin or its destination.
+    Square(u16, u16),
+}
+
+/// Which screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Watch,
+    Play,
+}
+
+/// Where a screen is shown: the page has no quitting (a tab is closed) and no Ctrl-C.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Front {
+    #[default]
+    Terminal,
+    Page,
+}
+
+/// The screens a binding works on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum On {
+    Watch,
+    Play,
+    Both,
+}
+
+impl On {
+    fn holds(self, mode: Mode) -> bool {
+        matches!(
+            (self, mode),
+            (On::Both, _) | (On::Watch, Mode::Watch) | (On::Play, Mode::Play)
+        )
+    }
+}
+
+/// One line of the key table: keys and what each does, and every way it is described.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Binding {
+    pub on: On,
+    /// Each key with its action (several keys for one line: `[ ] { }`).
+    pub keys: &'static [(Key, Action)],
+    /// The keys as the help names them.
+    pub label: &'static str,
+    /// What they do, for the help overlay and the README.
+    pub help: &'static str,
+    /// The key bar's words and their rank (1: kept on the narrowest screen).
+    pub bar: Option<(&'static str, u8)>,
+    /// The page's buttons: a label and the key it presses.
+    pub buttons: &'static [(&'static str, Key)],
+    /// Only in a terminal (the page closes with its tab).
+    pub terminal_only: bool,
+}
+
+const fn c(ch: char) -> Key {
+    Key {
+        code: KeyCode::Char(ch),
+        ctrl: false,
+    }
+}
+
+const fn k(code: KeyCode) -> Key {
+    Key { code, ctrl: false }
+}
+
+const fn ctrl(ch: char) -> Key {
+    Key {
+        code: KeyCode::Char(ch),
+        ctrl: true,
+    }
+}
+
+const BROWSE: &[(Key, Action)] = &[
+    (c('['), Action::Browse(-1)),
+    (c(']'), Action::Browse(1)),
+    (c('{'), Action::Browse(-10)),
+    (k(KeyCode::PageUp), Action::Browse(-10)),
+    (c('}'), Action::Browse(10)),
+    (k(KeyCode::PageDown), Action::Browse(10)),
+];
+
+/// Every key of the screens, once: the key function ([`action_for`]), the help overlay, the
+/// watch screen's key bar, the page's buttons and the README's key list all come from here.
+pub const BINDINGS: &[Binding] = &[
+    Binding {
+        on: On::Watch,
+        keys: &[(c(' '), Action::TogglePause)],
+        label: "space",
+        help: "pause / resume",
+        bar: Some(("space pause", 1)),
+        buttons: &[("pause", c(' '))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Watch,
+        keys: &[(c('n'), Action::Step), (k(KeyCode::Right), Action::Step)],
+        label: "n or →",
+        help: "one move (at step speed, or while paused)",
+        bar: Some(("n step", 4)),
+        buttons: &[("step", c('n'))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Watch,
+        keys: &[
+            (c('+'), Action::Faster),
+            (c('='), Action::Faster),
+            (c('-'), Action::Slower),
+        ],
+        label: "+ / -",
+        help: "faster / slower: step, slow, 1, 10, 100 games/s, flat out",
+        bar: Some(("+/- speed", 2)),
+        buttons: &[("faster", c('+')), ("slower", c('-'))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Watch,
+        keys: &[(c('o'), Action::ToggleOpponent)],
+        label: "o",
+        help: "opponent: perfect, random or the rival (from the next game)",
+        bar: Some(("o opponent", 2)),
+        buttons: &[("opponent", c('o'))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Watch,
+        keys: &[(c('p'), Action::PlayIt)],
+        label: "p",
+        help: "play the machine yourself (Esc: back to watching)",
+        bar: Some(("p play", 1)),
+        buttons: &[("play it", c('p'))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Watch,
+        keys: &[(c('r'), Action::Reset)],
+        label: "r",
+        help: "reset the machine (asks first; same seed)",
+        bar: Some(("r reset", 4)),
+        buttons: &[("reset", c('r'))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Watch,
+        keys: &[(c('s'), Action::Save)],
+        label: "s",
+        help: "save the machine (YAML, atomic)",
+        bar: Some(("s save", 2)),
+        buttons: &[("save", c('s'))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Play,
+        keys: &[
+            (k(KeyCode::Up), Action::Up),
+            (k(KeyCode::Down), Action::Down),
+        ],
+        label: "↑ / ↓",
+        help: "choose a move",
+        bar: None,
+        buttons: &[("↑", k(KeyCode::Up)), ("↓", k(KeyCode::Down))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Play,
+        keys: &[(k(KeyCode::Enter), Action::Enter)],
+        label: "Enter",
+        help: "play it (or start the next game)",
+        bar: None,
+        buttons: &[("Enter", k(KeyCode::Enter))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Play,
+        keys: &[],
+        label: "b1-b2",
+        help: "or type a move, then Enter",
+        bar: None,
+        buttons: &[],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Play,
+        keys: &[
+            (k(KeyCode::Backspace), Action::Backspace),
+            (ctrl('u'), Action::ClearInput),
+            (ctrl('U'), Action::ClearInput),
+        ],
+        label: "Backspace",
+        help: "edit what you typed (Ctrl-U: clear it)",
+        bar: None,
+        buttons: &[],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Both,
+        keys: BROWSE,
+        label: "[ ] { }",
+        help: "browse the boxes: 1 or 10 back / on (PgUp / PgDn)",
+        bar: Some(("[ ] boxes", 3)),
+        buttons: &[("[ box", c('[')), ("box ]", c(']'))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Both,
+        keys: &[(c('#'), Action::GoTo)],
+        label: "# 12 Enter",
+        help: "go to box 12",
+        bar: None,
+        buttons: &[],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Watch,
+        keys: &[
+            (c('m'), Action::ToggleWhole),
+            (k(KeyCode::Tab), Action::ToggleWhole),
+        ],
+        label: "m or Tab",
+        help: "the whole machine: every box by move (pages: PgUp / PgDn)",
+        bar: Some(("m machine", 1)),
+        buttons: &[("machine", c('m'))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Play,
+        keys: &[(k(KeyCode::Tab), Action::ToggleWhole)],
+        label: "Tab",
+        help: "the whole machine: every box by move (pages: PgUp / PgDn)",
+        bar: None,
+        buttons: &[("machine", k(KeyCode::Tab))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Watch,
+        keys: &[(k(KeyCode::Esc), Action::Back)],
+        label: "Esc",
+        help: "back to the live box (or quit)",
+        bar: None,
+        buttons: &[("esc", k(KeyCode::Esc))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Play,
+        keys: &[(k(KeyCode::Esc), Action::Back)],
+        label: "Esc",
+        help: "back to the live box, or to watching, or quit",
+        bar: None,
+        buttons: &[("esc", k(KeyCode::Esc))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Both,
+        keys: &[(c('?'), Action::ToggleHelp)],
+        label: "?",
+        help: "this help: the keys and what every symbol means",
+        bar: Some(("? help", 1)),
+        buttons: &[("help", c('?'))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Both,
+        keys: &[
+            (c('q'), Action::Quit),
+            (ctrl('c'), Action::Interrupt),
+            (ctrl('C'), Action::Interrupt),
+        ],
+        label: "q / Ctrl-C",
+        help: "quit",
+        bar: Some(("q quit", 2)),
+        buttons: &[],
+        terminal_only: true,
+    },
+];
+
+/// The lines of the key table for a screen, where it is shown.
+pub fn bindings(mode: Mode, front: Front) -> impl Iterator<Item = &'static Binding> {
+    BINDINGS
+        .iter()
+        .filter(move |b| b.on.holds(mode) && (front == Front::Terminal || !b.terminal_only))
+}
+
+/// The action for a key press on a screen, if any: from [`BINDINGS`], then the typing each
+/// screen takes (a box number's digits while watching; a move's letters while playing).
+pub fn action_for(key: Key, mode: Mode) -> Option<Action> {
+    let bound = bindings(mode, Front::Terminal)
+        .flat_map(|b| b.keys.iter())
+        .find(|(k, _)| *k == key);
+    if let Some(&(_, action)) = bound {
+        return Some(action);
+    }
+    if key.ctrl {
+        return None;
+    }
+    Some(match (mode, key.code) {
+        (Mode::Watch, KeyCode::Char(c)) if c.is_ascii_digit() => Action::Type(c),
+        (Mode::Watch, KeyCode::Enter) => Action::Enter,
+        (Mode::Watch, KeyCode::Backspace) => Action::Backspace,
+        // Spaces and commas: an Arimaa turn is several steps (`Dc4w Dd4s`).
+        (Mode::Play, KeyCode::Char(c)) if c.is_ascii_alphanumeric() || "-x:, ".contains(c) => {
+            Action::Type(c)
+        }
+        _ => Action::Other,
+    })
+}
+
+/// The keys of a screen for the help overlay: each line's keys and what they do.
+pub fn key_table(mode: Mode, front: Front) -> Vec<(&'static str, &'static str)> {
+    bindings(mode, front).map(|b| (b.label, b.help)).collect()
+}
+
+/// The watch screen's key bar at each width, widest first: the lines ranked 1 to `rank`.
+pub fn key_bars(mode: Mode, front: Front) -> Vec<String> {
+    (1..=4)
+        .rev()
+        .map(|rank| {
+            let words: Vec<&str> = bindings(mode, front)
+                .filter_map(|b| b.bar.filter(|&(_, r)| r <= rank).map(|(w, _)| w))
+                .collect();
+            format!(" {}", words.join("  "))
+        })
+        .collect()
+}
+
+/// The page's buttons for a screen: a label and the `KeyboardEvent.key` each sends.
+pub fn buttons(mode: Mode) -> Vec<(&'static str, String)> {
+    bindings(mode, Front::Page)
+        .flat_map(|b| b.buttons.iter())
+        .map(|&(label, key)| (label, key.dom_name()))
+        .collect()
+}
+
+/// The key list of a screen as a Markdown table, as the README shows it.
+pub fn markdown(mode: Mode) -> String {
+    let mut out = String::from("| key | does |\n|---|---|\n");
+    for (label, help) in key_table(mode, Front::Terminal) {
+        out.push_str(&format!("| {label} | {help} |\n"));
+    }
+    out
 }

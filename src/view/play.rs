@@ -22,6 +22,8 @@ pub struct PlayApp<G: BoardView> {
     /// The machine's snapshot for drawing, refreshed after every change.
     pub snapshot: Snapshot<G>,
     pub theme: super::theme::Theme,
+    /// Where the screen is shown (the page has no `q`): the help and the key bar follow it.
+    pub front: super::key::Front,
     pub browser: Browser,
     /// Games played before this screen opened: quitting after more, with no `--save`, asks first.
     pub games_at_start: u64,
@@ -63,6 +65,7 @@ impl<G: BoardView> PlayApp<G> {
             save_path,
             snapshot,
             theme: super::theme::Theme::Dark,
+            front: super::key::Front::Terminal,
             browser: Browser::default(),
             games_at_start,
             confirm_quit: false,

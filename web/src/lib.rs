@@ -15,6 +15,7 @@ use matchbox::players::Opponent;
 use matchbox::view::app::{Action, Command, Mode, Snapshot, Titles, WatchApp, action_for};
 use matchbox::view::board::BoardView;
 use matchbox::view::drive::{self, Control};
+use matchbox::view::key::{Front, buttons};
 use matchbox::view::key::{Key, KeyCode};
 use matchbox::view::play::PlayApp;
 use matchbox::view::render;
@@ -103,6 +104,20 @@ pub fn grid_need() -> Vec<u16> {
         render::tall_min_size(&g, kind)
     ));
     vec![wide.0, wide.1, tall.0, tall.1]
+}
+
+/// The page's buttons for the address's screen, from the key table: pairs of a label and the
+/// `KeyboardEvent.key` the button presses, flattened (`["pause", " ", "step", "n", …]`).
+#[wasm_bindgen]
+pub fn key_buttons() -> Vec<String> {
+    let mode = match settings().screen {
+        Screen::Watch => Mode::Watch,
+        Screen::Play => Mode::Play,
+    };
+    buttons(mode)
+        .into_iter()
+        .flat_map(|(label, key)| [label.to_string(), key])
+        .collect()
 }
 
 /// Shows the screen of the address's settings, in the page's grid (sized by then).
@@ -251,6 +266,7 @@ fn watch_app<G: BoardView>(
     if session.rival_machine().is_some() {
         app.opponents = vec![Opponent::Matchbox, Opponent::Perfect, Opponent::Random];
     }
+    app.front = Front::Page;
     app
 }
 
@@ -328,6 +344,7 @@ fn watch<G: BoardView + LabelView + 'static>(
                 return;
             };
             let mut play = PlayApp::from_watch(*session, app.titles.clone());
+            play.front = Front::Page;
             play.browser.screen = (area.width, area.height);
             render::play(f, &play);
             play.theme.explicit_reverse(f.buffer_mut());
@@ -477,7 +494,9 @@ fn play<G: BoardView + LabelView + 'static>(
     keys: Keys,
 ) {
     let human = session.machine().boxes.side().other();
-    let app = Rc::new(RefCell::new(PlayApp::new(session, titles, human, None)));
+    let mut app = PlayApp::new(session, titles, human, None);
+    app.front = Front::Page;
+    let app = Rc::new(RefCell::new(app));
     let offered = Rc::clone(&app);
     files::offer(Box::new(move |what| {
         files::make(&offered.borrow().session, what)

@@ -31,8 +31,8 @@ pub fn legend_lines(pieces: &str) -> Vec<(String, String)> {
 }
 
 /// The key table and the legend over the screen.
-pub fn help(f: &mut Frame, mode: Mode, pieces: &str) {
-    let keys = key_table(mode);
+pub fn help(f: &mut Frame, mode: Mode, front: Front, pieces: &str) {
+    let keys = key_table(mode, front);
     let legend = legend_lines(pieces);
     let area = f.area();
     let w = 76.min(area.width);
@@ -52,7 +52,10 @@ pub fn help(f: &mut Frame, mode: Mode, pieces: &str) {
             ])
         })
         .collect();
-    lines.push(Line::raw(""));
+    // The blank line between keys and symbols, where the screen has the row for it.
+    if keys.len() + legend.len() + 5 <= area.height as usize {
+        lines.push(Line::raw(""));
+    }
     lines.extend(legend.into_iter().map(|(k, what)| {
         Line::from(vec![
             Span::styled(format!(" {k:<10} "), BOLD),

@@ -47,7 +47,7 @@ pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &PlayApp<G>) {
             app.message.as_deref(),
         );
         if app.show_help {
-            help(f, Mode::Play, game.legend());
+            help(f, Mode::Play, app.front, game.legend());
         }
         return;
     }
@@ -85,7 +85,7 @@ pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &PlayApp<G>) {
         keys,
     );
     if app.show_help {
-        help(f, Mode::Play, app.session.game().legend());
+        help(f, Mode::Play, app.front, app.session.game().legend());
     }
 }
 
@@ -261,9 +261,10 @@ fn key_bar<G: BoardView>(app: &PlayApp<G>, machine_plays: bool, width: u16) -> L
     } else {
         ""
     };
-    let quit = match app.watch {
-        Some(_) => "Esc watch",
-        None => "q quit",
+    let quit = match (&app.watch, app.front) {
+        (Some(_), _) => " · Esc watch",
+        (None, Front::Terminal) => " · q quit",
+        (None, Front::Page) => "",
     };
     match app.browser.key_line() {
         Some(k) => Line::styled(k, BOLD.fg(Color::Cyan)),
@@ -271,12 +272,12 @@ fn key_bar<G: BoardView>(app: &PlayApp<G>, machine_plays: bool, width: u16) -> L
             first_fit(
                 &[
                     format!(
-                        " ↑↓ choose · Enter play · or type a move like {example}{boxes} · ? help · {quit}"
+                        " ↑↓ choose · Enter play · or type a move like {example}{boxes} · ? help{quit}"
                     ),
                     format!(
-                        " ↑↓ choose · Enter play · or type a move like {example} · ? help · {quit}"
+                        " ↑↓ choose · Enter play · or type a move like {example} · ? help{quit}"
                     ),
-                    format!(" ↑↓ choose · Enter play · type {example} · ? help · {quit}"),
+                    format!(" ↑↓ choose · Enter play · type {example} · ? help{quit}"),
                     format!(" ↑↓ Enter · tap or type {example} · ? help"),
                 ],
                 width as usize,

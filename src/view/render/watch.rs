@@ -20,7 +20,7 @@ pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
         let title = title_bar(app, f.area().width);
         super::whole::whole_screen(f, title, &view, app.message.as_deref());
         if app.show_help {
-            help(f, Mode::Watch, app.game.legend());
+            help(f, Mode::Watch, app.front, app.game.legend());
         }
         return;
     }
@@ -66,21 +66,13 @@ pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
         (Some(m), _) => Line::styled(format!(" {m}"), BOLD.fg(Color::Yellow)),
         (None, Some(k)) => Line::styled(k, BOLD.fg(Color::Cyan)),
         (None, None) => Line::styled(
-            first_fit(
-                &[
-                    " space pause  n step  +/- speed  o opponent  p play  m machine  [ ] boxes  r reset  s save  ? help  q quit".into(),
-                    " space pause  +/- speed  o opponent  p play  m machine  [ ] boxes  s save  ? help  q quit".into(),
-                    " space pause  +/- speed  o opponent  p play  m machine  s save  ? help  q quit".into(),
-                    " space pause  p play  m machine  ? help".into(),
-                ],
-                f.area().width as usize,
-            ),
+            first_fit(&key_bars(Mode::Watch, app.front), f.area().width as usize),
             DIM,
         ),
     };
     f.render_widget(Paragraph::new(bar), keys);
     if app.show_help {
-        help(f, Mode::Watch, app.game.legend());
+        help(f, Mode::Watch, app.front, app.game.legend());
     }
 }
 

@@ -1,0 +1,433 @@
+//! The class server on loopback: many pupils at once, every game counted once and the machine the
+//! replay of its log; hostile clients refused with the server and the machine unharmed; a crash
+//! and a resume with every finished game kept.
+#![cfg(feature = "class")]
+
+use crate::common::class_server;
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use matchbox::class::protocol::ToClient;
+use matchbox::class::{Cmd, Config, Keeping, Limits, Running};
+use matchbox::games::tictactoe::TicTacToe;
+use matchbox::learn::lesson::{Event, Lesson};
+use matchbox::learn::{GameDefaults, Machine};
+use matchbox::rng::{rng_from_seed, uniform_below};
+use tokio_tungstenite::tungstenite::{self, Message, client::IntoClientRequest};
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+const CODE: &str = "K7P2Q";
+const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+
+fn machine<G: GameDefaults>(game: &G, seed: u64) -> Machine<G> {
+    crate::common::fresh_machine(game, seed)
+}
+
+async fn serve(dir: &Path, limits: Limits) -> Running<TicTacToe> {
+    let lesson = Lesson::new(TicTacToe, machine(&TicTacToe, 42));
+    let keep = Keeping {
+        save: dir.join("m.yaml"),
+        every: 5,
+        log: Some(std::fs::File::create(dir.join("m.yaml.log")).unwrap()),
+    };
+    let config = Config {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        code: CODE.into(),
+        token: TOKEN.into(),
+        limits,
+    };
+    matchbox::class::start(lesson, keep, config).await.unwrap()
+}
+
+async fn connect(
+    addr: SocketAddr,
+    path: &str,
+    origin: Option<&str>,
+) -> Result<Ws, tungstenite::Error> {
+    let mut req = format!("ws://{addr}{path}").into_client_request().unwrap();
+    if let Some(o) = origin {
+        req.headers_mut().insert("origin", o.parse().unwrap());
+    }
+    tokio_tungstenite::connect_async(req)
+        .await
+        .map(|(ws, _)| ws)
+}
+
+async fn send(ws: &mut Ws, text: &str) {
+    ws.send(Message::Text(text.into())).await.unwrap();
+}
+
+/// The next message from the server, as sent; `None` when the connection ends.
+async fn recv(ws: &mut Ws) -> Option<ToClient> {
+    loop {
+        match tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .ok()??
+        {
+            Ok(Message::Text(t)) => return Some(serde_json::from_str(&t).unwrap()),
+            Ok(Message::Close(_)) | Err(_) => return None,
+            Ok(_) => continue,
+        }
+    }
+}
+
+/// A pupil joins; their socket and welcome.
+async fn join(addr: SocketAddr) -> Ws {
+    let mut ws = connect(addr, &format!("/ws?code={CODE}"), None)
+        .await
+        .unwrap();
+    let welcome = recv(&mut ws).await.unwrap();
+    assert!(
+        matches!(welcome, ToClient::Welcome { ref side, .. } if side == "o"),
+        "{welcome:?}"
+    );
+    ws
+}
+
+/// Plays `games` games of random legal moves; the results seen.
+async fn play_games(ws: &mut Ws, games: usize, seed: u64) -> usize {
+    let mut rng = rng_from_seed(seed);
+    let mut finished = 0;
+    send(ws, r#"{"type":"start"}"#).await;
+    while finished < games {
+        match recv(ws).await.expect("the server answers") {
+            ToClient::Game { over: Some(o), .. } => {
+                assert!(!o.words.is_empty());
+                finished += 1;
+                if finished < games {
+                    send(ws, r#"{"type":"start"}"#).await;
+                }
+            }
+            ToClient::Game { game, legal, .. } => {
+                assert!(!legal.is_empty(), "the pupil's turn");
+                let mv = &legal[uniform_below(&mut rng, legal.len() as u32) as usize];
+                send(
+                    ws,
+                    &format!(r#"{{"type":"move","game":{game},"mv":"{mv}"}}"#),
+                )
+                .await;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    finished
+}
+
+/// Every box's beads and the games played.
+fn state<G: GameDefaults>(m: &Machine<G>) -> (Vec<Vec<u32>>, u64) {
+    let beads = (0..m.boxes.len())
+        .map(|b| m.beads_in(b).iter().map(|x| x.get()).collect())
+        .collect();
+    (beads, m.games_played)
+}
+
+fn log_of(dir: &Path) -> Vec<Event> {
+    let text = std::fs::read_to_string(dir.join("m.yaml.log")).unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+async fn stop(running: Running<TicTacToe>) -> Lesson<TicTacToe> {
+    running.inbox.send(Cmd::Stop).await.unwrap();
+    running.finished.await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sixty_pupils_play_the_class_machine_and_the_log_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = serve(dir.path(), Limits::default()).await;
+    let addr = running.addr;
+    let pupils: Vec<_> = (0..60)
+        .map(|i| {
+            tokio::spawn(async move {
+                let mut ws = join(addr).await;
+                play_games(&mut ws, 3, i).await
+            })
+        })
+        .collect();
+    let mut games = 0;
+    for p in pupils {
+        games += p.await.unwrap();
+    }
+    assert_eq!(games, 180);
+    let lesson = stop(running).await;
+    let (w, d, l) = lesson.score;
+    assert_eq!(w + d + l, 180, "every game counted once");
+    assert_eq!(lesson.machine().games_played, 180);
+    let log = log_of(dir.path());
+    let ended = log
+        .iter()
+        .filter(|e| matches!(e, Event::Ended { .. }))
+        .count();
+    assert_eq!(ended, 180);
+    let again = Lesson::replay(TicTacToe, machine(&TicTacToe, 42), &log).unwrap();
+    assert_eq!(
+        state(again.machine()),
+        state(lesson.machine()),
+        "the machine is the replay of its log"
+    );
+    // Saved at the end, as it stood.
+    let saved = matchbox::store::load_machine(&TicTacToe, &dir.path().join("m.yaml")).unwrap();
+    assert_eq!(state(&saved), state(lesson.machine()));
+}
+
+/// The next message that is an error; its words.
+async fn error_of(ws: &mut Ws) -> String {
+    match recv(ws).await {
+        Some(ToClient::Error { message }) => message,
+        other => panic!("an error expected, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_messages_are_refused_and_the_server_and_machine_are_unharmed() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = serve(dir.path(), Limits::default()).await;
+    let addr = running.addr;
+    let mut ws = join(addr).await;
+    // Invalid JSON, unknown fields, an unknown type, a teacher's command from a pupil.
+    for (bad, says) in [
+        ("{not json", "a bad message"),
+        (r#"{"type":"start","extra":1}"#, "unknown field"),
+        (r#"{"type":"resign"}"#, "unknown variant"),
+        (r#"{"type":"end_lesson"}"#, "unknown variant"),
+        (r#"{"type":"move","game":1,"mv":"a1"}"#, "no game under way"),
+    ] {
+        send(&mut ws, bad).await;
+        let e = error_of(&mut ws).await;
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    ws.send(Message::Binary(vec![1, 2, 3].into()))
+        .await
+        .unwrap();
+    assert!(error_of(&mut ws).await.contains("not binary"));
+    // An illegal move, and a move in a game that is not the pupil's.
+    send(&mut ws, r#"{"type":"start"}"#).await;
+    let Some(ToClient::Game {
+        game,
+        legal,
+        machine_move: Some(x),
+        ..
+    }) = recv(&mut ws).await
+    else {
+        panic!("a game");
+    };
+    send(
+        &mut ws,
+        &format!(r#"{{"type":"move","game":{game},"mv":"{x}"}}"#),
+    )
+    .await;
+    assert!(error_of(&mut ws).await.contains("not a legal move"));
+    send(
+        &mut ws,
+        &format!(
+            r#"{{"type":"move","game":{},"mv":"{}"}}"#,
+            game + 7,
+            legal[0]
+        ),
+    )
+    .await;
+    assert!(error_of(&mut ws).await.contains("is not yours"));
+    // A second start while a game is under way.
+    send(&mut ws, r#"{"type":"start"}"#).await;
+    assert!(error_of(&mut ws).await.contains("still under way"));
+    // A pupil cannot use the teacher's connection.
+    let teacher = connect(addr, "/ws/teacher", None).await;
+    assert!(teacher.is_err(), "the teacher's socket needs the token");
+    let teacher = connect(addr, &format!("/ws/teacher?token={CODE}"), None).await;
+    assert!(teacher.is_err(), "the join code is not the token");
+    // An oversized frame closes that connection only.
+    let mut big = join(addr).await;
+    let huge = format!(
+        r#"{{"type":"move","game":1,"mv":"{}"}}"#,
+        "a".repeat(10_000)
+    );
+    let _ = big.send(Message::Text(huge.into())).await;
+    assert!(
+        recv(&mut big).await.is_none(),
+        "an oversized frame ends the connection"
+    );
+    // A foreign page's WebSocket is refused; the server's own is not.
+    assert!(
+        connect(
+            addr,
+            &format!("/ws?code={CODE}"),
+            Some("http://evil.example")
+        )
+        .await
+        .is_err()
+    );
+    assert!(
+        connect(
+            addr,
+            &format!("/ws?code={CODE}"),
+            Some(&format!("http://{addr}"))
+        )
+        .await
+        .is_ok()
+    );
+    // The pupil's game goes on: the server and the lesson are unharmed.
+    send(
+        &mut ws,
+        &format!(r#"{{"type":"move","game":{game},"mv":"{}"}}"#, legal[0]),
+    )
+    .await;
+    assert!(matches!(recv(&mut ws).await, Some(ToClient::Game { .. })));
+    let lesson = stop(running).await;
+    assert_eq!(lesson.score, (0, 0, 0), "no game finished");
+    assert_eq!(lesson.machine().games_played, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_is_slowed_and_wrong_codes_are_locked_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        burst: 5,
+        per_second: 1,
+        tries: 3,
+        ..Limits::default()
+    };
+    let running = serve(dir.path(), limits).await;
+    let addr = running.addr;
+    let mut ws = join(addr).await;
+    for _ in 0..20 {
+        send(&mut ws, r#"{"type":"move","game":1,"mv":"a1"}"#).await;
+    }
+    let mut slowed = false;
+    for _ in 0..6 {
+        if error_of(&mut ws).await.contains("slow down") {
+            slowed = true;
+            break;
+        }
+    }
+    assert!(slowed, "the flood is told to slow down");
+    // Wrong codes: three, then even the right one is refused for a while.
+    for _ in 0..3 {
+        assert!(connect(addr, "/ws?code=WRONG", None).await.is_err());
+    }
+    let locked = connect(addr, &format!("/ws?code={CODE}"), None).await;
+    match locked {
+        Err(tungstenite::Error::Http(r)) => assert_eq!(r.status(), 429),
+        other => panic!("locked out expected: {:?}", other.map(|_| ())),
+    }
+    stop(running).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pupil_who_drops_mid_game_changes_no_box() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = serve(dir.path(), Limits::default()).await;
+    let addr = running.addr;
+    let mut ws = join(addr).await;
+    send(&mut ws, r#"{"type":"start"}"#).await;
+    let Some(ToClient::Game { game, legal, .. }) = recv(&mut ws).await else {
+        panic!("a game");
+    };
+    send(
+        &mut ws,
+        &format!(r#"{{"type":"move","game":{game},"mv":"{}"}}"#, legal[0]),
+    )
+    .await;
+    assert!(matches!(
+        recv(&mut ws).await,
+        Some(ToClient::Game { over: None, .. })
+    ));
+    drop(ws);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let lesson = stop(running).await;
+    assert_eq!(
+        state(lesson.machine()),
+        state(&machine(&TicTacToe, 42)),
+        "no box changed"
+    );
+    let log = log_of(dir.path());
+    assert!(
+        log.iter()
+            .any(|e| matches!(e, Event::Abandoned { game: g, .. } if *g == game))
+    );
+    assert!(log.iter().all(|e| !matches!(e, Event::Ended { .. })));
+}
+
+/// `matchbox class` started as a teacher would; the child, the pupils' address and the code.
+fn start_binary(dir: &Path, extra: &[&str]) -> (std::process::Child, SocketAddr, String) {
+    let mut args = vec!["--seed", "5"];
+    args.extend_from_slice(extra);
+    class_server::start_class(&dir.join("m.yaml"), &args)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_a_kill_the_lesson_resumes_with_every_finished_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, addr, code) = start_binary(dir.path(), &[]);
+    let mut pupils = Vec::new();
+    for i in 0..5 {
+        let code = code.clone();
+        pupils.push(tokio::spawn(async move {
+            let mut ws = connect(addr, &format!("/ws?code={code}"), None)
+                .await
+                .unwrap();
+            assert!(matches!(
+                recv(&mut ws).await,
+                Some(ToClient::Welcome { .. })
+            ));
+            let n = play_games(&mut ws, 4, i).await;
+            // One more game left under way when the server dies.
+            send(&mut ws, r#"{"type":"start"}"#).await;
+            let _ = recv(&mut ws).await;
+            (n, ws)
+        }));
+    }
+    let mut finished = 0;
+    let mut sockets = Vec::new();
+    for p in pupils {
+        let (n, ws) = p.await.unwrap();
+        finished += n;
+        sockets.push(ws);
+    }
+    assert_eq!(finished, 20);
+    child.kill().unwrap(); // SIGKILL: no save, no goodbye.
+    child.wait().unwrap();
+    drop(sockets);
+    // The autosave (every 5 games) may lag; the log keeps every finished game.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args([
+            "class",
+            "tictactoe",
+            "--listen",
+            "127.0.0.1:0",
+            "--resume",
+            "--save",
+        ])
+        .arg(dir.path().join("m.yaml"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = out;
+    let mut err = std::io::BufReader::new(out.stderr.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut err, &mut line).unwrap();
+    out.kill().unwrap();
+    out.wait().unwrap();
+    assert!(
+        line.contains("20 games finished, the machine at 20 games"),
+        "{line}"
+    );
+    // And a new lesson over that log is refused without --force.
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args(["class", "tictactoe", "--listen", "127.0.0.1:0", "--boxes"])
+        .arg(dir.path().join("m.yaml"))
+        .arg("--save")
+        .arg(dir.path().join("m.yaml"))
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let msg = String::from_utf8_lossy(&refused.stderr);
+    assert!(msg.contains("--resume continues that lesson"), "{msg}");
+}

@@ -1,0 +1,109 @@
+//! The one key table: the key function, the help, the key bar, the page's buttons and the
+//! README's key lists all say the same.
+
+use matchbox::view::key::{
+    Action, BINDINGS, Front, Key, KeyCode, Mode, action_for, buttons, key_bars, key_table, markdown,
+};
+
+/// The README's key list for a screen: the Markdown table between its markers.
+fn readme_list(mode: &str) -> String {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = format!("<!-- keys: {mode} -->\n");
+    let from = readme
+        .find(&start)
+        .unwrap_or_else(|| panic!("the README has no `{}` marker", start.trim()))
+        + start.len();
+    let to = from
+        + readme[from..]
+            .find("<!-- /keys -->")
+            .expect("an end marker");
+    readme[from..to].to_string()
+}
+
+#[test]
+fn the_readmes_key_lists_are_the_key_table() {
+    assert_eq!(readme_list("watch"), markdown(Mode::Watch));
+    assert_eq!(readme_list("play"), markdown(Mode::Play));
+}
+
+#[test]
+fn every_key_in_the_table_does_what_its_line_says() {
+    for b in BINDINGS {
+        for mode in [Mode::Watch, Mode::Play] {
+            if !key_table(mode, Front::Terminal).contains(&(b.label, b.help)) {
+                continue;
+            }
+            for &(key, action) in b.keys {
+                assert_eq!(action_for(key, mode), Some(action), "{} {mode:?}", b.label);
+            }
+        }
+    }
+    // And no key is bound twice on one screen.
+    for mode in [Mode::Watch, Mode::Play] {
+        let mut seen = std::collections::HashSet::new();
+        for b in BINDINGS {
+            if key_table(mode, Front::Terminal).contains(&(b.label, b.help)) {
+                for (key, _) in b.keys {
+                    assert!(seen.insert(*key), "{key:?} twice on {mode:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn typing_comes_after_the_table() {
+    let ch = |c| Key::plain(KeyCode::Char(c));
+    assert_eq!(action_for(ch('7'), Mode::Watch), Some(Action::Type('7')));
+    assert_eq!(action_for(ch('b'), Mode::Play), Some(Action::Type('b')));
+    // `p` plays the machine while watching; while playing it is a letter of a move.
+    assert_eq!(action_for(ch('p'), Mode::Watch), Some(Action::PlayIt));
+    assert_eq!(action_for(ch('p'), Mode::Play), Some(Action::Type('p')));
+    assert_eq!(action_for(ch('z'), Mode::Watch), Some(Action::Other));
+    assert_eq!(action_for(Key::ctrl(KeyCode::Char('x')), Mode::Watch), None);
+}
+
+#[test]
+fn the_page_shows_no_terminal_only_key() {
+    for mode in [Mode::Watch, Mode::Play] {
+        let page = key_table(mode, Front::Page);
+        let terminal = key_table(mode, Front::Terminal);
+        assert!(page.len() < terminal.len());
+        assert!(
+            page.iter().all(|(label, _)| !label.contains('q')),
+            "{page:?}"
+        );
+        assert!(
+            key_bars(mode, Front::Page)
+                .iter()
+                .all(|b| !b.contains("quit"))
+        );
+        assert!(key_bars(mode, Front::Terminal)[0].contains("q quit"));
+    }
+}
+
+#[test]
+fn the_page_buttons_press_keys_that_act() {
+    for mode in [Mode::Watch, Mode::Play] {
+        let buttons = buttons(mode);
+        assert!(buttons.len() >= 6, "{mode:?}: {buttons:?}");
+        for (label, name) in buttons {
+            let key = Key::from_dom(&name, false);
+            assert_eq!(key.dom_name(), name, "{label}");
+            let action = action_for(key, mode);
+            assert!(
+                !matches!(action, None | Some(Action::Other | Action::Type(_))),
+                "{label} ({name}) does nothing on {mode:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_key_bars_narrow_from_everything_to_the_essentials() {
+    let bars = key_bars(Mode::Watch, Front::Terminal);
+    assert!(bars.windows(2).all(|w| w[0].len() > w[1].len()), "{bars:?}");
+    assert!(bars[0].contains("r reset") && bars[0].contains("n step"));
+    assert_eq!(bars[3], " space pause  p play  m machine  ? help");
+}

@@ -1,0 +1,200 @@
+//! A lesson: one machine, many pupils' games at once, and its log.
+
+use matchbox::game::Game;
+use matchbox::games::hexapawn::{Hexapawn, Size};
+use matchbox::games::tictactoe::TicTacToe;
+use matchbox::learn::lesson::{Event, Lesson, LessonError};
+use matchbox::learn::{GameDefaults, GameResult, Machine};
+use matchbox::rng::{rng_from_seed, uniform_below};
+
+fn machine<G: GameDefaults>(game: &G, seed: u64) -> Machine<G> {
+    crate::common::fresh_machine(game, seed)
+}
+
+/// Every box's beads, the games played and the generator's next number.
+fn state<G: Game>(m: &Machine<G>) -> (Vec<Vec<u32>>, u64, u64) {
+    let beads = (0..m.boxes.len())
+        .map(|b| m.beads_in(b).iter().map(|x| x.get()).collect())
+        .collect();
+    let mut rng = m.rng.clone();
+    (beads, m.games_played, rand::RngExt::random(&mut rng))
+}
+
+/// `pupils` pupils each play `games` games of random legal moves, their steps interleaved at
+/// random; the log of everything.
+fn class<G: GameDefaults>(
+    game: &G,
+    seed: u64,
+    pupils: usize,
+    games: u64,
+) -> (Lesson<G>, Vec<Event>) {
+    let mut lesson = Lesson::new(game.clone(), machine(game, seed));
+    let mut log = Vec::new();
+    let mut rng = rng_from_seed(seed ^ 0xabc);
+    let mut ids = Vec::new();
+    for _ in 0..pupils {
+        let (id, e) = lesson.join();
+        log.extend(e);
+        ids.push((id, 0u64, None::<(u64, Vec<String>)>));
+    }
+    while ids.iter().any(|p| p.1 < games || p.2.is_some()) {
+        let k = uniform_below(&mut rng, ids.len() as u32) as usize;
+        let (id, played, current) = &mut ids[k];
+        let view = match current.take() {
+            None if *played < games => {
+                let (v, e) = lesson.start(*id).unwrap();
+                log.extend(e);
+                v
+            }
+            None => continue,
+            Some((g, legal)) => {
+                let mv = &legal[uniform_below(&mut rng, legal.len() as u32) as usize];
+                let (v, e) = lesson.play(*id, g, mv).unwrap();
+                log.extend(e);
+                v
+            }
+        };
+        match view.over {
+            Some(_) => *played += 1,
+            None => *current = Some((view.game, view.legal)),
+        }
+    }
+    (lesson, log)
+}
+
+#[test]
+fn many_pupils_one_machine_every_game_counted_once_and_the_log_replays() {
+    for (pupils, games) in [(1, 20), (12, 8), (60, 3)] {
+        let game = TicTacToe;
+        let (lesson, log) = class(&game, 7, pupils, games);
+        let (w, d, l) = lesson.score;
+        assert_eq!(w + d + l, pupils as u64 * games, "every game counted once");
+        assert_eq!(lesson.machine().games_played, pupils as u64 * games);
+        let ended = log
+            .iter()
+            .filter(|e| matches!(e, Event::Ended { .. }))
+            .count();
+        assert_eq!(ended as u64, pupils as u64 * games);
+        let pupil_games: u64 = (lesson.pupils().values())
+            .map(|p| p.won + p.drawn + p.lost)
+            .sum();
+        assert_eq!(pupil_games, pupils as u64 * games);
+        // Sequence numbers run 1, 2, 3, … with no gap.
+        let seqs: Vec<u64> = log.iter().map(seq).collect();
+        assert_eq!(seqs, (1..=log.len() as u64).collect::<Vec<_>>());
+        // The machine is the replay of its log, from the machine the lesson began with.
+        let again = Lesson::replay(game, machine(&game, 7), &log).unwrap();
+        assert_eq!(state(again.machine()), state(lesson.machine()));
+        // The log survives JSON lines, and a log with a move changed does not replay.
+        let lines: Vec<String> = log
+            .iter()
+            .map(|e| serde_json::to_string(e).unwrap())
+            .collect();
+        let back: Vec<Event> = lines
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(back, log);
+        let mut forged = log.clone();
+        let i = forged
+            .iter()
+            .position(|e| matches!(e, Event::Drew { .. }))
+            .unwrap();
+        if let Event::Drew { drawn, .. } = &mut forged[i] {
+            *drawn = Some((999, 0));
+        }
+        assert!(matches!(
+            Lesson::replay(game, machine(&game, 7), &forged),
+            Err(LessonError::Replay(_))
+        ));
+    }
+}
+
+fn seq(e: &Event) -> u64 {
+    match e {
+        Event::Joined { seq, .. }
+        | Event::Left { seq, .. }
+        | Event::Started { seq, .. }
+        | Event::Moved { seq, .. }
+        | Event::Drew { seq, .. }
+        | Event::Resigned { seq, .. }
+        | Event::Ended { seq, .. }
+        | Event::Abandoned { seq, .. } => *seq,
+    }
+}
+
+#[test]
+fn a_pupil_sees_what_the_machine_learned_from_their_game() {
+    // HER against pupils playing White: every game HER loses takes the bead of its last move.
+    let her = Hexapawn::new(Size::GARDNER);
+    let mut lesson = Lesson::new(her.clone(), machine(&her, 3));
+    let (p, _) = lesson.join();
+    let mut rng = rng_from_seed(5);
+    let mut losses = 0;
+    for _ in 0..40 {
+        let (mut v, _) = lesson.start(p).unwrap();
+        while v.over.is_none() {
+            let mv = v.legal[uniform_below(&mut rng, v.legal.len() as u32) as usize].clone();
+            v = lesson.play(p, v.game, &mv).unwrap().0;
+        }
+        let over = v.over.unwrap();
+        if over.result == GameResult::Win {
+            losses += 1;
+            // Gardner's rule: one bead taken, from the box of HER's last move.
+            let taken: Vec<_> = over.learned.iter().filter(|l| l.2 != 0).collect();
+            assert!(taken.len() <= 1, "{:?}", over.learned);
+            assert!(taken.iter().all(|l| l.2 == -1));
+        } else {
+            assert!(over.learned.iter().all(|l| l.2 == 0), "{:?}", over.learned);
+        }
+        assert!(over.learned.iter().all(|l| l.0 >= 1 && l.0 <= 24));
+    }
+    assert!(losses > 0, "pupils at random beat a fresh HER sometimes");
+    assert_eq!(lesson.pupils()[&p].won, losses);
+}
+
+#[test]
+fn refused_commands_leave_the_lesson_unchanged() {
+    let game = TicTacToe;
+    let mut lesson = Lesson::new(game, machine(&game, 11));
+    let (a, _) = lesson.join();
+    let (b, _) = lesson.join();
+    assert_ne!(lesson.pupils()[&a].name, "");
+    let before = state(lesson.machine());
+    assert!(matches!(lesson.play(a, 1, "a1"), Err(LessonError::NoGame)));
+    let (va, _) = lesson.start(a).unwrap();
+    assert!(matches!(lesson.start(a), Err(LessonError::GameUnderWay(_))));
+    // MENACE (x) moved first; the pupil (o) answers.
+    assert!(va.machine_move.is_some() && !va.legal.is_empty());
+    let taken = va.machine_move.clone().unwrap();
+    let err = lesson.play(a, va.game, &taken).unwrap_err();
+    assert!(
+        matches!(&err, LessonError::Illegal { legal, .. } if !legal.is_empty()),
+        "{err}"
+    );
+    assert!(matches!(
+        lesson.play(a, va.game, "z9"),
+        Err(LessonError::Illegal { .. })
+    ));
+    assert!(matches!(
+        lesson.play(b, va.game, &va.legal[0]),
+        Err(LessonError::NoGame)
+    ));
+    let (vb, _) = lesson.start(b).unwrap();
+    assert!(matches!(
+        lesson.play(b, va.game, &va.legal[0]),
+        Err(LessonError::NotYourGame { .. })
+    ));
+    assert!(matches!(
+        lesson.play(99, va.game, "a1"),
+        Err(LessonError::NoPupil(99))
+    ));
+    // A pupil who leaves mid-game abandons it: no box changed, no game counted.
+    let events = lesson.leave(b).unwrap();
+    assert!(matches!(events[0], Event::Abandoned { game, .. } if game == vb.game));
+    let after = state(lesson.machine());
+    assert_eq!(after.0, before.0, "no bead changed");
+    assert_eq!(after.1, before.1, "no game counted");
+    assert_eq!(lesson.score, (0, 0, 0));
+    assert_eq!(lesson.games_under_way(), 1);
+}

@@ -1,0 +1,240 @@
+//! An experiment run in slices (`experiment --shard K/N`) and merged (`merge`) gives the
+//! unsharded experiment's report, byte for byte.
+
+use crate::common::{refused, run, stdout};
+
+/// Writes the `n` parts of the experiment `args` into `dir`; their paths.
+fn parts(dir: &std::path::Path, args: &[&str], n: usize) -> Vec<String> {
+    (1..=n)
+        .map(|k| {
+            let shard = format!("{k}/{n}");
+            let mut a = args.to_vec();
+            a.extend(["--shard", &shard]);
+            let path = dir.join(format!("part{k}of{n}.json"));
+            std::fs::write(&path, stdout(&a)).unwrap();
+            path.display().to_string()
+        })
+        .collect()
+}
+
+fn merged(paths: &[String], extra: &[&str]) -> String {
+    let mut a = vec!["merge"];
+    a.extend(paths.iter().map(String::as_str));
+    a.extend(extra);
+    stdout(&a)
+}
+
+#[test]
+fn one_three_and_seven_shards_give_the_experiments_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let experiments: [&[&str]; 3] = [
+        &[
+            "experiment",
+            "hexapawn",
+            "--symmetry",
+            "full",
+            "--runs",
+            "200",
+            "--games",
+            "40",
+            "--seed",
+            "3",
+        ],
+        &[
+            "experiment",
+            "tictactoe",
+            "--runs",
+            "50",
+            "--games",
+            "30",
+            "--seed",
+            "9",
+            "--compare",
+            "reinforcement=michie,gardner",
+        ],
+        // The position engine (a search opponent), 5 runs over 7 shards: some shards are empty.
+        &[
+            "experiment",
+            "havannah",
+            "--size",
+            "2",
+            "--opponent",
+            "random",
+            "--engine",
+            "lazy",
+            "--runs",
+            "5",
+            "--games",
+            "20",
+            "--seed",
+            "1",
+        ],
+    ];
+    for args in experiments {
+        let mut json = args.to_vec();
+        json.push("--json");
+        let whole = stdout(&json);
+        let text = stdout(args);
+        for n in [1, 3, 7] {
+            let sub = dir.path().join(format!("{}-{n}", args[1]));
+            std::fs::create_dir_all(&sub).unwrap();
+            let mut paths = parts(&sub, args, n);
+            assert_eq!(merged(&paths, &["--json"]), whole, "{args:?} in {n} shards");
+            paths.reverse();
+            let report = merged(&paths, &[]);
+            // The text report is the experiment's, without the settings printed before it.
+            assert!(text.ends_with(&report), "{args:?} in {n} shards:\n{report}");
+        }
+    }
+}
+
+#[test]
+fn merge_refuses_parts_that_are_not_one_experiment() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = [
+        "experiment",
+        "hexapawn",
+        "--runs",
+        "30",
+        "--games",
+        "10",
+        "--seed",
+        "2",
+    ];
+    let three = parts(dir.path(), &base, 3);
+    let err = refused(&["merge", &three[0], &three[2]]);
+    assert!(err.contains("1 shard of 3 is missing (2)"), "{err}");
+    let err = refused(&["merge", &three[0], &three[0], &three[1], &three[2]]);
+    assert!(err.contains("shard 1/3 again"), "{err}");
+    // Another seed: the settings differ.
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    let mut reseeded = base.to_vec();
+    reseeded[7] = "4";
+    let four = parts(&other, &reseeded, 3);
+    let err = refused(&["merge", &three[0], &four[1], &three[2]]);
+    assert!(
+        err.contains("another experiment") && err.contains("seed"),
+        "{err}"
+    );
+    // A hand-edited part whose counts no longer add up.
+    let text = std::fs::read_to_string(&three[1]).unwrap();
+    let edited = dir.path().join("edited.json");
+    std::fs::write(&edited, text.replacen("\"runs\":10", "\"runs\":11", 1)).unwrap();
+    let err = refused(&["merge", &three[0], edited.to_str().unwrap(), &three[2]]);
+    assert!(
+        err.contains("edited.json") && err.contains("10 runs"),
+        "{err}"
+    );
+    // Not a part at all.
+    let yaml = dir.path().join("machine.json");
+    std::fs::write(&yaml, "{\"runs\": 3}").unwrap();
+    assert!(refused(&["merge", yaml.to_str().unwrap()]).contains("not a part"));
+    // A shard needs the seed that every part shares, and a K from 1 to N.
+    assert!(refused(&["experiment", "hexapawn", "--shard", "1/2"]).contains("--seed"));
+    let out = run(&["experiment", "hexapawn", "--seed", "1", "--shard", "3/2"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("K/N"));
+}
+
+#[test]
+fn merge_refuses_a_part_of_too_many_shards_and_counts_what_is_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    // A part of 1,000 slices, alone: 999 missing, said in a count and the first few.
+    let out = stdout(&[
+        "experiment",
+        "hexapawn",
+        "--runs",
+        "1000",
+        "--games",
+        "2",
+        "--seed",
+        "3",
+        "--shard",
+        "1/1000",
+    ]);
+    let part = dir.path().join("p1.json");
+    std::fs::write(&part, &out).unwrap();
+    let err = refused(&["merge", part.to_str().unwrap()]);
+    assert!(
+        err.contains(
+            "999 shards of 1,000 are missing (2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 989 more)"
+        ),
+        "{err}"
+    );
+    assert!(err.len() < 200, "{err}");
+    // A part whose shard claims 10^15 slices (sums consistent, no runs) is refused at once,
+    // before anything is counted.
+    let huge = out.replacen(
+        r#""shard":{"k":1,"n":1000}"#,
+        r#""shard":{"k":1,"n":1000000000000000}"#,
+        1,
+    );
+    assert_ne!(huge, out);
+    std::fs::write(&part, huge).unwrap();
+    let err = refused(&["merge", part.to_str().unwrap()]);
+    assert!(err.contains("at most 1,000,000 shards"), "{err}");
+    // The command line names the cap too.
+    let err = refused(&[
+        "experiment",
+        "hexapawn",
+        "--seed",
+        "1",
+        "--shard",
+        "1/1000001",
+    ]);
+    assert!(err.contains("N <= 1,000,000"), "{err}");
+}
+
+#[test]
+fn no_output_replaces_a_file_the_command_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.yaml");
+    let m = m.to_str().unwrap();
+    stdout(&[
+        "train", "hexapawn", "--games", "3", "--seed", "1", "--save", m,
+    ]);
+    let before = std::fs::read(m).unwrap();
+    for flag in ["--csv", "--plot"] {
+        let err = refused(&[
+            "experiment",
+            "hexapawn",
+            "--boxes",
+            m,
+            "--runs",
+            "5",
+            "--games",
+            "5",
+            "--seed",
+            "1",
+            flag,
+            m,
+        ]);
+        assert!(
+            err.contains("would replace the file --boxes reads"),
+            "{flag}: {err}"
+        );
+    }
+    // A part of a merge is not its output either.
+    let parts = parts(
+        dir.path(),
+        &[
+            "experiment",
+            "hexapawn",
+            "--runs",
+            "6",
+            "--games",
+            "4",
+            "--seed",
+            "2",
+        ],
+        2,
+    );
+    let err = refused(&["merge", &parts[0], &parts[1], "--csv", &parts[0]]);
+    assert!(err.contains("would replace the file merge reads"), "{err}");
+    assert_eq!(
+        std::fs::read(m).unwrap(),
+        before,
+        "the machine is unchanged"
+    );
+}
