@@ -3,6 +3,7 @@
 mod commands;
 mod error;
 mod progress;
+pub mod settings;
 pub mod setup;
 
 use std::path::PathBuf;
@@ -720,8 +721,12 @@ pub fn main() -> i32 {
             } else {
                 1
             };
-            // One line, whatever a message quotes.
-            let text = format!("{e:#}");
+            // One line, whatever a message quotes; a match's error with the option that gets
+            // round it.
+            let mut text = format!("{e:#}");
+            if let Some(h) = e.chain().find_map(crate::learn::Hint::of) {
+                text.push_str(&format!("; use {}", h.as_flag()));
+            }
             let line: String = text
                 .chars()
                 .map(|c| if c == '\n' { ' ' } else { c })

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use serde_json::{Value, json};
 
+use super::settings::{RivalSettings, RunSettings, Words};
 use super::{BoxSetArgs, GameArgs, LearnArgs, MachineArgs, OpponentSpec};
 use crate::cli::progress::Steps;
 use crate::game::{Game, Side};
@@ -590,20 +590,13 @@ impl<G: GameDefaults> Setup<G> {
         let g = self.game();
         let m = self.machine();
         let side = m.boxes.side();
-        let name = g.nickname(side, m.boxes.mode()).unwrap_or("machine");
+        let name = g.machine_name(side, m.boxes.mode());
         let opponent = match self.rival() {
-            Some(r) => {
-                let rs = r.boxes.side();
-                g.nickname(rs, r.boxes.mode())
-                    .unwrap_or("machine")
-                    .to_string()
-                    + &format!(" ({})", g.side_name(rs))
-            }
+            Some(r) => g.machine_name(r.boxes.side(), r.boxes.mode()).to_string(),
             None => format!("{} player", self.opponent_name()),
         };
         format!(
-            "{name} ({}) v {opponent} · {} {} · {} · {} reinforcement · beads {} · seed {}",
-            g.side_name(side),
+            "{name} v {opponent} · {} {} · {} · {} reinforcement · beads {} · seed {}",
             self.shown_name.as_deref().unwrap_or(g.name()),
             g.variant(),
             m.boxes.mode().words(),
@@ -625,81 +618,57 @@ impl<G: GameDefaults> Setup<G> {
         self.bout.opponent().to_string()
     }
 
-    /// Every setting of the run, for the human header.
+    /// Every setting of the run, for the human header: the command and the game, the settings,
+    /// then `extra` rows.
     pub fn header(&self, command: &str, extra: &[(&str, String)]) -> String {
         let g = self.game();
-        let m = self.machine();
-        let side = m.boxes.side();
-        let name = g
-            .nickname(side, m.boxes.mode())
-            .map(|n| format!(" ({n})"))
-            .unwrap_or_default();
-        let start = match &self.resumed_from {
-            Some(p) => format!("{} after {} games", p.display(), m.games_played),
-            None => "fresh boxes".into(),
-        };
-        let mut rows = vec![
-            (
-                "learner",
-                format!(
-                    "{}{name}: {} boxes{}, {} arrows, symmetry {}, {} engine",
-                    g.side_name(side),
-                    crate::text::group(m.boxes.len() as u64),
-                    if m.boxes.is_lazy() {
-                        " made so far"
-                    } else {
-                        ""
-                    },
-                    crate::text::group(m.boxes.arrow_count() as u64),
-                    m.boxes.mode(),
-                    self.engine()
-                ),
-            ),
-            ("opponent", self.opponent_text()),
-            ("reinforcement", m.reinforcement.describe()),
-            (
-                "initial beads",
-                format!("{} per arrow (by learner move)", m.initial),
-            ),
-            ("seed", format!("{} ({RNG_NAME})", m.seed)),
-            ("start", start),
-        ];
-        rows.extend(extra.iter().map(|(k, v)| (*k, v.clone())));
         let mut out = format!("matchbox {command} · {} {}\n", g.name(), g.variant());
-        for (k, v) in rows {
+        out.push_str(&self.settings().to_string());
+        for (k, v) in extra {
             out.push_str(&format!("  {k:<14} {v}\n"));
         }
         out
     }
 
-    /// Every setting of the run, for JSON output.
-    pub fn settings_json(&self) -> Value {
+    /// Every setting of the run, typed: the reports' JSON and the header.
+    pub fn settings(&self) -> RunSettings {
         let g = self.game();
         let m = self.machine();
-        json!({
-            "game": g.name(),
-            "size": g.variant(),
-            "learner": g.side_name(m.boxes.side()),
-            "symmetry": m.boxes.mode().to_string(),
-            "box_count": m.boxes.len(),
-            "arrow_count": m.boxes.arrow_count(),
-            "engine": self.engine().to_string(),
-            "opponent": self.opponent_name(),
-            "opponent_machine": self.rival().map(|r| json!({
-                "side": g.side_name(r.boxes.side()),
-                "symmetry": r.boxes.mode().to_string(),
-                "box_count": r.boxes.len(),
-                "reinforcement": r.reinforcement.to_string(),
-                "initial_beads": r.initial.to_string(),
-                "seed": r.seed,
-            })),
-            "tie_break": self.bout.options().tie_break.to_string(),
-            "reinforcement": m.reinforcement.to_string(),
-            "initial_beads": m.initial.to_string(),
-            "seed": m.seed,
-            "rng": RNG_NAME,
-            "start_games_played": m.games_played,
-        })
+        let side = m.boxes.side();
+        RunSettings {
+            arrow_count: m.boxes.arrow_count(),
+            box_count: m.boxes.len(),
+            engine: self.engine().to_string(),
+            game: g.name().to_string(),
+            initial_beads: m.initial.to_string(),
+            learner: g.side_name(side).to_string(),
+            opponent: self.opponent_name(),
+            opponent_machine: self.rival().map(|r| RivalSettings {
+                box_count: r.boxes.len(),
+                initial_beads: r.initial.to_string(),
+                reinforcement: r.reinforcement.to_string(),
+                seed: r.seed,
+                side: g.side_name(r.boxes.side()).to_string(),
+                symmetry: r.boxes.mode().to_string(),
+            }),
+            reinforcement: m.reinforcement.to_string(),
+            rng: RNG_NAME.to_string(),
+            seed: m.seed,
+            size: g.variant(),
+            start_games_played: m.games_played,
+            symmetry: m.boxes.mode().to_string(),
+            tie_break: self.bout.options().tie_break.to_string(),
+            words: Words {
+                nickname: g.nickname(side, m.boxes.mode()),
+                lazy: m.boxes.is_lazy(),
+                opponent: self.opponent_text(),
+                reinforcement: m.reinforcement.describe(),
+                start: match &self.resumed_from {
+                    Some(p) => format!("{} after {} games", p.display(), m.games_played),
+                    None => "fresh boxes".into(),
+                },
+            },
+        }
     }
 }
 

@@ -13,7 +13,7 @@ pub mod tictactoe;
 
 use std::fmt;
 
-use crate::game::GameError;
+use crate::game::{GameError, Side};
 use havannah::{Base, Variant};
 use hexapawn::Size;
 
@@ -22,51 +22,151 @@ use hexapawn::Size;
 pub struct Entry {
     /// The name in files and on the command line.
     pub name: &'static str,
-    /// Other names accepted for it.
+    /// Other names accepted for it (the historic machines' among them).
     pub aliases: &'static [&'static str],
     /// One line for help texts.
     pub about: &'static str,
+    /// The game's name in a list for people ("Noughts and crosses").
+    pub title: &'static str,
+    /// The game a learner plays when the name is given with no size.
+    pub kind: GameKind,
+    /// The machines of history this game has, the first its default learner's.
+    pub machines: &'static [Historic],
+    /// The other sizes the page's game list offers.
+    pub page_sizes: &'static [&'static str],
 }
 
-/// Every game, once: the one list every name list, help text and parse comes from.
+/// A machine of history: the alias that names it, its nickname and the side it learns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Historic {
+    pub alias: &'static str,
+    pub nickname: &'static str,
+    pub side: Side,
+}
+
+/// Every game, once: the one list every name list, help text, parse and the page's game list
+/// come from.
 pub const GAMES: &[Entry] = &[
     Entry {
         name: "hexapawn",
         aliases: &["her", "him"],
         about: "Hexapawn on an R×C board, --size RxC from 2x2 to 8x8 (3x3: Gardner's HER)",
+        title: "Hexapawn",
+        kind: GameKind::Hexapawn(Size::GARDNER),
+        machines: &[
+            Historic {
+                alias: "her",
+                nickname: "HER",
+                side: Side::Second,
+            },
+            Historic {
+                alias: "him",
+                nickname: "HIM",
+                side: Side::First,
+            },
+        ],
+        page_sizes: &[],
     },
     Entry {
         name: "octopawn",
         aliases: &[],
         about: "Hexapawn on 4×4",
+        title: "Octopawn",
+        kind: GameKind::Hexapawn(Size::OCTOPAWN),
+        machines: &[],
+        page_sizes: &[],
     },
     Entry {
         name: "tictactoe",
         aliases: &["tic-tac-toe", "noughts", "noughts-and-crosses", "menace"],
         about: "noughts and crosses, Michie's MENACE",
+        title: "Noughts and crosses",
+        kind: GameKind::TicTacToe,
+        machines: &[Historic {
+            alias: "menace",
+            nickname: "MENACE",
+            side: Side::First,
+        }],
+        page_sizes: &[],
     },
     Entry {
         name: "havannah",
         aliases: &[],
         about: "Havannah on a hexagonal board, --size N for base N from 2 to 10 (2 unless given)",
+        title: "Havannah",
+        kind: GameKind::Havannah(Variant::SMALLEST),
+        machines: &[],
+        page_sizes: &["3", "4"],
     },
     Entry {
         name: "arimaa",
         aliases: &["mini-arimaa"],
         about: "Arimaa: the full game (8×8) for moves, replay and count; --size 4 (mini-arimaa) for learners",
+        title: "Mini-Arimaa",
+        kind: GameKind::MiniArimaa,
+        machines: &[],
+        page_sizes: &[],
     },
 ];
 
-/// The game names the command line and files accept (aliases aside).
-/// The learner's side a name stands for, where it names a machine of history: HER plays black,
-/// HIM white, MENACE x (the side is then the default, as `--side` would give it).
+impl GameKind {
+    /// Every game a learner plays, one a registry entry, in its default size: what every "every
+    /// game" test and list goes through.
+    pub const ALL: [GameKind; GAMES.len()] = {
+        let mut out = [GameKind::TicTacToe; GAMES.len()];
+        let mut i = 0;
+        while i < GAMES.len() {
+            out[i] = GAMES[i].kind;
+            i += 1;
+        }
+        out
+    };
+}
+
+/// The machine of history a name stands for (`her`, `him`, `menace`), with its game's entry.
+pub fn historic(typed: &str) -> Option<(&'static Entry, &'static Historic)> {
+    let typed = typed.trim().to_ascii_lowercase();
+    GAMES
+        .iter()
+        .find_map(|e| e.machines.iter().find(|h| h.alias == typed).map(|h| (e, h)))
+}
+
+/// The learner's side a name stands for, where it names a machine of history (HER black, HIM
+/// white, MENACE x), as its game names the side: decided here once, for the command line and
+/// the page alike.
 pub fn alias_side(typed: &str) -> Option<&'static str> {
-    match typed.trim().to_ascii_lowercase().as_str() {
-        "her" => Some("black"),
-        "him" => Some("white"),
-        "menace" => Some("x"),
-        _ => None,
+    let (entry, h) = historic(typed)?;
+    Some(with_game!(entry.kind, |g| crate::game::Game::side_name(
+        &g, h.side
+    )))
+}
+
+/// The page's game list: each choice's address value (`havannah&size=3`) and its words
+/// (`Havannah base 3`), from [`GAMES`]: a game, then its other historic machines and sizes.
+pub fn page_choices() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for e in GAMES {
+        let value = match e.kind {
+            GameKind::MiniArimaa => format!("{}&size=4", e.name),
+            _ => e.name.to_string(),
+        };
+        match e.machines {
+            [] => out.push((value, e.title.to_string())),
+            [first, rest @ ..] => {
+                out.push((value, format!("{} ({})", e.title, first.nickname)));
+                for h in rest {
+                    out.push((h.alias.to_string(), format!("{} ({})", e.title, h.nickname)));
+                }
+            }
+        }
+        for size in e.page_sizes {
+            out.push((
+                format!("{}&size={size}", e.name),
+                format!("{} base {size}", e.title),
+            ));
+        }
     }
+    out
 }
 
 /// The name a title gives the game typed as `typed`: the typed name where it is another name of
@@ -105,6 +205,7 @@ fn distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
+/// The game names the command line and files accept (aliases aside).
 pub fn names() -> Vec<&'static str> {
     GAMES.iter().map(|g| g.name).collect()
 }

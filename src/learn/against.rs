@@ -8,37 +8,83 @@ use crate::game::Game;
 use crate::players::Opponent;
 use crate::solve::SolveError;
 
-/// Why a bout cannot be set up.
+/// A setting that gets round an error, as data: the core names it and each front end words it
+/// (`--opponent mcts or random` on the command line, `opponent=mcts or random` on the page).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// The setting's name, as the command line and the page's address both name it.
+    pub key: &'static str,
+    /// The values that would do, best first.
+    pub values: &'static [&'static str],
+}
+
+impl Hint {
+    /// As the command line says it: `--opponent mcts or random`.
+    pub fn as_flag(&self) -> String {
+        format!("--{} {}", self.key, self.values.join(" or "))
+    }
+    /// As the page's address says it: `opponent=mcts or random`.
+    pub fn as_param(&self) -> String {
+        format!("{}={}", self.key, self.values.join(" or "))
+    }
+    /// The hint an error carries, if it is a match's (looked for down its sources).
+    pub fn of(err: &(dyn std::error::Error + 'static)) -> Option<Hint> {
+        let mut at = Some(err);
+        while let Some(e) = at {
+            if let Some(h) = e.downcast_ref::<BoutError>().and_then(BoutError::hint) {
+                return Some(h);
+            }
+            if let Some(super::MatchError::Bout(b)) = e.downcast_ref::<super::MatchError>() {
+                return b.hint();
+            }
+            at = e.source();
+        }
+        None
+    }
+}
+
+/// Why a bout cannot be set up. The message names no option: what would get round it is its
+/// [`BoutError::hint`], which each front end words its own way.
 #[derive(Debug, Error)]
 pub enum BoutError {
-    #[error(
-        "the perfect player cannot solve {game} {variant}: it is too big; use --opponent mcts or random"
-    )]
+    #[error("the perfect player cannot solve {game} {variant}: it is too big")]
     PerfectTooBig { game: &'static str, variant: String },
-    #[error("the perfect player cannot solve {game} {variant}: {err}; use --opponent random")]
+    #[error("the perfect player cannot solve {game} {variant}: {err}")]
     Unsolvable {
         game: &'static str,
         variant: String,
         err: SolveError,
     },
-    #[error(
-        "--opponent {0} searches from positions and cannot be compiled into a table; use --engine lazy or auto"
-    )]
+    #[error("the {0} opponent searches from positions and cannot be compiled into a table")]
     SearchOnTable(Opponent),
     #[error(
-        "{game}'s positions can repeat, and games are cut at {limit} plies: it runs on the position engine; use --engine lazy or auto"
+        "{game}'s positions can repeat, and games are cut at {limit} plies: it runs on the position engine"
     )]
     RepeatsOnTable { game: &'static str, limit: u32 },
-    #[error(
-        "a lazy machine (only the boxes it made) cannot run on the table; use --engine lazy or auto"
-    )]
+    #[error("a lazy machine (only the boxes it made) cannot run on the table")]
     LazyOnTable,
     #[error(
         "{game} {variant} is too big to enumerate here; `matchbox count {game}` estimates how many boxes it needs"
     )]
     TooBigForTable { game: &'static str, variant: String },
-    #[error("there is no rival machine to play: start with --opponent matchbox")]
+    #[error("there is no rival machine to play")]
     NoRival,
+}
+
+impl BoutError {
+    /// The setting that gets round it, if one does.
+    pub fn hint(&self) -> Option<Hint> {
+        let (key, values): (_, &'static [&'static str]) = match self {
+            BoutError::PerfectTooBig { .. } => ("opponent", &["mcts", "random"]),
+            BoutError::Unsolvable { .. } => ("opponent", &["random"]),
+            BoutError::SearchOnTable(_)
+            | BoutError::RepeatsOnTable { .. }
+            | BoutError::LazyOnTable => ("engine", &["lazy", "auto"]),
+            BoutError::NoRival => ("opponent", &["matchbox"]),
+            BoutError::TooBigForTable { .. } => return None,
+        };
+        Some(Hint { key, values })
+    }
 }
 
 /// Whether whole games of `game` may run on a compiled table on `engine`, for a learner whose

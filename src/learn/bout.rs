@@ -16,12 +16,12 @@ use super::engine::{
 };
 use super::lazy::{self, MatchboxPlayer, Scratch};
 use super::{Engine, GameDefaults, GameResult, Machine, MachineGame, MachineMove, Score};
-use crate::game::{Game, Side, Sym};
+use crate::game::{Game, Side, Sym, capitalised};
 use crate::players::{Builtin, MctsPlayer, Opponent, Player, RandomPlayer, Turn};
 use crate::solve::{GraphValues, SharedValues, Solution, TieBreak, Value, Values};
 
 use super::against::table_engine;
-pub use super::against::{Against, BoutError};
+pub use super::against::{Against, BoutError, Hint};
 
 /// Who plays the learner's opponent side now.
 enum Opposition<G: Game> {
@@ -612,14 +612,12 @@ impl<G: GameDefaults> Bout<G> {
     /// empty.
     fn why_resigned(&self, side: Side, ply: &Ply<G::Move>) -> String {
         let g = &self.game;
-        let name = match (side == self.learner.boxes.side(), &self.opposition) {
-            (true, _) => g.nickname(side, self.learner.boxes.mode()),
-            (false, Opposition::Rival(r)) => g.nickname(side, r.machine.boxes.mode()),
-            (false, _) => None,
-        };
-        let who = match name {
-            Some(n) => format!("{n} ({})", g.side_name(side)),
-            None => crate::game::capitalised(g.side_name(side)),
+        let who = match (side == self.learner.boxes.side(), &self.opposition) {
+            (true, _) => capitalised(&g.machine_name(side, self.learner.boxes.mode()).to_string()),
+            (false, Opposition::Rival(r)) => {
+                capitalised(&g.machine_name(side, r.machine.boxes.mode()).to_string())
+            }
+            (false, _) => capitalised(g.side_name(side)),
         };
         match ply.drawn {
             Some(Drawn {

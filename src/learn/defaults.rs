@@ -5,6 +5,22 @@ use super::{Forced, Preset, SymmetryMode};
 use crate::game::{Game, Side};
 use crate::solve::{OnDemand, SharedValues, SolveError, TieBreak, Value, Values};
 
+/// A machine's name: its historical nickname if it has one, and its side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MachineName {
+    pub nickname: Option<&'static str>,
+    pub side: &'static str,
+}
+
+impl std::fmt::Display for MachineName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.nickname {
+            Some(n) => write!(f, "{n} ({})", self.side),
+            None => write!(f, "the machine ({})", self.side),
+        }
+    }
+}
+
 /// A game with the settings matchbox uses for its learners when the user gives none.
 pub trait GameDefaults: Game + Sized + Clone + 'static {
     /// The side a learner plays by default.
@@ -20,6 +36,15 @@ pub trait GameDefaults: Game + Sized + Clone + 'static {
     fn size_key(&self) -> Option<String>;
     /// The machine's historical name, if it has one (HER, HIM, MENACE).
     fn nickname(&self, side: Side, mode: SymmetryMode) -> Option<&'static str>;
+
+    /// A machine's name as every screen, chart and report writes it: `HER (black)`, or `the
+    /// machine (white)` where it has no historical name.
+    fn machine_name(&self, side: Side, mode: SymmetryMode) -> MachineName {
+        MachineName {
+            nickname: self.nickname(side, mode),
+            side: self.side_name(side),
+        }
+    }
 
     /// A solver of the game's own for boards too big to enumerate (Havannah's base 3), if it
     /// has one; `None` leaves the generic solvers. With [`TieBreak::Fastest`] its values must

@@ -24,9 +24,9 @@ use crate::game::{Game, Sym};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-pub use bout::{Against, Bout, BoutError, BoutOptions, Preparing};
+pub use bout::{Against, Bout, BoutError, BoutOptions, Hint, Preparing};
 pub use boxes::{BoxSet, MatchBox};
-pub use defaults::{BoxCounts, GameDefaults, ON_DEMAND_LIMIT, perfect_values};
+pub use defaults::{BoxCounts, GameDefaults, MachineName, ON_DEMAND_LIMIT, perfect_values};
 pub use machine::{BeadTotals, Machine, MachineGame, MachineMove, first_box_empty};
 pub use match_spec::{MatchError, MatchSpec, Rival, Source};
 pub use score::{Score, result_letter};
@@ -51,7 +51,7 @@ pub enum LearnError {
     #[error("{0} beads in one box is more than a box may hold ({MAX_BOX_BEADS})")]
     BoxTooFull(u64),
     #[error(
-        "--beads {beads} gives {given} counts, but the learner makes at most {moves} moves in {game} {variant} (one count a move, the last repeated)"
+        "bead counts `{beads}` are {given}, but the learner makes at most {moves} moves in {game} {variant} (one count a move, the last repeated)"
     )]
     TooManyStages {
         beads: String,

@@ -525,10 +525,10 @@ pub struct Titles {
 impl Titles {
     /// The titles of a machine playing a game.
     pub fn of<G: BoardView>(game: &G, m: &crate::learn::Machine<G>) -> Titles {
-        let side = m.boxes.side();
-        let name = game.nickname(side, m.boxes.mode()).unwrap_or("the machine");
         Titles {
-            machine: format!("{name} ({})", game.side_name(side)),
+            machine: game
+                .machine_name(m.boxes.side(), m.boxes.mode())
+                .to_string(),
             game: format!("{} {}", game.name(), game.variant()),
             symmetry: if m.boxes.is_lazy() {
                 format!("{}, boxes made on first visit", m.boxes.mode().words())
@@ -544,9 +544,10 @@ impl Titles {
         let game = s.game();
         let mut t = Titles::of(game, s.machine());
         if let Some(r) = s.rival_machine() {
-            let side = r.boxes.side();
-            let name = game.nickname(side, r.boxes.mode()).unwrap_or("rival");
-            t.rival = Some(format!("{name} ({})", game.side_name(side)));
+            t.rival = Some(
+                game.machine_name(r.boxes.side(), r.boxes.mode())
+                    .to_string(),
+            );
         }
         t
     }

@@ -223,8 +223,12 @@ impl<G: BoardView> PlayApp<G> {
             }
             Action::Quit | Action::Back => {
                 self.confirm_quit = true;
+                let keeps = match self.front {
+                    super::key::Front::Terminal => "--save FILE keeps them",
+                    super::key::Front::Page => "machine ⤓ keeps them",
+                };
                 self.message = Some(format!(
-                    "quit without saving? The machine's {} here {} lost (--save FILE keeps them). q again quits, any other key plays on",
+                    "quit without saving? The machine's {} here {} lost ({keeps}). q again quits, any other key plays on",
                     crate::text::count(self.unsaved_games(), "game", "games"),
                     if self.unsaved_games() == 1 {
                         "is"

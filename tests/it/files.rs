@@ -12,6 +12,7 @@ use matchbox::games::arimaa::MiniArimaa;
 use matchbox::games::havannah::{Base, Havannah};
 use matchbox::games::hexapawn::{Hexapawn, Size};
 use matchbox::games::tictactoe::TicTacToe;
+use matchbox::games::{GameKind, with_game};
 use matchbox::learn::{
     BoxSet, Forced, Machine, Preset, Reinforcement, StageBeads, SymmetryMode, lazy,
 };
@@ -90,6 +91,13 @@ fn every_game_saves_and_loads_in_both_formats() {
     round_trip(&h4, &trained(&h4, Side::First, false, 100));
     let arimaa = MiniArimaa::new();
     round_trip(&arimaa, &trained(&arimaa, Side::First, false, 20));
+    // And every game of the registry in its default size, on positions.
+    for kind in GameKind::ALL {
+        with_game!(kind, |g| round_trip(
+            &g,
+            &trained(&g, Side::First, false, 20)
+        ));
+    }
 }
 
 /// The YAML written box by box is exactly what the YAML library writes for the same document.

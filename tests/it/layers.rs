@@ -319,3 +319,32 @@ fn no_file_over_1000_lines_and_no_function_over_100() {
         }
     }
 }
+
+/// The core speaks no command line: its messages name no option (`--opponent`), since the page
+/// and the class server have none; what would get round an error is a `Hint`, worded by each
+/// front end.
+#[test]
+fn the_core_names_no_command_line_option() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    for (file, _) in sources() {
+        if !["learn", "game", "solve", "players"].contains(&top(&file)) {
+            continue;
+        }
+        let text = std::fs::read_to_string(root.join(&file)).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            // An option in a string: a quote, then `--` and a letter before the next quote.
+            for part in code.split('"').skip(1).step_by(2) {
+                let bytes = part.as_bytes();
+                if bytes
+                    .windows(3)
+                    .any(|w| w[0] == b'-' && w[1] == b'-' && w[2].is_ascii_lowercase())
+                {
+                    found.push(format!("{file}:{}: {}", n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{found:#?}");
+}

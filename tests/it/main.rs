@@ -27,6 +27,7 @@ mod memory;
 mod menace;
 mod properties;
 mod reasons;
+mod registry;
 mod rules;
 mod safety;
 mod screens;

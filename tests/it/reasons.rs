@@ -2,6 +2,7 @@
 //! resigns with its empty box named.
 
 use matchbox::game::{Game, Side};
+use matchbox::games::GameKind;
 use matchbox::games::arimaa::MiniArimaa;
 use matchbox::games::havannah::{Base, Havannah};
 use matchbox::games::hexapawn::{Hexapawn, Size};
@@ -78,16 +79,27 @@ fn every_end_is_said<G: Game>(game: G, games: usize, words: &[&str]) {
 
 #[test]
 fn every_game_says_every_kind_of_end() {
-    let hex = Hexapawn::new(Size::GARDNER);
-    every_end_is_said(hex, 400, &["far rank", "took every", "cannot move"]);
-    every_end_is_said(TicTacToe, 400, &["three in a row", "full"]);
-    let hav = Havannah::new(Base::new(3).unwrap());
-    every_end_is_said(hav, 300, &["bridge", "fork"]);
-    every_end_is_said(
-        MiniArimaa::new(),
-        200,
-        &["goal", "no rabbits", "cannot move"],
-    );
+    // Every game of the registry: a new game is a new arm here, or this does not compile.
+    for kind in GameKind::ALL {
+        match kind {
+            GameKind::Hexapawn(_) => {
+                let hex = Hexapawn::new(Size::GARDNER);
+                every_end_is_said(hex, 400, &["far rank", "took every", "cannot move"]);
+            }
+            GameKind::TicTacToe => {
+                every_end_is_said(TicTacToe, 400, &["three in a row", "full"]);
+            }
+            GameKind::Havannah(_) => {
+                let hav = Havannah::new(Base::new(3).unwrap());
+                every_end_is_said(hav, 300, &["bridge", "fork"]);
+            }
+            GameKind::MiniArimaa => every_end_is_said(
+                MiniArimaa::new(),
+                200,
+                &["goal", "no rabbits", "cannot move"],
+            ),
+        }
+    }
 }
 
 #[test]

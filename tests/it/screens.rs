@@ -16,6 +16,19 @@ use matchbox::view::session::Session;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
+#[test]
+fn the_screen_tests_cover_every_game_of_the_registry() {
+    for kind in matchbox::games::GameKind::ALL {
+        let covered = GAMES.iter().any(|(typed, _)| {
+            let mut words = typed.split(' ');
+            let name = words.next().unwrap();
+            let size = words.skip_while(|w| *w != "--size").nth(1);
+            matchbox::games::GameKind::parse(name, size).unwrap() == kind
+        });
+        assert!(covered, "no screen test for {kind}");
+    }
+}
+
 const SIZES: [(u16, u16); 4] = [(80, 24), (100, 30), (120, 40), (240, 67)];
 
 /// The games as typed, and the name of their snapshots.

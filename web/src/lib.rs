@@ -120,6 +120,16 @@ pub fn key_buttons() -> Vec<String> {
         .collect()
 }
 
+/// The page's game list, from the registry: pairs of an address value and its words, flattened
+/// (`["hexapawn", "Hexapawn (HER)", "him", "Hexapawn (HIM)", …]`).
+#[wasm_bindgen]
+pub fn game_choices() -> Vec<String> {
+    matchbox::games::page_choices()
+        .into_iter()
+        .flat_map(|(value, words)| [value, words])
+        .collect()
+}
+
 /// Shows the screen of the address's settings, in the page's grid (sized by then).
 #[wasm_bindgen]
 pub fn show() {
@@ -195,9 +205,13 @@ fn run<G: BoardView + LabelView + Clone + 'static>(game: G, s: &Settings) -> Res
         let loaded = matchbox::store::from_yaml(&game, path, &text).map_err(|e| e.to_string())?;
         spec.learner = Source::Loaded(loaded);
     }
-    let bout = spec
-        .build(game.clone(), &mut |_| {})
-        .map_err(|e| e.to_string())?;
+    // The error's hint worded as the page's address says it (`opponent=random`).
+    let bout =
+        spec.build(game.clone(), &mut |_| {})
+            .map_err(|e| match matchbox::learn::Hint::of(&e) {
+                Some(h) => format!("{e}; use {}", h.as_param()),
+                None => e.to_string(),
+            })?;
     let titles = Titles::of(&game, bout.learner());
     let session = Session::of(bout);
     let mut backend = DomBackend::new_by_id("screen").map_err(|e| e.to_string())?;

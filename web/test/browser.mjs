@@ -103,6 +103,9 @@ try {
   // A name of history gives the machine its side, as on the command line: `him` is HIM (white).
   page = await open('?game=him');
   check(await waitFor(page, t => t.includes('HIM (white) learns hexapawn 3x3')), '?game=him trains HIM (white), as `matchbox watch him` does');
+  check(await page.inputValue('#game') === 'him', 'and the game list (from the registry) shows Hexapawn (HIM)');
+  const listed = await page.locator('#game option').allTextContents();
+  check(['Hexapawn (HER)', 'Hexapawn (HIM)', 'Noughts and crosses (MENACE)', 'Havannah base 3', 'Mini-Arimaa'].every(t => listed.includes(t)), 'the game list names every game and historic machine: ' + listed.join(', '));
   await page.close();
   // With no seed in the address the page draws one, writes it there and shows it.
   page = await open('?game=tictactoe');

@@ -8,8 +8,8 @@ use serde::Serialize;
 use super::*;
 use crate::cli::Shard;
 use crate::cli::progress::Work;
+use crate::cli::settings::RunSettings;
 use crate::learn::engine::Runs;
-use serde_json::Value;
 
 /// The variants of `--compare KEY=V1,V2`: each value applied to a copy of the options.
 pub(super) fn variants(
@@ -105,7 +105,7 @@ struct Summary {
 /// One variant's results.
 #[derive(Serialize)]
 pub(super) struct VariantReport {
-    settings: Value,
+    settings: RunSettings,
     runs: usize,
     games: usize,
     mean_losses: f64,
@@ -125,7 +125,7 @@ pub(super) struct VariantReport {
 }
 
 impl VariantReport {
-    fn of(name: &str, settings: Value, result: &ExperimentResult, runs: usize) -> Self {
+    fn of(name: &str, settings: RunSettings, result: &ExperimentResult, runs: usize) -> Self {
         let games = result.losses_by_game.len();
         let window = ExperimentResult::mean_over;
         let last = games.saturating_sub(19).max(1);
@@ -320,7 +320,7 @@ fn forecast<G: FullGame>(s: &Setup<G>, runs: usize, games: usize) -> Result<()> 
 pub(super) struct VariantRuns {
     pub name: String,
     pub label: String,
-    pub settings: Value,
+    pub settings: RunSettings,
     pub result: ExperimentResult,
 }
 
@@ -437,7 +437,7 @@ pub(super) fn experiment<G: FullGame>(game: G, a: &ExperimentArgs, out: Out) -> 
         done.push(VariantRuns {
             name: name.clone(),
             label: compared_label(&s.label(), a.compare.as_deref()),
-            settings: s.settings_json(),
+            settings: s.settings(),
             result: s.experiment(runs, games, &tick),
         });
     }

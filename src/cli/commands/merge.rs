@@ -112,7 +112,7 @@ fn check_same(a: &Part, b: &Part, first: &Path, path: &Path) -> Result<()> {
         return differ("the variants");
     }
     for (x, y) in a.variants.iter().zip(&b.variants) {
-        if let Some(key) = differing_key(&x.settings, &y.settings) {
+        if let Some(key) = x.settings.first_difference(&y.settings) {
             return differ(&format!("the settings: {key}"));
         }
         if x.label != y.label {
@@ -120,18 +120,6 @@ fn check_same(a: &Part, b: &Part, first: &Path, path: &Path) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// The first key whose value differs between two settings objects.
-fn differing_key(a: &serde_json::Value, b: &serde_json::Value) -> Option<String> {
-    if a == b {
-        return None;
-    }
-    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
-        return Some("settings".to_string());
-    };
-    let keys = a.keys().chain(b.keys());
-    keys.into_iter().find(|k| a.get(*k) != b.get(*k)).cloned()
 }
 
 /// Reads every part, checks that they are the N slices of one experiment, once each, and sums

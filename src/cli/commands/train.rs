@@ -28,7 +28,7 @@ pub(super) struct RivalSummary {
 /// What `train` did: the results, the machine after it, and where it was written.
 #[derive(Serialize)]
 pub(super) struct TrainReport {
-    settings: serde_json::Value,
+    settings: crate::cli::settings::RunSettings,
     #[serde(flatten)]
     score: ScoreCounts,
     results: String,
@@ -149,7 +149,7 @@ pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<Tra
         bail!("--save-opponent needs --opponent matchbox");
     }
     out.preamble(s.header("train", &[("games", group(games as u64))]));
-    let settings = s.settings_json();
+    let settings = s.settings();
     let mut log = ResultLog::new(s.machine().games_played + 1, out.is_json());
     if a.output.csv.is_some() || a.output.plot.is_some() {
         train_tracked(&mut s, a, games, &mut log)?;

@@ -64,6 +64,13 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// The smallest board, base 2, with no optional rule: the game's default.
+    pub const SMALLEST: Variant = Variant {
+        base: Base(2),
+        swap: false,
+        handicap: 0,
+    };
+
     pub fn new(base: Base, swap: bool, handicap: u8) -> Result<Variant, GameError> {
         if swap && handicap > 0 {
             return Err(GameError::BadVariant(
