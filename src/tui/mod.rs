@@ -133,13 +133,8 @@ fn watch_loop<G: BoardView>(
     alive: &dyn Fn() -> bool,
 ) -> Result<()> {
     let frame = Duration::from_secs(1) / FPS;
-    let mut frames = 0u32;
-    let mut fps_since = Instant::now();
-    // Games per second over the last few seconds, so slow speeds read sensibly too.
-    let mut samples: std::collections::VecDeque<(Instant, u64)> =
-        std::collections::VecDeque::from([(Instant::now(), app.snapshot.games_played)]);
-    let mut anim_seq = 0;
-    let mut anim_start = Instant::now();
+    let start = Instant::now();
+    let mut meter = crate::view::meter::Meter::default();
     loop {
         if !alive() {
             anyhow::bail!("the training thread stopped");
@@ -154,43 +149,11 @@ fn watch_loop<G: BoardView>(
                 app.message = Some(m);
             }
         }
-        if let Some(r) = &app.snapshot.reinforced
-            && r.seq != anim_seq
-        {
-            anim_seq = r.seq;
-            anim_start = now;
-        }
-        let duration = if app.speed.animated() { 1.5 } else { 0.25 };
-        app.anim = (now - anim_start).as_secs_f32() / duration;
-        if std::mem::take(&mut app.speed_changed) {
-            // A new speed: the reading follows it at once, not a 4-second average.
-            samples.clear();
-            samples.push_back((now, app.snapshot.games_played));
-        }
-        if samples
-            .back()
-            .is_some_and(|s| now - s.0 >= Duration::from_millis(250))
-        {
-            samples.push_back((now, app.snapshot.games_played));
-            while samples.len() > 2 && now - samples[0].0 > Duration::from_secs(4) {
-                samples.pop_front();
-            }
-            let (t0, g0) = samples[0];
-            let dt = (now - t0).as_secs_f64();
-            if dt > 0.0 {
-                app.games_per_sec = app.snapshot.games_played.saturating_sub(g0) as f64 / dt;
-            }
-        }
+        meter.frame((now - start).as_secs_f64(), app);
         suspend::if_asked(terminal)?;
         let size = terminal.size()?;
         app.browser.screen = (size.width, size.height);
         terminal.draw(|f| render::watch(f, app))?;
-        frames += 1;
-        if fps_since.elapsed() >= Duration::from_secs(1) {
-            app.fps = frames as f64 / fps_since.elapsed().as_secs_f64();
-            frames = 0;
-            fps_since = Instant::now();
-        }
         let next = now + frame;
         while let Some(wait) = next.checked_duration_since(Instant::now()) {
             if !event::poll(wait)? {

@@ -8,6 +8,7 @@ pub mod board;
 pub mod charts;
 pub mod drive;
 pub mod key;
+pub mod meter;
 pub mod play;
 pub mod render;
 pub mod session;

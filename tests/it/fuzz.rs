@@ -1,6 +1,8 @@
 //! No panic from any text a user types: every parser (games and sizes, positions, moves, sides,
 //! Arimaa records and steps, settings, matchbox files) is fed arbitrary Unicode and text close to
-//! the real notation with multi-byte characters mixed in. Each must answer `Ok` or `Err`.
+//! the real notation with multi-byte characters mixed in. Each must answer `Ok` or `Err`, and
+//! what it accepts must print as text that parses to the same value (`roundtrip.rs` holds the
+//! round trips of everything the program prints).
 
 use matchbox::game::{Game, Side};
 use matchbox::games::GameKind;
@@ -33,12 +35,29 @@ fn text() -> impl Strategy<Value = String> {
 /// Feeds `t` to every parser of `game`: a position for either side, a move at the start and a
 /// few plies in, a side.
 fn every_parser<G: Game>(game: &G, t: &str) {
-    let _ = game.parse_position(t, Side::First);
-    let _ = game.parse_position(t, Side::Second);
-    let _ = game.parse_side(t);
+    // What parses prints as text that parses to the same.
+    for side in [Side::First, Side::Second] {
+        if let Ok(p) = game.parse_position(t, side) {
+            let shown = game.format_position(&p);
+            let again = game
+                .parse_position(&shown, side)
+                .expect("a printed position parses");
+            assert_eq!(game.format_position(&again), shown, "{t:?}");
+        }
+    }
+    if let Some(side) = game.parse_side(t) {
+        assert_eq!(game.parse_side(game.side_name(side)), Some(side), "{t:?}");
+    }
     let mut pos = game.start();
     for _ in 0..3 {
-        let _ = game.parse_move(&pos, t);
+        if let Ok(mv) = game.parse_move(&pos, t) {
+            let shown = game.format_move(mv);
+            assert_eq!(
+                game.parse_move(&pos, &shown).ok(),
+                Some(mv),
+                "{t:?} → {shown:?}"
+            );
+        }
         match game.moves(&pos).first() {
             Some(&mv) => pos = game.play(&pos, mv),
             None => break,
@@ -51,12 +70,15 @@ proptest! {
 
     #[test]
     fn games_and_sizes_parse_or_refuse(name in text(), size in text()) {
-        let _ = GameKind::parse(&name, Some(&size));
-        let _ = GameKind::parse(&name, None);
-        for game in ["hexapawn", "octopawn", "tictactoe", "havannah", "arimaa", "mini-arimaa"] {
-            let _ = GameKind::parse(game, Some(&size));
+        for kind in [GameKind::parse(&name, Some(&size)), GameKind::parse(&name, None)].into_iter().flatten() {
+            prop_assert_eq!(GameKind::parse(kind.name(), kind.size().as_deref()).ok(), Some(kind));
         }
-        let _ = size.parse::<Size>();
+        for game in ["hexapawn", "octopawn", "tictactoe", "havannah", "arimaa", "mini-arimaa"] {
+            if let Ok(kind) = GameKind::parse(game, Some(&size)) {
+                prop_assert_eq!(GameKind::parse(kind.name(), kind.size().as_deref()).ok(), Some(kind));
+            }
+        }
+        crate::roundtrip::round_trips::<Size>(&size)?;
     }
 
     #[test]
@@ -93,13 +115,14 @@ proptest! {
 
     #[test]
     fn settings_parse_or_refuse(t in text()) {
-        let _ = t.parse::<Reinforcement>();
-        let _ = t.parse::<StageBeads>();
-        let _ = t.parse::<SymmetryMode>();
-        let _ = t.parse::<Preset>();
-        let _ = t.parse::<matchbox::learn::Engine>();
-        let _ = t.parse::<matchbox::players::Opponent>();
-        let _ = t.parse::<matchbox::solve::TieBreak>();
+        use crate::roundtrip::round_trips;
+        round_trips::<Reinforcement>(&t)?;
+        round_trips::<StageBeads>(&t)?;
+        round_trips::<SymmetryMode>(&t)?;
+        round_trips::<Preset>(&t)?;
+        round_trips::<matchbox::learn::Engine>(&t)?;
+        round_trips::<matchbox::players::Opponent>(&t)?;
+        round_trips::<matchbox::solve::TieBreak>(&t)?;
         let _ = t.parse::<matchbox::cli::ByteSize>();
     }
 

@@ -459,44 +459,24 @@ fn download(name: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Games a second and frames a second, over the last seconds.
+/// The meters (from the library's one `Meter`), written out beside the screen when they change.
 #[derive(Default)]
-struct Rate {
-    since: f64,
-    games: u64,
-    frames: u32,
-    /// The reinforcement being animated, and when its animation began.
-    anim: (u64, f64),
-}
+struct Rate(matchbox::view::meter::Meter);
 
 impl Rate {
     fn frame<G: BoardView>(&mut self, t: f64, app: &mut WatchApp<G>) {
-        self.frames += 1;
-        let dt = t - self.since;
-        if dt >= 1000.0 {
-            let played = app.snapshot.games_played;
-            app.games_per_sec = played.saturating_sub(self.games) as f64 * 1000.0 / dt;
-            app.fps = self.frames as f64 * 1000.0 / dt;
-            if let Some(el) = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.get_element_by_id("rate"))
-            {
-                el.set_text_content(Some(&format!(
-                    "{:.0} games/s · {:.0} frames/s · {played} games",
-                    app.games_per_sec, app.fps
-                )));
-            }
-            (self.since, self.games, self.frames) = (t, played, 0);
+        if !self.0.frame(t / 1000.0, app) {
+            return;
         }
-        // The last reinforcement's animation, as the terminal plays it: 1.5 s at the speeds
-        // that animate, a flash at the others.
-        if let Some(r) = &app.snapshot.reinforced
-            && r.seq != self.anim.0
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("rate"))
         {
-            self.anim = (r.seq, t);
+            el.set_text_content(Some(&format!(
+                "{:.0} games/s · {:.0} frames/s · {} games",
+                app.games_per_sec, app.fps, app.snapshot.games_played
+            )));
         }
-        let length = if app.speed.animated() { 1500.0 } else { 250.0 };
-        app.anim = ((t - self.anim.1) / length) as f32;
     }
 }
 
