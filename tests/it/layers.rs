@@ -15,7 +15,7 @@ const FLOORS: &[&[&str]] = &[
     &["front", "class", "cli", "tui", "main"],
 ];
 
-/// Every source file under `src/`, by its path from `src/` (`learn/bout.rs`), with its code:
+/// Every source file under `src/`, by its path from `src/` (`learn/bout/mod.rs`), with its code:
 /// comments and string contents removed (so words in documentation do not count).
 fn sources() -> BTreeMap<String, String> {
     fn walk(dir: &Path, root: &Path, out: &mut BTreeMap<String, String>) {
@@ -61,7 +61,7 @@ fn code_of(text: &str) -> String {
     out
 }
 
-/// The top module of a file (`learn` for `learn/bout.rs`, `main` for `main.rs`).
+/// The top module of a file (`learn` for `learn/bout/live.rs`, `main` for `main.rs`).
 fn top(file: &str) -> &str {
     file.split('/').next().unwrap().trim_end_matches(".rs")
 }
@@ -271,7 +271,7 @@ fn the_size_rules_cover_the_page_too() {
     for want in [
         "web/src/lib.rs",
         "web/convert/src/lib.rs",
-        "src/learn/bout.rs",
+        "src/learn/bout/mod.rs",
     ] {
         assert!(
             files.iter().any(|f| f.ends_with(want)),
