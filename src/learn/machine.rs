@@ -321,6 +321,16 @@ impl<G: Game> Machine<G> {
     /// The machine's move in the real position `pos`, after `ply` plies, seeing the board in
     /// `frame`; `g` is its part in this game so far. Positions with a single move get no box
     /// when the set skips forced moves.
+    /// The box [`Machine::choose`] would open in `pos`, without drawing: none where the move is
+    /// forced and forced moves get no box, or where the machine has no box.
+    pub fn box_opened_in(&self, game: &G, pos: &G::Position, frame: Sym) -> Option<usize> {
+        if self.boxes.forced() == Forced::Skip && game.only_move(pos).is_some() {
+            return None;
+        }
+        let (view, _) = self.boxes.mode().box_view(game, pos, frame);
+        self.boxes.find(&view)
+    }
+
     pub fn choose(
         &mut self,
         game: &G,

@@ -111,16 +111,7 @@ fn many_pupils_one_machine_every_game_counted_once_and_the_log_replays() {
 }
 
 fn seq(e: &Event) -> u64 {
-    match e {
-        Event::Joined { seq, .. }
-        | Event::Left { seq, .. }
-        | Event::Started { seq, .. }
-        | Event::Moved { seq, .. }
-        | Event::Drew { seq, .. }
-        | Event::Resigned { seq, .. }
-        | Event::Ended { seq, .. }
-        | Event::Abandoned { seq, .. } => *seq,
-    }
+    e.seq()
 }
 
 #[test]
@@ -197,4 +188,75 @@ fn refused_commands_leave_the_lesson_unchanged() {
     assert_eq!(after.1, before.1, "no game counted");
     assert_eq!(lesson.score, (0, 0, 0));
     assert_eq!(lesson.games_under_way(), 1);
+}
+
+/// "The class is the machine": HER's 24 boxes dealt among 10 pupils; the class's games against
+/// the perfect player wait at each box a pupil holds until that pupil taps; the machine is the
+/// replay of the log, and the same as a machine that played the same games without a class.
+#[test]
+fn the_class_is_the_machine_ten_pupils_hold_hers_boxes() {
+    let game = Hexapawn::new(Size::GARDNER);
+    let mut lesson = Lesson::new(game.clone(), machine(&game, 5));
+    let start = lesson.machine().clone();
+    let mut log = Vec::new();
+    let ids: Vec<u32> = (0..10)
+        .map(|_| {
+            let (id, e) = lesson.join();
+            log.extend(e);
+            id
+        })
+        .collect();
+    log.extend(lesson.deal().unwrap());
+    assert!(lesson.dealt());
+    // Every box held; each pupil two or three boxes, of several move numbers.
+    let held: Vec<usize> = ids.iter().map(|&p| lesson.held(p).len()).collect();
+    assert_eq!(held.iter().sum::<usize>(), 24);
+    assert!(held.iter().all(|&n| (2..=3).contains(&n)), "{held:?}");
+    let moves: std::collections::BTreeSet<u16> =
+        lesson.held(ids[0]).iter().map(|b| b.move_number).collect();
+    assert!(
+        moves.len() >= 2,
+        "pupil 1 holds boxes of one move only: {moves:?}"
+    );
+    // A pupil may not start a game of their own while the class is the machine.
+    assert_eq!(lesson.start(ids[0]).unwrap_err(), LessonError::Dealt);
+    let mut taps = 0;
+    for _ in 0..5 {
+        let (mut view, e) = lesson.relay_start().unwrap();
+        log.extend(e);
+        while let Some((number, pupil)) = view.waiting {
+            assert!(lesson.held(pupil).iter().any(|b| b.number == number));
+            // Only the holder may draw.
+            let other = ids.iter().copied().find(|&p| p != pupil).unwrap();
+            assert_eq!(lesson.draw(other).unwrap_err(), LessonError::NotYourBox);
+            let (v, e) = lesson.draw(pupil).unwrap();
+            log.extend(e);
+            view = v;
+            taps += 1;
+        }
+        let over = view.over.expect("the game ended");
+        assert!(!over.learned.is_empty() || over.result == GameResult::Win);
+        // HER (black) against the perfect player: every change is a bead lost at a loss.
+        for (_, _, change) in &over.learned {
+            assert!(*change <= 0, "{over:?}");
+        }
+    }
+    assert!(taps >= 5, "the pupils drew {taps} beads");
+    assert_eq!(lesson.machine().games_played, 5);
+    assert_eq!(lesson.relay_score().0 + lesson.relay_score().2, 5);
+    let again = Lesson::replay(game.clone(), start.clone(), &log).unwrap();
+    assert_eq!(state(again.machine()), state(lesson.machine()));
+    // A holder who leaves while their box waits: the server draws it, the game goes on.
+    let (mut view, e) = lesson.relay_start().unwrap();
+    log.extend(e);
+    let (_, pupil) = view.waiting.expect("a box waits");
+    log.extend(lesson.leave(pupil).unwrap());
+    assert!(lesson.held(pupil).is_empty());
+    view = lesson.relay_view(None);
+    assert_ne!(view.waiting.map(|w| w.1), Some(pupil));
+    let again = Lesson::replay(game, start, &log).unwrap();
+    assert_eq!(state(again.machine()), state(lesson.machine()));
+    // Collected: the class plays the machine again.
+    lesson.collect().unwrap();
+    assert!(lesson.start(ids[1]).is_ok());
 }

@@ -12,6 +12,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+mod relay;
+pub use relay::{HeldBox, RelayView};
+
 use super::{GameDefaults, GameResult, Machine, MachineGame, MachineMove};
 use crate::game::{Game, Side, Sym};
 use crate::rng::{derive_seed, rng_from_seed, uniform_below};
@@ -69,6 +72,60 @@ pub enum Event {
         seq: u64,
         game: GameId,
     },
+    /// The teacher dealt the boxes out among the pupils: the class is the machine.
+    Dealt {
+        seq: u64,
+    },
+    /// The teacher collected the boxes: the class plays the machine again.
+    Collected {
+        seq: u64,
+    },
+    /// The teacher started the class's game (the machine against the perfect player).
+    RelayStarted {
+        seq: u64,
+        game: GameId,
+    },
+    /// The class's game reached a box a pupil holds: it waits for their tap.
+    Waiting {
+        seq: u64,
+        game: GameId,
+        box_index: usize,
+        pupil: PupilId,
+    },
+    /// The pupil holding the box waited for tapped to draw.
+    Tapped {
+        seq: u64,
+        game: GameId,
+        pupil: PupilId,
+    },
+    /// The perfect player's move in the class's game.
+    Answered {
+        seq: u64,
+        game: GameId,
+        mv: String,
+    },
+}
+
+impl Event {
+    /// The event's sequence number in the lesson.
+    pub fn seq(&self) -> u64 {
+        match self {
+            Event::Joined { seq, .. }
+            | Event::Left { seq, .. }
+            | Event::Started { seq, .. }
+            | Event::Moved { seq, .. }
+            | Event::Drew { seq, .. }
+            | Event::Resigned { seq, .. }
+            | Event::Ended { seq, .. }
+            | Event::Abandoned { seq, .. }
+            | Event::Dealt { seq }
+            | Event::Collected { seq }
+            | Event::RelayStarted { seq, .. }
+            | Event::Waiting { seq, .. }
+            | Event::Tapped { seq, .. }
+            | Event::Answered { seq, .. } => *seq,
+        }
+    }
 }
 
 /// Why a pupil's command is refused. The lesson is unchanged.
@@ -88,6 +145,14 @@ pub enum LessonError {
     Illegal { text: String, legal: String },
     #[error("the log does not replay: {0}")]
     Replay(String),
+    #[error("the class is the machine now: wait for your box")]
+    Dealt,
+    #[error("the boxes are not dealt out")]
+    NotDealt,
+    #[error("no box of yours is waiting for a bead")]
+    NotYourBox,
+    #[error("the class's game needs the perfect player: {0}")]
+    NoOpponent(String),
 }
 
 /// A pupil: the name the lesson gave them, their results against the machine, their game.
@@ -153,6 +218,8 @@ pub struct Lesson<G: GameDefaults> {
     names: crate::rng::Rng,
     /// The game finished last: its number, final position, diagram and the machine's last move.
     last_end: Option<(GameId, String, Vec<String>, Option<String>)>,
+    /// The boxes dealt out, while the class is the machine.
+    relay: Option<relay::Relay<G>>,
 }
 
 const COLOURS: [&str; 12] = [
@@ -180,6 +247,7 @@ impl<G: GameDefaults> Lesson<G> {
             score: (0, 0, 0),
             names,
             last_end: None,
+            relay: None,
         }
     }
 
@@ -246,6 +314,7 @@ impl<G: GameDefaults> Lesson<G> {
         }
         self.pupils.remove(&pupil);
         events.push(self.event(|seq| Event::Left { seq, pupil }));
+        self.relay_leave(pupil, &mut events);
         Ok(events)
     }
 
@@ -267,6 +336,9 @@ impl<G: GameDefaults> Lesson<G> {
         let p = self.pupils.get(&pupil).ok_or(LessonError::NoPupil(pupil))?;
         if let Some(g) = p.game {
             return Err(LessonError::GameUnderWay(g));
+        }
+        if self.relay.is_some() {
+            return Err(LessonError::Dealt);
         }
         let id = self.next_game;
         self.next_game += 1;
@@ -494,6 +566,10 @@ impl<G: GameDefaults> Lesson<G> {
                 let g = self.games.get(game).ok_or_else(|| bad("no such game"))?;
                 self.play(g.pupil, *game, mv)?.1
             }
+            Event::Dealt { .. } => self.deal()?,
+            Event::Collected { .. } => self.collect()?,
+            Event::RelayStarted { .. } => self.relay_start()?.1,
+            Event::Tapped { pupil, .. } => self.draw(*pupil)?.1,
             _ => return Err(bad("an answer where a pupil's step belongs")),
         })
     }
