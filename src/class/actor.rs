@@ -7,9 +7,9 @@ use std::path::PathBuf;
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::protocol::{FromPupil, FromTeacher, Standing, ToClient};
+use super::protocol::{FromPupil, FromTeacher, RelayInfo, Standing, ToClient};
 use crate::learn::GameDefaults;
-use crate::learn::lesson::{Event, Lesson, PupilId};
+use crate::learn::lesson::{Event, Lesson, PupilId, RelayView};
 use crate::view::board::BoardView;
 
 /// A connection's outbox: JSON text to send.
@@ -53,6 +53,8 @@ struct Actor<G: GameDefaults + BoardView> {
     saved_at: u64,
     saved_when: std::time::Instant,
     title: String,
+    /// What the projector says of the class's game as the machine.
+    relay_said: String,
 }
 
 /// The least time between two saves in a lesson.
@@ -76,6 +78,7 @@ pub async fn run<G: GameDefaults + BoardView>(
         saved_at: 0,
         saved_when: std::time::Instant::now(),
         title,
+        relay_said: String::new(),
     };
     // The file exists from the start: the machine as the lesson began.
     a.save();
@@ -132,6 +135,11 @@ impl<G: GameDefaults + BoardView> Actor<G> {
                 self.pupils.remove(&id);
                 if let Ok(events) = self.lesson.leave(id) {
                     self.log(&events);
+                    if self.lesson.dealt() {
+                        // A box that waited for them was drawn by the server: the game went on.
+                        let view = self.lesson.relay_view(None);
+                        self.relay_follow(&view);
+                    }
                 }
                 self.tell_projectors();
             }
@@ -149,6 +157,10 @@ impl<G: GameDefaults + BoardView> Actor<G> {
         let result = match msg {
             FromPupil::Start {} => self.lesson.start(id),
             FromPupil::Move { game, mv } => self.lesson.play(id, game, &mv),
+            FromPupil::Draw {} => {
+                let done = self.lesson.draw(id);
+                return self.relay_done(Some(id), done);
+            }
         };
         let reply = match result {
             Ok((view, events)) => {
@@ -182,9 +194,142 @@ impl<G: GameDefaults + BoardView> Actor<G> {
             FromTeacher::ResumeJoining {} => self.joining = true,
             FromTeacher::Save {} => self.save(),
             FromTeacher::EndLesson {} => return true,
+            FromTeacher::Deal {} => {
+                let dealt = self.lesson.deal();
+                self.after_deal(dealt);
+            }
+            FromTeacher::ClassGame {} => {
+                let started = self.lesson.relay_start();
+                self.relay_done(None, started);
+            }
+            FromTeacher::Collect {} => {
+                if let Ok(events) = self.lesson.collect() {
+                    self.log(&events);
+                    self.relay_said = "the boxes are collected: play the machine again".into();
+                    for out in self.pupils.values() {
+                        let _ = out.try_send(ToClient::Collected {}.json());
+                    }
+                }
+            }
         }
         self.tell_projectors();
         false
+    }
+
+    /// The boxes dealt: each pupil told which they hold.
+    fn after_deal(&mut self, dealt: Result<Vec<Event>, crate::learn::lesson::LessonError>) {
+        match dealt {
+            Ok(events) => {
+                self.log(&events);
+                self.relay_said = "the boxes are dealt: start a game".into();
+                let ids: Vec<PupilId> = self.pupils.keys().copied().collect();
+                for id in ids {
+                    let numbers: Vec<String> = (self.lesson.held(id).iter())
+                        .map(|b| b.number.to_string())
+                        .collect();
+                    let said = format!(
+                        "the class is the machine: you hold boxes {}; wait for your box to come up",
+                        numbers.join(", ")
+                    );
+                    self.tell_boxes(id, None, said);
+                }
+            }
+            Err(e) => self.relay_said = format!("not dealt: {e}"),
+        }
+    }
+
+    /// After a step of the class's game (`by` the pupil who tapped): the log, the next holder
+    /// asked to draw, and at the end each holder told what their boxes learned.
+    fn relay_done(
+        &mut self,
+        by: Option<PupilId>,
+        done: Result<(RelayView, Vec<Event>), crate::learn::lesson::LessonError>,
+    ) {
+        let view = match done {
+            Ok((view, events)) => {
+                self.log(&events);
+                view
+            }
+            Err(e) => {
+                match by.and_then(|id| self.pupils.get(&id)) {
+                    Some(out) => {
+                        let _ = out.try_send(ToClient::error(e).json());
+                    }
+                    None => self.relay_said = format!("no game: {e}"),
+                }
+                self.tell_projectors();
+                return;
+            }
+        };
+        self.relay_follow(&view);
+        self.tell_projectors();
+    }
+
+    /// Tells the pupils what the class's game asks of them now.
+    fn relay_follow(&mut self, view: &RelayView) {
+        if let Some((number, pupil)) = view.waiting {
+            let name = self.lesson.pupils().get(&pupil).map(|p| p.name.clone());
+            self.relay_said = format!(
+                "{} is drawing a bead from box {number}",
+                name.unwrap_or_default()
+            );
+            let said = format!("your box {number}: draw a bead");
+            self.tell_boxes(pupil, Some(number), said);
+        }
+        if let Some(over) = &view.over {
+            self.relay_said = format!(
+                "game {}: the class (the machine) {}",
+                view.game,
+                match over.result {
+                    crate::learn::GameResult::Win => "won",
+                    crate::learn::GameResult::Draw => "drew",
+                    crate::learn::GameResult::Loss => "lost",
+                }
+            );
+            let mut told: std::collections::BTreeMap<PupilId, Vec<String>> = Default::default();
+            for (number, mv, change) in &over.learned {
+                if let Some(holder) = self.lesson.holder(number - 1) {
+                    let what = match change {
+                        0 => format!("box {number}: {mv} stays as it is"),
+                        c if *c < 0 => format!("box {number}: take {} of {mv} out", -c),
+                        c => format!("box {number}: add {c} of {mv}"),
+                    };
+                    told.entry(holder).or_default().push(what);
+                }
+            }
+            for (pupil, lines) in told {
+                self.tell_boxes(pupil, None, lines.join("; "));
+            }
+            self.autosave();
+        }
+    }
+
+    /// A pupil's boxes and what to do, on their phone.
+    fn tell_boxes(&self, pupil: PupilId, waiting: Option<usize>, said: String) {
+        if let Some(out) = self.pupils.get(&pupil) {
+            let msg = ToClient::Boxes {
+                boxes: self.lesson.held(pupil),
+                waiting,
+                said,
+            };
+            let _ = out.try_send(msg.json());
+        }
+    }
+
+    /// The class's game for the projector, while the boxes are dealt.
+    fn relay_info(&self) -> Option<RelayInfo> {
+        if !self.lesson.dealt() {
+            return None;
+        }
+        let view = self.lesson.relay_view(None);
+        Some(RelayInfo {
+            game: view.game,
+            board: view.board,
+            playing: self.lesson.relay_under_way(),
+            moves: view.moves,
+            said: self.relay_said.clone(),
+            score: self.lesson.relay_score(),
+        })
     }
 
     /// Writes events to the log as they happen.
@@ -242,6 +387,7 @@ impl<G: GameDefaults + BoardView> Actor<G> {
             games_played: self.lesson.machine().games_played,
             under_way: self.lesson.games_under_way(),
             last: self.last.clone(),
+            relay: self.relay_info(),
         }
         .json();
         self.projectors.retain(|out| !out.is_closed());

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::learn::GameResult;
-use crate::learn::lesson::{Finished, GameId, GameView, PupilId};
+use crate::learn::lesson::{Finished, GameId, GameView, HeldBox, PupilId};
 
 /// The largest message a client may send, in bytes (a move is a few dozen).
 pub const MAX_MESSAGE: usize = 4 * 1024;
@@ -18,6 +18,8 @@ pub enum FromPupil {
     Start {},
     /// A move in the pupil's game, as the game writes moves (`b2`, `a2-a3`).
     Move { game: GameId, mv: String },
+    /// While the class is the machine: draw a bead from the box of theirs that is waiting.
+    Draw {},
 }
 
 /// What the teacher's page sends (only over the teacher's connection).
@@ -29,6 +31,12 @@ pub enum FromTeacher {
     ResumeJoining {},
     /// Saves the machine now.
     Save {},
+    /// The class is the machine: the boxes dealt out among the pupils here.
+    Deal {},
+    /// A game of the class as the machine against the perfect player, on the projector.
+    ClassGame {},
+    /// The boxes collected: the class plays the machine again.
+    Collect {},
     /// Ends the lesson: saves, tells every pupil, stops the server.
     EndLesson {},
 }
@@ -40,6 +48,20 @@ pub struct Standing {
     pub won: u64,
     pub drawn: u64,
     pub lost: u64,
+}
+
+/// The class's game as the machine, for the projector.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RelayInfo {
+    pub game: GameId,
+    pub board: Vec<String>,
+    pub moves: Vec<String>,
+    /// "Blue Fox 7 is drawing from box 12", or how the last game ended.
+    pub said: String,
+    /// Whether a game is under way.
+    pub playing: bool,
+    /// The class's games as the machine: won, drawn, lost.
+    pub score: (u64, u64, u64),
 }
 
 /// What the server sends.
@@ -75,7 +97,19 @@ pub enum ToClient {
         games_played: u64,
         under_way: usize,
         last: Option<String>,
+        /// While the class is the machine: its game, who is drawing, its score.
+        relay: Option<RelayInfo>,
     },
+    /// While the class is the machine, to a pupil: the boxes they hold and their beads, and
+    /// what to do now ("your box 7: draw a bead", "take 1 bead b2 out of box 7").
+    Boxes {
+        boxes: Vec<HeldBox>,
+        /// The box of theirs waiting for a bead (its number), if one is.
+        waiting: Option<usize>,
+        said: String,
+    },
+    /// The boxes are collected: the pupil plays the machine again.
+    Collected {},
     /// A command refused: the lesson is unchanged.
     Error { message: String },
     /// The lesson is over.

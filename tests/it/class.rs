@@ -29,7 +29,15 @@ fn machine<G: GameDefaults>(game: &G, seed: u64) -> Machine<G> {
 }
 
 async fn serve(dir: &Path, limits: Limits) -> Running<TicTacToe> {
-    let lesson = Lesson::new(TicTacToe, machine(&TicTacToe, 42));
+    serve_game(dir, limits, TicTacToe).await
+}
+
+async fn serve_game<G: GameDefaults + matchbox::view::board::BoardView>(
+    dir: &Path,
+    limits: Limits,
+    game: G,
+) -> Running<G> {
+    let lesson = Lesson::new(game.clone(), machine(&game, 42));
     let keep = Keeping {
         save: dir.join("m.yaml"),
         every: 5,
@@ -430,4 +438,118 @@ async fn after_a_kill_the_lesson_resumes_with_every_finished_game() {
     assert!(!refused.status.success());
     let msg = String::from_utf8_lossy(&refused.stderr);
     assert!(msg.contains("--resume continues that lesson"), "{msg}");
+}
+
+/// "The class is the machine" over the sockets: 10 pupils hold HER's 24 boxes; the teacher deals
+/// and starts games; each pupil whose box comes up is asked to draw and taps; at the end the
+/// holders are told what their boxes learned; the machine is the replay of the log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_class_is_the_machine_ten_pupils_hold_hers_boxes() {
+    use matchbox::games::hexapawn::{Hexapawn, Size};
+    let dir = tempfile::tempdir().unwrap();
+    let game = Hexapawn::new(Size::GARDNER);
+    let running = serve_game(dir.path(), Limits::default(), game.clone()).await;
+    let addr = running.addr;
+    let mut pupils = Vec::new();
+    for _ in 0..10 {
+        let mut ws = connect(addr, &format!("/ws?code={CODE}"), None)
+            .await
+            .unwrap();
+        assert!(matches!(
+            recv(&mut ws).await,
+            Some(ToClient::Welcome { .. })
+        ));
+        pupils.push(ws);
+    }
+    let mut teacher = connect(addr, &format!("/ws/teacher?token={TOKEN}"), None)
+        .await
+        .unwrap();
+    send(&mut teacher, r#"{"type":"deal"}"#).await;
+    // Every pupil hears the boxes they hold: 24 in all.
+    let mut held = 0;
+    for ws in &mut pupils {
+        match recv(ws).await.unwrap() {
+            ToClient::Boxes {
+                boxes,
+                waiting: None,
+                said,
+            } => {
+                assert!(said.contains("you hold boxes"), "{said}");
+                held += boxes.len();
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(held, 24);
+    // A pupil may not start a game of their own now, nor draw when no box of theirs waits.
+    send(&mut pupils[0], r#"{"type":"start"}"#).await;
+    assert!(
+        error_of(&mut pupils[0])
+            .await
+            .contains("the class is the machine")
+    );
+    send(&mut pupils[0], r#"{"type":"draw"}"#).await;
+    assert!(error_of(&mut pupils[0]).await.contains("no box of yours"));
+    let (mut taps, mut told) = (0, 0);
+    let mut relay = None;
+    for played in 1..=3u64 {
+        send(&mut teacher, r#"{"type":"class_game"}"#).await;
+        // Until the projector says the game ended, the pupil asked draws.
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "game {played} never ended"
+            );
+            for ws in pupils.iter_mut() {
+                while let Ok(Some(Ok(Message::Text(t)))) =
+                    tokio::time::timeout(Duration::from_millis(5), ws.next()).await
+                {
+                    match serde_json::from_str::<ToClient>(&t).unwrap() {
+                        ToClient::Boxes {
+                            waiting: Some(n),
+                            said,
+                            boxes,
+                        } => {
+                            assert!(said.contains(&format!("your box {n}")), "{said}");
+                            assert!(boxes.iter().any(|b| b.number == n));
+                            send(ws, r#"{"type":"draw"}"#).await;
+                            taps += 1;
+                        }
+                        ToClient::Boxes { said, .. } => {
+                            assert!(said.contains("box "), "{said}");
+                            told += 1;
+                        }
+                        other => panic!("{other:?}"),
+                    }
+                }
+            }
+            while let Ok(Some(Ok(Message::Text(t)))) =
+                tokio::time::timeout(Duration::from_millis(5), teacher.next()).await
+            {
+                if let ToClient::Class { relay: Some(r), .. } = serde_json::from_str(&t).unwrap() {
+                    relay = Some(r);
+                }
+            }
+            if relay
+                .as_ref()
+                .is_some_and(|r| r.score.0 + r.score.1 + r.score.2 == played)
+            {
+                break;
+            }
+        }
+    }
+    assert!(taps >= 3, "{taps} beads drawn by pupils");
+    assert!(told >= 1, "the holders were told what their boxes learned");
+    let relay = relay.expect("the projector hears the class's game");
+    assert_eq!(
+        relay.score.0 + relay.score.1 + relay.score.2,
+        3,
+        "{relay:?}"
+    );
+    running.inbox.send(Cmd::Stop).await.unwrap();
+    let lesson = running.finished.await.unwrap();
+    assert_eq!(lesson.machine().games_played, 3);
+    let again = Lesson::replay(game.clone(), machine(&game, 42), &log_of(dir.path())).unwrap();
+    assert_eq!(state(again.machine()), state(lesson.machine()));
 }

@@ -80,6 +80,29 @@ try {
   check((await intruder.locator('#error').innerText()).includes('Could not join'), 'a wrong code is refused');
   await phones[0].screenshot({ path: join(shots, 'class-phone.png') });
   await projector.screenshot({ path: join(shots, 'class-projector.png') });
+  // The class is the machine: the teacher deals MENACE's boxes and starts a game; the pupil
+  // whose box comes up is asked to draw, and taps.
+  await projector.click('#deal');
+  await phones[0].waitForSelector('#boxes .box', { timeout: 10000 });
+  const held = await Promise.all(phones.map(p => p.locator('#boxes .box').count()));
+  check(held.reduce((a, b) => a + b, 0) === 304, `the eight pupils hold MENACE's 304 boxes (${held.join(', ')})`);
+  await projector.click('#relay-game');
+  let drew = 0;
+  for (let round = 0; round < 60 && !(await projector.locator('#relay-game').isVisible()); round++) {
+    for (const p of phones) {
+      if (await p.locator('#draw').isVisible()) {
+        if (drew === 0) await p.screenshot({ path: join(shots, 'class-phone-draw.png') });
+        await p.locator('#draw').tap();
+        drew++;
+      }
+    }
+    await projector.waitForTimeout(100);
+  }
+  const relaySaid = await projector.locator('#relay-said').innerText();
+  check(drew > 0 && /game \d+: the class \(the machine\) (won|drew|lost)/.test(relaySaid), `pupils drew ${drew} beads and the class's game ended: "${relaySaid}"`);
+  const told = await Promise.all(phones.map(p => p.locator('#told').innerText()));
+  check(told.some(t => /[Bb]ox \d+: (take|add|.* stays)/.test(t)), `a holder is told what their box learned: "${told.find(t => /[Bb]ox \d+:/.test(t))}"`);
+  await projector.screenshot({ path: join(shots, 'class-projector-machine.png') });
   // The teacher ends the lesson; the phones are told.
   projector.on('dialog', d => d.accept());
   await projector.click('#end');

@@ -5,7 +5,7 @@
 //! class, and the log replays them. At the end, each pupil whose box played is told what to take
 //! out or add. A box nobody holds (its holder left, or nobody joined) is drawn by the server.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::*;
 use crate::players::{Builtin, Player, Turn};
@@ -52,7 +52,7 @@ pub struct RelayView {
 }
 
 /// A box a pupil holds, as their phone shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HeldBox {
     /// The box's number, from 1.
     pub number: usize,
@@ -93,7 +93,7 @@ impl<G: GameDefaults> Lesson<G> {
                 holders[b] = Some(pupils[i % pupils.len()]);
             }
         }
-        let rng = rng_from_seed(derive_seed(self.machine.seed, 0x7265_6c61_79));
+        let rng = rng_from_seed(derive_seed(self.machine.seed, 0x0072_656c_6179));
         self.relay = Some(Relay {
             holders,
             opponent,
@@ -120,6 +120,11 @@ impl<G: GameDefaults> Lesson<G> {
     /// Whether the boxes are dealt out (the class is the machine).
     pub fn dealt(&self) -> bool {
         self.relay.is_some()
+    }
+
+    /// Whether the class's game is under way.
+    pub fn relay_under_way(&self) -> bool {
+        self.relay.as_ref().is_some_and(|r| r.game.is_some())
     }
 
     /// Who holds box `b` (from 0), while the boxes are dealt.
@@ -162,7 +167,7 @@ impl<G: GameDefaults> Lesson<G> {
     /// the game goes on to the next box a pupil holds (or its end).
     pub fn draw(&mut self, pupil: PupilId) -> Result<(RelayView, Vec<Event>), LessonError> {
         let relay = self.relay.as_ref().ok_or(LessonError::NotDealt)?;
-        let g = relay.game.as_ref().ok_or(LessonError::NoGame)?;
+        let g = relay.game.as_ref().ok_or(LessonError::NotYourBox)?;
         let waiting = g.waiting.ok_or(LessonError::NotYourBox)?;
         if relay.holders.get(waiting).copied().flatten() != Some(pupil) {
             return Err(LessonError::NotYourBox);
