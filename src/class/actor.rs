@@ -55,6 +55,8 @@ struct Actor<G: GameDefaults + BoardView> {
     title: String,
     /// What the projector says of the class's game as the machine.
     relay_said: String,
+    /// The machine's learning curve over the lesson: its wins − losses after each game.
+    curve: Vec<i64>,
 }
 
 /// The least time between two saves in a lesson.
@@ -79,6 +81,7 @@ pub async fn run<G: GameDefaults + BoardView>(
         saved_when: std::time::Instant::now(),
         title,
         relay_said: String::new(),
+        curve: Vec::new(),
     };
     // The file exists from the start: the machine as the lesson began.
     a.save();
@@ -167,15 +170,31 @@ impl<G: GameDefaults + BoardView> Actor<G> {
                 self.log(&events);
                 if let Some(over) = &view.over {
                     let name = &self.lesson.pupils()[&id].name;
+                    let learned: Vec<String> = (over.learned.iter())
+                        .filter(|l| l.2 != 0)
+                        .map(|(b, mv, d)| format!("box {b} {mv} {d:+}"))
+                        .collect();
                     self.last = Some(format!(
-                        "game {}: {name} {}",
+                        "game {}: {name} {} · the boxes it used: {}",
                         view.game,
                         match over.result {
                             crate::learn::GameResult::Win => "beat the machine",
                             crate::learn::GameResult::Draw => "drew",
                             crate::learn::GameResult::Loss => "lost",
+                        },
+                        if learned.is_empty() {
+                            "no bead changed".to_string()
+                        } else {
+                            learned.join(", ")
                         }
                     ));
+                    let step = match over.result {
+                        crate::learn::GameResult::Win => -1,
+                        crate::learn::GameResult::Draw => 0,
+                        crate::learn::GameResult::Loss => 1,
+                    };
+                    self.curve
+                        .push(self.curve.last().copied().unwrap_or(0) + step);
                     self.autosave();
                     self.tell_projectors();
                 }
@@ -388,6 +407,7 @@ impl<G: GameDefaults + BoardView> Actor<G> {
             under_way: self.lesson.games_under_way(),
             last: self.last.clone(),
             relay: self.relay_info(),
+            curve: thinned(&self.curve, 400),
         }
         .json();
         self.projectors.retain(|out| !out.is_closed());
@@ -395,4 +415,14 @@ impl<G: GameDefaults + BoardView> Actor<G> {
             let _ = out.try_send(msg.clone());
         }
     }
+}
+
+/// At most `n` points of a curve, evenly spaced, its last point kept: what the projector draws.
+fn thinned(curve: &[i64], n: usize) -> Vec<i64> {
+    if curve.len() <= n {
+        return curve.to_vec();
+    }
+    let mut out: Vec<i64> = (0..n - 1).map(|i| curve[i * curve.len() / n]).collect();
+    out.extend(curve.last());
+    out
 }

@@ -9,6 +9,22 @@ pub mod actor;
 mod guard;
 mod pages;
 pub mod protocol;
+
+/// The pupils' address as a QR code in text (two rows of modules a line, with its quiet zone),
+/// for the teacher's terminal: a phone's camera opens the page with the code in it.
+pub fn qr_lines(address: &str) -> Vec<String> {
+    match qrcode::QrCode::new(address.as_bytes()) {
+        Ok(code) => code
+            .render::<qrcode::render::unicode::Dense1x2>()
+            .dark_color(qrcode::render::unicode::Dense1x2::Light)
+            .light_color(qrcode::render::unicode::Dense1x2::Dark)
+            .build()
+            .lines()
+            .map(str::to_string)
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
 mod socket;
 
 use std::net::SocketAddr;

@@ -99,6 +99,10 @@ pub enum ToClient {
         last: Option<String>,
         /// While the class is the machine: its game, who is drawing, its score.
         relay: Option<RelayInfo>,
+        /// The machine's learning curve in the lesson (wins − losses after each game; at most
+        /// 400 points, evenly spaced).
+        #[serde(default)]
+        curve: Vec<i64>,
     },
     /// While the class is the machine, to a pupil: the boxes they hold and their beads, and
     /// what to do now ("your box 7: draw a bead", "take 1 bead b2 out of box 7").

@@ -347,7 +347,11 @@ pub const BINDINGS: &[Binding] = &[
         label: "m or Tab",
         help: "the whole machine: every box by move (pages: PgUp / PgDn)",
         bar: Some(("m machine", 1)),
-        buttons: &[("machine", c('m'))],
+        buttons: &[
+            ("machine", c('m')),
+            ("page ↑", k(KeyCode::PageUp)),
+            ("page ↓", k(KeyCode::PageDown)),
+        ],
         terminal_only: false,
     },
     Binding {

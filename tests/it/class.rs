@@ -553,3 +553,27 @@ async fn the_class_is_the_machine_ten_pupils_hold_hers_boxes() {
     let again = Lesson::replay(game.clone(), machine(&game, 42), &log_of(dir.path())).unwrap();
     assert_eq!(state(again.machine()), state(lesson.machine()));
 }
+
+/// The pupils' address as a QR code for the terminal: square, its quiet zone light (drawn as
+/// blocks on a dark terminal), its finder patterns in three corners.
+#[test]
+fn the_pupils_address_as_a_qr_code() {
+    let lines = matchbox::class::qr_lines("http://192.168.1.20:8080/?code=K7P2Q");
+    let width = lines[0].chars().count();
+    assert!(lines.iter().all(|l| l.chars().count() == width));
+    // Two rows of modules a line: a version-3 code (29 modules) and its 4-module quiet zone.
+    assert!((25..=45).contains(&width), "{width}");
+    assert_eq!(lines.len(), width.div_ceil(2));
+    assert!(lines[0].chars().all(|c| c == '█'), "the quiet zone");
+    // The top-left finder: a dark ring of seven modules after the quiet zone.
+    let row: Vec<char> = lines[2].chars().collect();
+    assert!(
+        row[4..11].iter().all(|&c| c == ' ' || c == '▄'),
+        "{}",
+        lines[2]
+    );
+    assert_ne!(
+        lines,
+        matchbox::class::qr_lines("http://192.168.1.20:8080/?code=AAAAA")
+    );
+}

@@ -240,6 +240,23 @@ try {
   check(readFileSync(png).subarray(1, 4).toString() === 'PNG', 'and as PNG');
   await page.close();
 
+  // A projector: a bigger grid, not only a bigger font; the whole machine pages by buttons.
+  page = await open('?game=tictactoe&speed=flat-out&seed=3', { width: 1920, height: 1080 });
+  check(await waitFor(page, t => t.includes('Game')), 'MENACE opens on a projector');
+  const big = await page.evaluate(() => {
+    const pres = [...document.querySelectorAll('#screen pre')];
+    return { cols: pres[0].children.length, rows: pres.length };
+  });
+  check(big.cols >= 150 && big.rows >= 40, `the projector's grid is ${big.cols}×${big.rows}`);
+  check(await waitFor(page, t => t.includes('First box'), 5000), "the first box's chart shows on a projector");
+  await page.locator('#keys button', { hasText: 'machine' }).click();
+  const firstPage = await waitFor(page, t => /boxes 1–(\d+) of 304/.test(t), 5000);
+  const shown = Number((await screenText(page)).match(/boxes 1–(\d+) of 304/)?.[1] ?? 0);
+  check(firstPage && shown >= 60, `the whole machine shows boxes 1–${shown} of 304 on a projector's first page`);
+  await page.locator('#keys button', { hasText: 'page ↓' }).click();
+  check(await waitFor(page, t => new RegExp(`boxes ${shown + 1}–`).test(t), 5000), 'a button turns the page');
+  await page.close();
+
   // Screenshots for the README, at a phone's size and a projector's.
   mkdirSync(shots, { recursive: true });
   for (const [name, viewport, query] of [

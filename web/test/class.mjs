@@ -69,6 +69,8 @@ try {
   const games = await gamesOn();
   check(games > first && games >= 8, `the projector's game count rises as the pupils play (${first} → ${games})`);
   check(/(took|gave (the machine|it)) \d+ beads?|changed no beads/.test(outcome), `a pupil is told what the machine learned: "${outcome}"`);
+  check(await projector.locator('#curve polyline').count() === 1, "the projector draws the machine's learning curve");
+  check(/the boxes it used: (box \d+ \S+ [+-]\d+|no bead changed)/.test(await projector.locator('#last').innerText()), `the projector names the boxes the last game used: "${await projector.locator('#last').innerText()}"`);
   const rows = await projector.locator('#pupils tr').count();
   check(rows === 8, `the leaderboard lists the eight pupils (${rows})`);
   // A wrong code does not join.

@@ -150,6 +150,12 @@ where
     println!(
         "phones that cannot reach the laptop: the school Wi-Fi may keep devices apart; use the laptop's hotspot"
     );
+    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        println!("or scan this with a phone's camera:");
+        for line in crate::class::qr_lines(&format!("http://{host}/?code={code}")) {
+            println!("  {line}");
+        }
+    }
     let (tx, mut rx) = tokio::sync::mpsc::channel::<String>(64);
     let _ = running.inbox.send(Cmd::Watch(tx)).await;
     let inbox = running.inbox.clone();
