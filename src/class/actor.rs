@@ -28,6 +28,8 @@ pub enum Cmd {
     /// The teacher's page connects: it hears the class from now on.
     Watch(Outbox),
     Teacher(FromTeacher),
+    /// The machine as it stands, as the command line's YAML (the teacher's download).
+    Yaml(oneshot::Sender<String>),
     /// Stop: save and end (Ctrl-C).
     Stop,
 }
@@ -151,6 +153,14 @@ impl<G: GameDefaults + BoardView> Actor<G> {
                 self.tell_projectors();
             }
             Cmd::Teacher(t) => return self.teacher(t),
+            Cmd::Yaml(reply) => {
+                let g = self.lesson.game();
+                let _ = reply.send(crate::store::to_yaml(
+                    g,
+                    self.lesson.machine(),
+                    g.size_key(),
+                ));
+            }
             Cmd::Stop => return true,
         }
         false

@@ -100,6 +100,7 @@ where
         .route("/", get(pages::pupil_page))
         .route("/projector", get(pages::projector_page))
         .route("/teacher", get(pages::teacher_login))
+        .route("/machine.yaml", get(pages::machine_yaml))
         .route("/ws", get(socket::pupil_upgrade))
         .route("/ws/teacher", get(socket::teacher_upgrade))
         .with_state(Arc::new(shared));

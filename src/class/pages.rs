@@ -40,6 +40,33 @@ pub async fn teacher_login(State(shared): State<Arc<Shared>>, Query(q): Query<To
         .into_response()
 }
 
+/// The machine as it stands, as a YAML file the command line loads (`--boxes`): the teacher's
+/// download, with the teacher's cookie only.
+pub async fn machine_yaml(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    let token = teacher_token(&headers, None).unwrap_or_default();
+    if !same_secret(&token, &shared.token) {
+        return (StatusCode::FORBIDDEN, "open the teacher's address first").into_response();
+    }
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    if shared.inbox.send(super::Cmd::Yaml(tx)).await.is_err() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "the lesson is over").into_response();
+    }
+    match rx.await {
+        Ok(yaml) => (
+            [
+                (header::CONTENT_TYPE, "application/yaml; charset=utf-8"),
+                (
+                    header::CONTENT_DISPOSITION,
+                    "attachment; filename=\"class-machine.yaml\"",
+                ),
+            ],
+            yaml,
+        )
+            .into_response(),
+        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "the lesson is over").into_response(),
+    }
+}
+
 pub async fn projector_page(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
     let token = teacher_token(&headers, None).unwrap_or_default();
     if !same_secret(&token, &shared.token) {

@@ -577,3 +577,49 @@ fn the_pupils_address_as_a_qr_code() {
         matchbox::class::qr_lines("http://192.168.1.20:8080/?code=AAAAA")
     );
 }
+
+/// A plain HTTP GET on loopback; the status line and the body.
+async fn http_get(addr: SocketAddr, path: &str, cookie: Option<&str>) -> (String, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let cookie = cookie
+        .map(|c| format!("Cookie: {c}\r\n"))
+        .unwrap_or_default();
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{cookie}Connection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).await.unwrap();
+    let status = text.lines().next().unwrap_or_default().to_string();
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|x| x.1.to_string())
+        .unwrap_or_default();
+    (status, body)
+}
+
+/// The teacher downloads the machine as it stands, as the command line's YAML; nobody else can.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_teacher_downloads_the_machine_as_yaml() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = serve(dir.path(), Limits::default()).await;
+    let addr = running.addr;
+    let mut ws = join(addr).await;
+    assert_eq!(play_games(&mut ws, 3, 9).await, 3);
+    let (status, _) = http_get(addr, "/machine.yaml", None).await;
+    assert!(status.contains("403"), "{status}");
+    let wrong = format!("matchbox_teacher={CODE}");
+    assert!(
+        http_get(addr, "/machine.yaml", Some(&wrong))
+            .await
+            .0
+            .contains("403")
+    );
+    let cookie = format!("matchbox_teacher={TOKEN}");
+    let (status, body) = http_get(addr, "/machine.yaml", Some(&cookie)).await;
+    assert!(status.contains("200"), "{status}");
+    let loaded =
+        matchbox::store::from_yaml(&TicTacToe, Path::new("class-machine.yaml"), &body).unwrap();
+    let lesson = stop(running).await;
+    assert_eq!(state(&loaded), state(lesson.machine()));
+    assert_eq!(loaded.games_played, 3);
+}
