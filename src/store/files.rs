@@ -313,6 +313,18 @@ pub fn describe_existing(path: &Path) -> Option<String> {
     }
 }
 
+/// Refuses a chart or a table written over a matchbox machine: a machine is never replaced by
+/// what is drawn from it, `--force` or not (nothing else keeps its boxes).
+pub fn check_not_a_machine(option: &str, path: &Path) -> Result<(), StoreError> {
+    match describe_existing(path) {
+        Some(what) if what.contains(" machine (") => Err(invalid(
+            path,
+            format!("holds {what}; {option} would replace it: write the {option} to another file"),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Refuses to save over an existing file unless it is the machine being resumed (`resumed`) or
 /// the person said so (`force`). The message says what the file holds.
 pub fn check_replace(

@@ -238,3 +238,65 @@ fn no_output_replaces_a_file_the_command_reads() {
         "the machine is unchanged"
     );
 }
+
+/// A machine is never replaced by a chart, a table, a film or labels drawn from it.
+#[test]
+fn no_chart_table_film_or_label_replaces_a_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.yaml");
+    let ms = m.to_str().unwrap();
+    stdout(&[
+        "train", "hexapawn", "--games", "5", "--seed", "1", "--save", ms,
+    ]);
+    let before = std::fs::read(&m).unwrap();
+    let csv = dir.path().join("t.csv");
+    let cs = csv.to_str().unwrap();
+    stdout(&[
+        "train", "hexapawn", "--games", "5", "--seed", "1", "--csv", cs,
+    ]);
+    for args in [
+        vec![
+            "train", "hexapawn", "--games", "5", "--seed", "1", "--csv", ms,
+        ],
+        vec![
+            "train", "hexapawn", "--games", "5", "--seed", "1", "--plot", ms,
+        ],
+        vec![
+            "experiment",
+            "hexapawn",
+            "--runs",
+            "3",
+            "--games",
+            "5",
+            "--csv",
+            ms,
+        ],
+        vec!["film", "hexapawn", "--games", "1", "--out", ms],
+    ] {
+        let e = refused(&args);
+        assert!(
+            e.contains("hexapawn") && e.contains("machine"),
+            "{args:?}: {e}"
+        );
+        assert_eq!(
+            std::fs::read(&m).unwrap(),
+            before,
+            "{args:?} changed the machine"
+        );
+    }
+    // A machine saved under a chart's name is not replaced by a chart either.
+    let svg = dir.path().join("m.svg");
+    std::fs::copy(&m, &svg).unwrap();
+    let e = refused(&["plot", cs, "--out", svg.to_str().unwrap()]);
+    assert!(e.contains("machine"), "{e}");
+    assert_eq!(std::fs::read(&svg).unwrap(), before);
+    // The film of a machine never goes to the machine's own file, whatever it is called.
+    let txt = dir.path().join("m.txt");
+    std::fs::copy(&m, &txt).unwrap();
+    let ts = txt.to_str().unwrap();
+    let e = refused(&[
+        "film", "hexapawn", "--boxes", ts, "--games", "1", "--out", ts,
+    ]);
+    assert!(e.contains("m.txt"), "{e}");
+    assert_eq!(std::fs::read(&txt).unwrap(), before);
+}

@@ -336,6 +336,7 @@ fn write_labels<G: FullGame>(
         .collect();
     for file in files.iter().chain([&pdf_path]) {
         store::check_writable(file)?;
+        store::check_not_a_machine("--labels", file)?;
     }
     let pdf = labels::pdf::pages_to_pdf(&pages)?;
     for (file, page) in files.iter().zip(&pages) {

@@ -176,9 +176,14 @@ pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
     if a.watch.learn.games == Some(0) {
         bail!("--games 0: a film needs at least one game");
     }
+    // The output checked before the sink opens it: never the machine it films, never a machine.
+    store::check_writable(out)?;
+    store::check_not_a_machine("--out", out)?;
+    if let Some(input) = &a.watch.learn.machine.boxes {
+        store::check_not_read(&[("--out", out.as_path())], &[("--boxes", input.as_path())])?;
+    }
     let fonts = chart::fonts::fonts().context("the film's font is not built in")?;
     let (mut sink, w, h) = sink_for(a, cols, rows, &fonts)?;
-    store::check_writable(out)?;
     let stage = std::sync::Mutex::new(String::new());
     let (titles, _, mut session) = watch_session(&game, &a.watch.learn, &stage)?;
     let games = a.watch.learn.games.unwrap_or(40) as u64;

@@ -30,6 +30,11 @@ pub(super) fn check_outputs_reading(
     }
     store::check_distinct(&all)?;
     store::check_not_read(&all, inputs)?;
+    for (name, p) in &all {
+        if matches!(*name, "--csv" | "--plot") {
+            store::check_not_a_machine(name, p)?;
+        }
+    }
     if let Some(p) = &output.plot {
         chart::exporter_for(p)?;
     }

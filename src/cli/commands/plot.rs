@@ -9,6 +9,7 @@ use super::*;
 pub(super) fn plot(a: &PlotArgs) -> Result<Written> {
     chart::exporter_for(&a.out)?;
     store::check_writable(&a.out)?;
+    store::check_not_a_machine("--out", &a.out)?;
     store::check_distinct(&[
         ("the CSV file", a.csv.as_path()),
         ("--out", a.out.as_path()),

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# matchbox on Windows, checked here: the program built for x86_64-pc-windows-gnu (rustup's target,
+# Debian's MinGW linker) and run under Debian's Wine beside the Linux build, command by command:
+# `train`, `experiment`, `boxes --labels`, `plot` and a save/load round trip must give the same
+# JSON and the same files, byte for byte. Also: a machine file with CRLF line ends, and paths
+# with backslashes and a drive letter. Installs what it needs when missing.
+#
+#   scripts/windows-check.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+if ! rustup target list --installed | grep -qx x86_64-pc-windows-gnu; then
+    rustup target add x86_64-pc-windows-gnu
+fi
+if ! command -v wine > /dev/null || ! command -v x86_64-w64-mingw32-gcc > /dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        wine wine64 gcc-mingw-w64-x86-64 > /dev/null
+fi
+export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
+cargo build --release --target x86_64-pc-windows-gnu
+cargo build --release
+export WINEDEBUG=-all WINEPREFIX="${WINEPREFIX:-$HOME/.wine-matchbox}"
+linux="$root/target/release/matchbox"
+windows="$root/target/x86_64-pc-windows-gnu/release/matchbox.exe"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/linux" "$work/windows"
+failed=0
+
+# Runs one command in each folder (the same relative file names), stdout to out.txt.
+both() {
+    (cd "$work/linux" && "$linux" "$@" > out.txt)
+    (cd "$work/windows" && wine "$windows" "$@" > out.txt)
+}
+
+# The two folders hold the same files, byte for byte.
+same() {
+    local what=$1
+    if diff -r "$work/linux" "$work/windows" > "$work/diff.txt"; then
+        echo "same   $what"
+    else
+        echo "DIFFER $what"
+        head -20 "$work/diff.txt"
+        failed=1
+    fi
+}
+
+both train hexapawn --games 300 --seed 3 --json --csv games.csv --save m.yaml
+same "train: JSON, CSV and the machine saved"
+both train hexapawn --boxes m.yaml --games 100 --json --save m2.mbx
+same "a saved machine loaded, trained on, saved in the binary format"
+both experiment hexapawn --runs 40 --games 30 --seed 2 --json --csv runs.csv
+same "experiment: JSON and CSV"
+both boxes hexapawn --labels her.svg --json
+same "boxes --labels: the SVG pages and the PDF"
+both plot games.csv --chart score --out score.svg
+same "plot: the chart as SVG"
+# A machine file with CRLF line ends, and a path with backslashes and a drive letter.
+sed 's/$/\r/' "$work/linux/m.yaml" > "$work/windows/crlf.yaml"
+cp "$work/linux/m.yaml" "$work/linux/crlf.yaml"
+(cd "$work/linux" && "$linux" boxes hexapawn --boxes crlf.yaml --json > out.txt)
+(cd "$work/windows" && wine "$windows" boxes hexapawn --boxes "Z:${work//\//\\}\\windows\\crlf.yaml" --json > out.txt)
+sed -i 's/\r$//' "$work/windows/crlf.yaml"
+sed -i 's#"Z:[^"]*crlf.yaml"#"crlf.yaml"#; s#Z:[^ "]*crlf.yaml#crlf.yaml#g' "$work/windows/out.txt"
+sed -i 's#"crlf.yaml"#"crlf.yaml"#' "$work/linux/out.txt"
+same "a CRLF machine file read by a path with backslashes and a drive letter"
+exit $failed
