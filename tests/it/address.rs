@@ -131,3 +131,42 @@ fn the_address_is_read_key_by_key_and_bad_values_name_their_key() {
         assert_eq!(s.name(), speed);
     }
 }
+
+/// `watch` and `train` decide a match alike: the tree search cannot be compiled into a table,
+/// and both say so with the same words (once `watch` quietly ran on positions instead).
+#[test]
+fn watch_and_train_refuse_a_search_on_the_table_alike() {
+    let her = Hexapawn::new(Size::GARDNER);
+    let argv = [
+        "watch",
+        "hexapawn",
+        "--engine",
+        "table",
+        "--opponent",
+        "mcts",
+    ];
+    let spec = watch_spec(&her, &argv).unwrap();
+    let Err(err) = spec.build(her.clone(), &mut |_| {}) else {
+        panic!("watch built a search on the table");
+    };
+    let train = crate::common::refused(&[
+        "train",
+        "hexapawn",
+        "--engine",
+        "table",
+        "--opponent",
+        "mcts",
+        "--games",
+        "1",
+    ]);
+    assert!(train.contains(&err.to_string()), "{train} against {err}");
+    assert!(train.contains("--engine lazy or auto"), "{train}");
+    // And the same options on positions play the same games.
+    let argv = ["watch", "hexapawn", "--opponent", "mcts:20", "--seed", "3"];
+    assert!(
+        watch_spec(&her, &argv)
+            .unwrap()
+            .build(her, &mut |_| {})
+            .is_ok()
+    );
+}
