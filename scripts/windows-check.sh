@@ -22,6 +22,27 @@ cargo build --release
 export WINEDEBUG=-all WINEPREFIX="${WINEPREFIX:-$HOME/.wine-matchbox}"
 linux="$root/target/release/matchbox"
 windows="$root/target/x86_64-pc-windows-gnu/release/matchbox.exe"
+# Debian's Wine 8 runs 64-bit programs with wine64, and lacks bcryptprimitives.dll, where Rust's
+# standard library takes its random seeds from (ProcessPrng, Windows 10 and later): a stand-in
+# beside the program passes the call to RtlGenRandom. A real Windows has the DLL.
+wine=$(command -v wine64 || echo /usr/lib/wine/wine64)
+stub=$(dirname "$windows")/bcryptprimitives.dll
+if [ ! -f "$stub" ]; then
+    cat > "$root/target/bcryptprimitives.c" <<'C'
+#include <windows.h>
+BOOLEAN WINAPI SystemFunction036(PVOID buffer, ULONG length);
+__declspec(dllexport) BOOL WINAPI ProcessPrng(PBYTE data, SIZE_T len) {
+    while (len > 0) {
+        ULONG n = len > 0x10000000 ? 0x10000000 : (ULONG)len;
+        if (!SystemFunction036(data, n)) return FALSE;
+        data += n;
+        len -= n;
+    }
+    return TRUE;
+}
+C
+    x86_64-w64-mingw32-gcc -shared -O2 -o "$stub" "$root/target/bcryptprimitives.c" -ladvapi32
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/linux" "$work/windows"
@@ -30,7 +51,7 @@ failed=0
 # Runs one command in each folder (the same relative file names), stdout to out.txt.
 both() {
     (cd "$work/linux" && "$linux" "$@" > out.txt)
-    (cd "$work/windows" && wine "$windows" "$@" > out.txt)
+    (cd "$work/windows" && "$wine" "$windows" "$@" > out.txt)
 }
 
 # The two folders hold the same files, byte for byte.
@@ -59,7 +80,7 @@ same "plot: the chart as SVG"
 sed 's/$/\r/' "$work/linux/m.yaml" > "$work/windows/crlf.yaml"
 cp "$work/linux/m.yaml" "$work/linux/crlf.yaml"
 (cd "$work/linux" && "$linux" boxes hexapawn --boxes crlf.yaml --json > out.txt)
-(cd "$work/windows" && wine "$windows" boxes hexapawn --boxes "Z:${work//\//\\}\\windows\\crlf.yaml" --json > out.txt)
+(cd "$work/windows" && "$wine" "$windows" boxes hexapawn --boxes "Z:${work//\//\\}\\windows\\crlf.yaml" --json > out.txt)
 sed -i 's/\r$//' "$work/windows/crlf.yaml"
 sed -i 's#"Z:[^"]*crlf.yaml"#"crlf.yaml"#; s#Z:[^ "]*crlf.yaml#crlf.yaml#g' "$work/windows/out.txt"
 sed -i 's#"crlf.yaml"#"crlf.yaml"#' "$work/linux/out.txt"

@@ -142,12 +142,13 @@ impl Out {
     }
     /// Prints a command's report.
     pub fn report<R: serde::Serialize + std::fmt::Display>(&self, r: &R) -> Result<()> {
-        if self.json {
+        let text = if self.json {
             // Keys in order, as every command has always printed them.
-            println!("{}", serde_json::to_value(r)?);
+            format!("{}\n", serde_json::to_value(r)?)
         } else {
-            print!("{r}");
-        }
+            r.to_string()
+        };
+        write_out(&text);
         Ok(())
     }
     /// Whether the report is printed as JSON (a command keeps what only JSON lists, such as
@@ -158,8 +159,24 @@ impl Out {
     /// Text a long run shows before its work (its settings), in text output only.
     pub fn preamble(&self, text: impl std::fmt::Display) {
         if !self.json {
-            print!("{text}");
+            write_out(&text.to_string());
         }
+    }
+}
+
+/// Writes to stdout; a reader that has gone (`matchbox … | head -1`) ends the program quietly,
+/// as a closed pipe does on Unix (where SIGPIPE does it) and on Windows (where the write fails).
+fn write_out(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        // Windows: 232 "the pipe is being closed", 233 "no process is on the other end".
+        if e.kind() == std::io::ErrorKind::BrokenPipe || matches!(e.raw_os_error(), Some(232 | 233))
+        {
+            std::process::exit(0);
+        }
+        eprintln!("error: could not write the output: {e}");
+        std::process::exit(1);
     }
 }
 
