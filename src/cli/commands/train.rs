@@ -136,6 +136,8 @@ impl fmt::Display for TrainReport {
 pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<TrainReport> {
     let games = a.learn.games.unwrap_or(50);
     super::outputs::check_chart(&a.output, "train", true)?;
+    // The roles first (an output naming a file the run reads), then each output on its own.
+    check_machine_outputs(a)?;
     check_outputs(
         &a.output,
         &[
@@ -143,7 +145,6 @@ pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<Tra
             ("--save-opponent", a.save_opponent.as_ref()),
         ],
     )?;
-    check_machine_outputs(a)?;
     let mut s = Setup::new(game, &a.learn)?;
     if a.save_opponent.is_some() && s.rival().is_none() {
         bail!("--save-opponent needs --opponent matchbox");
