@@ -89,6 +89,8 @@ try {
   const held = await Promise.all(phones.map(p => p.locator('#boxes .box').count()));
   check(held.reduce((a, b) => a + b, 0) === 304, `the eight pupils hold MENACE's 304 boxes (${held.join(', ')})`);
   await projector.click('#relay-game');
+  // The button hides once the projector hears the game is under way.
+  await projector.waitForSelector('#relay-game', { state: 'hidden', timeout: 10000 });
   let drew = 0;
   for (let round = 0; round < 60 && !(await projector.locator('#relay-game').isVisible()); round++) {
     for (const p of phones) {
