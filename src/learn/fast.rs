@@ -15,8 +15,8 @@
 //!   counted as each game ends.
 //! - A piece of work is up to 64 runs; each of its four lanes takes the next run as it finishes
 //!   one.
-//! - Four runs are interleaved ply by ply: their chains of dependent loads overlap. Side by side,
-//!   two lanes were 18 % slower, five 19 % slower and six slower still.
+//! - Four runs are interleaved ply by ply: their chains of dependent loads overlap (why four,
+//!   measured against two, five and six lanes: `docs/performance.md`).
 //! - One long run (`train`) cannot be split so: [`FastTable::train`] plays it on the same table
 //!   as one chain, with the draw a branch the processor predicts (a trained box has few arrows
 //!   with beads) and the opponent's option drawn with no load of its box.

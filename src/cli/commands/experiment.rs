@@ -268,7 +268,7 @@ const MEMORY_TO_SAY: u64 = 300_000_000;
 /// What an experiment of `games` games a run holds in memory, said where it passes
 /// [`MEMORY_TO_SAY`]: per game index, each thread's sums (about 40 bytes), the result and its
 /// report (about 90 bytes for each variant compared), and the JSON built from them (about 110
-/// more). Measured: 3,000,000 games, one thread, 581 MB as JSON and 253 MB as text.
+/// more); the measurement behind these is in `docs/performance.md`.
 fn memory_note(games: usize, variants: usize, json: bool) -> Option<String> {
     let per_game =
         40 * crate::par::threads() as u64 + variants as u64 * (90 + 110 * u64::from(json));
