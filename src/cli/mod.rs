@@ -724,7 +724,7 @@ pub fn main() -> i32 {
             // One line, whatever a message quotes; a match's error with the option that gets
             // round it.
             let mut text = format!("{e:#}");
-            if let Some(h) = e.chain().find_map(crate::learn::Hint::of) {
+            if let Some(h) = crate::learn::Hint::of(e.as_ref()) {
                 text.push_str(&format!("; use {}", h.as_flag()));
             }
             let line: String = text

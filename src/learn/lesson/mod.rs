@@ -458,22 +458,7 @@ impl<G: GameDefaults> Lesson<G> {
                 learned: Vec::new(),
             };
         };
-        let before: Vec<u32> = (g.drawn.iter())
-            .map(|&(b, a, _)| self.machine.beads_in(b)[a].get())
-            .collect();
-        self.machine.reinforce(&g.part.played, result);
-        self.last_end = Some((
-            id,
-            self.game.format_position(&g.pos),
-            self.game.diagram(&g.pos),
-            g.drawn.last().map(|d| d.2.clone()),
-        ));
-        let learned = (g.drawn.iter().zip(before))
-            .map(|(&(b, a, ref mv), was)| {
-                let now = self.machine.beads_in(b)[a].get();
-                (b + 1, mv.clone(), now as i64 - was as i64)
-            })
-            .collect();
+        let learned = self.learn_from(id, &g.pos, &g.drawn, &g.part, result);
         match result {
             GameResult::Win => self.score.0 += 1,
             GameResult::Draw => self.score.1 += 1,
@@ -496,6 +481,35 @@ impl<G: GameDefaults> Lesson<G> {
             result: result.for_opponent(),
             learned,
         }
+    }
+
+    /// Reinforces the machine for a finished game `id` (ended at `pos`, its draws `drawn`) and
+    /// keeps it as the game finished last; what each box drawn from learned: (box number from 1,
+    /// its move, the change in beads). Both ways of playing the lesson end their games here.
+    fn learn_from(
+        &mut self,
+        id: GameId,
+        pos: &G::Position,
+        drawn: &[(usize, usize, String)],
+        part: &MachineGame,
+        result: GameResult,
+    ) -> Vec<(usize, String, i64)> {
+        let before: Vec<u32> = (drawn.iter())
+            .map(|&(b, a, _)| self.machine.beads_in(b)[a].get())
+            .collect();
+        self.machine.reinforce(&part.played, result);
+        self.last_end = Some((
+            id,
+            self.game.format_position(pos),
+            self.game.diagram(pos),
+            drawn.last().map(|d| d.2.clone()),
+        ));
+        (drawn.iter().zip(before))
+            .map(|(&(b, a, ref mv), was)| {
+                let now = self.machine.beads_in(b)[a].get();
+                (b + 1, mv.clone(), now as i64 - was as i64)
+            })
+            .collect()
     }
 
     /// The pupil's view of game `id` (`over` once it has ended).

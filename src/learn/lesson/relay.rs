@@ -343,22 +343,7 @@ impl<G: GameDefaults> Lesson<G> {
                 learned: Vec::new(),
             };
         };
-        let before: Vec<u32> = (g.drawn.iter())
-            .map(|&(b, a, _)| self.machine.beads_in(b)[a].get())
-            .collect();
-        self.machine.reinforce(&g.part.played, result);
-        let learned = (g.drawn.iter().zip(before))
-            .map(|(&(b, a, ref mv), was)| {
-                let now = self.machine.beads_in(b)[a].get();
-                (b + 1, mv.clone(), now as i64 - was as i64)
-            })
-            .collect();
-        self.last_end = Some((
-            g.id,
-            self.game.format_position(&g.pos),
-            self.game.diagram(&g.pos),
-            g.drawn.last().map(|d| d.2.clone()),
-        ));
+        let learned = self.learn_from(g.id, &g.pos, &g.drawn, &g.part, result);
         if let Some(r) = &mut self.relay {
             match result {
                 GameResult::Win => r.score.0 += 1,
