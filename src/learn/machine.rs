@@ -383,26 +383,38 @@ impl<G: Game> Machine<G> {
     #[inline]
     pub fn reinforce(&mut self, played: &[(u32, u32)], result: GameResult) {
         self.games_played = self.games_played.saturating_add(1);
-        let delta = self.reinforcement.delta(result);
-        if delta == 0 {
-            return;
-        }
-        let chosen = match self.reinforcement.scope {
-            Scope::AllMoves => played,
-            Scope::LastMove => &played[played.len().saturating_sub(1)..],
+        reinforce_beads(&mut self.beads, self.reinforcement, played, result);
+    }
+}
+
+/// The bead changes of [`Machine::reinforce`] on a bead array laid out as a machine's (each box's
+/// total, then its arrows): shared with the exact learning curve, which reinforces copies.
+#[inline]
+pub(super) fn reinforce_beads(
+    beads: &mut [u32],
+    reinforcement: Reinforcement,
+    played: &[(u32, u32)],
+    result: GameResult,
+) {
+    let delta = reinforcement.delta(result);
+    if delta == 0 {
+        return;
+    }
+    let chosen = match reinforcement.scope {
+        Scope::AllMoves => played,
+        Scope::LastMove => &played[played.len().saturating_sub(1)..],
+    };
+    for &(base, arrow) in chosen {
+        let cell = (base + 1 + arrow) as usize;
+        let before = beads[cell];
+        let total = beads[base as usize];
+        let after = if delta >= 0 {
+            before + (delta as u32).min(MAX_BOX_BEADS - total)
+        } else {
+            before.saturating_sub(delta.unsigned_abs())
         };
-        for &(base, arrow) in chosen {
-            let cell = (base + 1 + arrow) as usize;
-            let before = self.beads[cell];
-            let total = self.beads[base as usize];
-            let after = if delta >= 0 {
-                before + (delta as u32).min(MAX_BOX_BEADS - total)
-            } else {
-                before.saturating_sub(delta.unsigned_abs())
-            };
-            self.beads[cell] = after;
-            self.beads[base as usize] = total - before + after;
-        }
+        beads[cell] = after;
+        beads[base as usize] = total - before + after;
     }
 }
 

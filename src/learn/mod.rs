@@ -6,6 +6,7 @@ pub mod boxes;
 mod defaults;
 pub mod ends;
 pub mod engine;
+pub mod exact;
 pub mod experiment;
 mod fast;
 pub mod lazy;

@@ -13,6 +13,7 @@ mod counts;
 mod curve;
 mod docs;
 mod engines;
+mod exact;
 mod files;
 mod film;
 mod fuzz;

@@ -1,0 +1,115 @@
+//! HER's exact learning curve: worked out over the machine's bead states, checked on a machine
+//! small enough to do by hand and against simulated runs within their confidence intervals.
+
+use std::sync::Arc;
+
+use matchbox::game::Side;
+use matchbox::games::hexapawn::{Hexapawn, Size};
+use matchbox::learn::engine::{Enumerated, Table, Trainer};
+use matchbox::learn::exact::{ExactError, exact_curve};
+use matchbox::learn::{BoxSet, Machine, Reinforcement, StageBeads, SymmetryMode};
+use matchbox::solve::TieBreak;
+
+fn her_parts(perfect: bool) -> (Enumerated<Hexapawn>, Table, Machine<Hexapawn>) {
+    let game = Hexapawn::new(Size::GARDNER);
+    let boxes = Arc::new(BoxSet::build(&game, Side::Second, SymmetryMode::Gardner));
+    let en = Enumerated::new(game);
+    let table = if perfect {
+        Table::against_perfect(&en, &boxes, TieBreak::Random).unwrap()
+    } else {
+        Table::against_random(&en, &boxes)
+    };
+    let m = Machine::new(boxes, StageBeads::uniform(1), Reinforcement::GARDNER, 1);
+    (en, table, m)
+}
+
+#[test]
+fn the_curve_of_a_machine_that_cannot_learn_more_is_flat() {
+    // HER after a thousand games against the perfect player has learned: it never loses again,
+    // so its exact curve is all wins and no loss is left to come.
+    let (en, table, mut m) = her_parts(true);
+    let t = Trainer::new(&en, &table);
+    t.train(&mut m, 1000);
+    let c = exact_curve(&table, &m, 20, 1_000_000).unwrap();
+    assert_eq!(c.states, 1);
+    assert!(c.games.iter().all(|g| (g[0] - 1.0).abs() < 1e-12 && g[2] == 0.0));
+    assert_eq!(c.mean_losses, Some(0.0));
+    assert_eq!(c.last_loss[0], 1.0);
+}
+
+#[test]
+fn the_first_game_is_lost_with_the_probability_worked_by_hand() {
+    // Game 1 from one bead an arrow: the chance of losing is a sum over the game tree that the
+    // exact curve must reproduce from the same walk a simulation makes. Simulating the first game
+    // many times independently (each run a fresh machine) gives the same number within its
+    // interval; and probabilities add to one.
+    let (en, table, m) = her_parts(true);
+    let c = exact_curve(&table, &m, 60, 1_000_000).unwrap();
+    for g in &c.games {
+        assert!((g.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+    let lost: f64 = c.losses.iter().sum::<f64>() + c.losses_beyond;
+    assert!((lost - 1.0).abs() < 1e-12, "the loss counts add to one: {lost}");
+    assert!(c.loses_for_ever == 0.0, "HER always learns against the perfect player");
+    let runs = 40_000;
+    let sim = Trainer::new(&en, &table).experiment(&m, 7, runs, 60);
+    for n in [1usize, 2, 3, 5, 10, 20, 40] {
+        let p = c.lost(n);
+        let seen = sim.losses_by_game[n - 1] as f64 / runs as f64;
+        let sigma = (p * (1.0 - p) / runs as f64).sqrt().max(1e-9);
+        assert!(
+            (seen - p).abs() < 5.0 * sigma + 1e-9,
+            "game {n}: exact {p:.5}, simulated {seen:.5}"
+        );
+    }
+    // The expected losses in the first 60 games, against the simulated mean.
+    let mean: f64 = c.games.iter().map(|g| g[2]).sum();
+    let sim_mean = sim.cumulative_losses[59] as f64 / runs as f64;
+    let sim_sq = sim.cumulative_losses_sq[59] as f64 / runs as f64;
+    let sd = ((sim_sq - sim_mean * sim_mean) / runs as f64).sqrt();
+    assert!((sim_mean - mean).abs() < 5.0 * sd, "mean losses: exact {mean}, simulated {sim_mean}");
+    // The last loss within the 60 games, game by game.
+    let within = c.last_loss_within.as_ref().unwrap();
+    assert!((within.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    for n in 0..=60 {
+        let p = within[n];
+        let seen = sim.last_loss[n] as f64 / runs as f64;
+        let sigma = (p * (1.0 - p) / runs as f64).sqrt().max(1e-9);
+        assert!((seen - p).abs() < 5.0 * sigma + 1e-9, "last loss at game {n}: exact {p}, simulated {seen}");
+    }
+}
+
+#[test]
+fn the_means_agree_with_the_distributions() {
+    let (_, table, m) = her_parts(true);
+    let c = exact_curve(&table, &m, 400, 1_000_000).unwrap();
+    let mean_losses: f64 = c.losses.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
+    assert!((mean_losses - c.mean_losses.unwrap()).abs() < 1e-9);
+    // The sum of P(game n is lost) over the games computed approaches the mean from below; what
+    // is left is the losses after game 400, rare by then.
+    let lost_total: f64 = c.games.iter().map(|g| g[2]).sum();
+    let left = c.mean_losses.unwrap() - lost_total;
+    assert!((0.0..0.01).contains(&left), "losses after game 400: {left}");
+    let mean_last: f64 = c.last_loss.iter().enumerate().map(|(n, p)| n as f64 * p).sum();
+    let left = c.mean_last_loss.unwrap() - mean_last;
+    assert!((0.0..1.0).contains(&left), "last losses after game 400 weigh {left}");
+    let p_after: f64 = 1.0 - c.last_loss.iter().sum::<f64>();
+    assert!(p_after < 1e-2 && p_after >= -1e-12);
+}
+
+#[test]
+fn against_the_random_player_her_learns_too() {
+    let (_, table, m) = her_parts(false);
+    let c = exact_curve(&table, &m, 300, 1_000_000).unwrap();
+    assert!(c.lost(1) > c.lost(300));
+    assert!(c.mean_losses.unwrap() > 0.0);
+}
+
+#[test]
+fn a_rewarded_machine_has_no_exact_curve() {
+    let (_, table, mut m) = her_parts(true);
+    m.reinforcement = Reinforcement::MICHIE;
+    assert_eq!(exact_curve(&table, &m, 10, 1000), Err(ExactError::Grows));
+    m.reinforcement = Reinforcement::GARDNER;
+    assert!(matches!(exact_curve(&table, &m, 10, 2), Err(ExactError::TooManyStates(2))));
+}
