@@ -12,6 +12,7 @@ mod fast;
 pub mod lazy;
 pub mod lesson;
 mod machine;
+pub mod odds;
 mod match_spec;
 mod score;
 mod spec;

@@ -27,6 +27,7 @@ mod lesson;
 mod memory;
 mod menace;
 mod meter;
+mod odds;
 mod properties;
 mod reasons;
 mod registry;
