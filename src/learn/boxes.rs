@@ -466,3 +466,32 @@ impl<G: Game> BoxSet<G> {
         m
     }
 }
+
+/// Whether every move from `pos` loses at once: none wins, and after each the opponent has a
+/// winning reply. (Noughts and crosses has 17 such boxes for the opener, all at its fourth move:
+/// O threatens two lines and X can stop one. Michie's 1963 count, 287, is the 304 without them.)
+pub fn loses_at_once<G: Game>(game: &G, pos: &G::Position) -> bool {
+    let me = game.to_move(pos);
+    let wins_now =
+        |p: &G::Position, side: Side| game.outcome(p).is_some_and(|o| o.winner == Some(side));
+    let moves = game.moves(pos);
+    !moves.is_empty()
+        && moves.into_iter().all(|m| {
+            let after = game.play(pos, m);
+            if game.outcome(&after).is_some() {
+                return wins_now(&after, me.other());
+            }
+            game.moves(&after)
+                .into_iter()
+                .any(|r| wins_now(&game.play(&after, r), me.other()))
+        })
+}
+
+impl<G: Game> BoxSet<G> {
+    /// The boxes where every move loses at once ([`loses_at_once`]).
+    pub fn lost_at_once(&self, game: &G) -> usize {
+        (0..self.len())
+            .filter(|&b| loses_at_once(game, &self.position(b)))
+            .count()
+    }
+}

@@ -111,7 +111,11 @@ pub fn exact_curve<G: Game>(
     if r.win > 0 || r.draw > 0 || r.loss > 0 {
         return Err(ExactError::Grows);
     }
-    if table.raw_states().iter().any(|s| s.mover == super::table::RIVAL) {
+    if table
+        .raw_states()
+        .iter()
+        .any(|s| s.mover == super::table::RIVAL)
+    {
         return Err(ExactError::Rival);
     }
     let chain = explore(table, machine, max_states)?;
@@ -126,8 +130,12 @@ pub fn exact_curve<G: Game>(
         loses_for_ever,
         last_loss,
         last_loss_within: within(&chain, games),
-        mean_losses: summary.mean_losses[0].is_finite().then_some(summary.mean_losses[0]),
-        mean_last_loss: summary.mean_last[0].is_finite().then_some(summary.mean_last[0]),
+        mean_losses: summary.mean_losses[0]
+            .is_finite()
+            .then_some(summary.mean_losses[0]),
+        mean_last_loss: summary.mean_last[0]
+            .is_finite()
+            .then_some(summary.mean_last[0]),
     })
 }
 
@@ -216,7 +224,14 @@ fn walk(
                 let n = beads[s.beads_at as usize + 1 + i];
                 if n > 0 {
                     played.push((s.beads_at, i as u32));
-                    walk(table, beads, child, p * n as f64 / total as f64, played, each);
+                    walk(
+                        table,
+                        beads,
+                        child,
+                        p * n as f64 / total as f64,
+                        played,
+                        each,
+                    );
                     played.pop();
                 }
             }
@@ -248,7 +263,12 @@ impl Summary {
     fn new(chain: &Chain) -> Summary {
         let n = chain.beads.len();
         let mut order: Vec<u32> = (0..n as u32).collect();
-        let weight = |s: &u32| chain.beads[*s as usize].iter().map(|&b| b as u64).sum::<u64>();
+        let weight = |s: &u32| {
+            chain.beads[*s as usize]
+                .iter()
+                .map(|&b| b as u64)
+                .sum::<u64>()
+        };
         order.sort_by_key(|s| (std::cmp::Reverse(weight(s)), *s));
         let mut sum = Summary {
             order,

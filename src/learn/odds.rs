@@ -195,7 +195,9 @@ pub fn play(
                 let me: &OddsLearner = if who == 0 {
                     learner
                 } else {
-                    rival.as_deref().expect("a rival's state in a table with a rival")
+                    rival
+                        .as_deref()
+                        .expect("a rival's state in a table with a rival")
                 };
                 let i = me.draw(rng, s.beads_at as usize, s.options as usize);
                 moves[who].push(OddsMove {
@@ -242,7 +244,13 @@ pub fn loss_chance(table: &Table, learner: &OddsLearner) -> f64 {
                 options
                     .iter()
                     .zip(chances)
-                    .map(|(&c, q)| if q > 0.0 { walk(table, l, c, p * q) } else { 0.0 })
+                    .map(|(&c, q)| {
+                        if q > 0.0 {
+                            walk(table, l, c, p * q)
+                        } else {
+                            0.0
+                        }
+                    })
                     .sum()
             }
             FORCED => walk(table, l, options[0], p),
@@ -314,11 +322,8 @@ pub fn odds_experiment<G: Game>(
             final_loss,
         }
     };
-    let mut out = crate::par::map_reduce_range(
-        0..runs,
-        one,
-        OddsExperiment::default,
-        |mut a, b| {
+    let mut out =
+        crate::par::map_reduce_range(0..runs, one, OddsExperiment::default, |mut a, b| {
             if a.by_game.is_empty() {
                 return b;
             }
@@ -330,8 +335,7 @@ pub fn odds_experiment<G: Game>(
             a.runs += b.runs;
             a.final_loss.extend(b.final_loss);
             a
-        },
-    );
+        });
     out.final_loss.sort_by(f64::total_cmp);
     out
 }

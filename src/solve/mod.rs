@@ -8,6 +8,7 @@
 //!
 //! [`Values`] is what the perfect player asks of any of them.
 
+pub mod chance;
 mod on_demand;
 mod retrograde;
 

@@ -32,7 +32,11 @@ fn the_curve_of_a_machine_that_cannot_learn_more_is_flat() {
     t.train(&mut m, 1000);
     let c = exact_curve(&table, &m, 20, 1_000_000).unwrap();
     assert_eq!(c.states, 1);
-    assert!(c.games.iter().all(|g| (g[0] - 1.0).abs() < 1e-12 && g[2] == 0.0));
+    assert!(
+        c.games
+            .iter()
+            .all(|g| (g[0] - 1.0).abs() < 1e-12 && g[2] == 0.0)
+    );
     assert_eq!(c.mean_losses, Some(0.0));
     assert_eq!(c.last_loss[0], 1.0);
 }
@@ -49,8 +53,14 @@ fn the_first_game_is_lost_with_the_probability_worked_by_hand() {
         assert!((g.iter().sum::<f64>() - 1.0).abs() < 1e-12);
     }
     let lost: f64 = c.losses.iter().sum::<f64>() + c.losses_beyond;
-    assert!((lost - 1.0).abs() < 1e-12, "the loss counts add to one: {lost}");
-    assert!(c.loses_for_ever == 0.0, "HER always learns against the perfect player");
+    assert!(
+        (lost - 1.0).abs() < 1e-12,
+        "the loss counts add to one: {lost}"
+    );
+    assert!(
+        c.loses_for_ever == 0.0,
+        "HER always learns against the perfect player"
+    );
     let runs = 40_000;
     let sim = Trainer::new(&en, &table).experiment(&m, 7, runs, 60);
     for n in [1usize, 2, 3, 5, 10, 20, 40] {
@@ -67,7 +77,10 @@ fn the_first_game_is_lost_with_the_probability_worked_by_hand() {
     let sim_mean = sim.cumulative_losses[59] as f64 / runs as f64;
     let sim_sq = sim.cumulative_losses_sq[59] as f64 / runs as f64;
     let sd = ((sim_sq - sim_mean * sim_mean) / runs as f64).sqrt();
-    assert!((sim_mean - mean).abs() < 5.0 * sd, "mean losses: exact {mean}, simulated {sim_mean}");
+    assert!(
+        (sim_mean - mean).abs() < 5.0 * sd,
+        "mean losses: exact {mean}, simulated {sim_mean}"
+    );
     // The last loss within the 60 games, game by game.
     let within = c.last_loss_within.as_ref().unwrap();
     assert!((within.iter().sum::<f64>() - 1.0).abs() < 1e-12);
@@ -75,7 +88,10 @@ fn the_first_game_is_lost_with_the_probability_worked_by_hand() {
         let p = within[n];
         let seen = sim.last_loss[n] as f64 / runs as f64;
         let sigma = (p * (1.0 - p) / runs as f64).sqrt().max(1e-9);
-        assert!((seen - p).abs() < 5.0 * sigma + 1e-9, "last loss at game {n}: exact {p}, simulated {seen}");
+        assert!(
+            (seen - p).abs() < 5.0 * sigma + 1e-9,
+            "last loss at game {n}: exact {p}, simulated {seen}"
+        );
     }
 }
 
@@ -90,9 +106,17 @@ fn the_means_agree_with_the_distributions() {
     let lost_total: f64 = c.games.iter().map(|g| g[2]).sum();
     let left = c.mean_losses.unwrap() - lost_total;
     assert!((0.0..0.01).contains(&left), "losses after game 400: {left}");
-    let mean_last: f64 = c.last_loss.iter().enumerate().map(|(n, p)| n as f64 * p).sum();
+    let mean_last: f64 = c
+        .last_loss
+        .iter()
+        .enumerate()
+        .map(|(n, p)| n as f64 * p)
+        .sum();
     let left = c.mean_last_loss.unwrap() - mean_last;
-    assert!((0.0..1.0).contains(&left), "last losses after game 400 weigh {left}");
+    assert!(
+        (0.0..1.0).contains(&left),
+        "last losses after game 400 weigh {left}"
+    );
     let p_after: f64 = 1.0 - c.last_loss.iter().sum::<f64>();
     assert!(p_after < 1e-2 && p_after >= -1e-12);
 }
@@ -111,5 +135,8 @@ fn a_rewarded_machine_has_no_exact_curve() {
     m.reinforcement = Reinforcement::MICHIE;
     assert_eq!(exact_curve(&table, &m, 10, 1000), Err(ExactError::Grows));
     m.reinforcement = Reinforcement::GARDNER;
-    assert!(matches!(exact_curve(&table, &m, 10, 2), Err(ExactError::TooManyStates(2))));
+    assert!(matches!(
+        exact_curve(&table, &m, 10, 2),
+        Err(ExactError::TooManyStates(2))
+    ));
 }

@@ -17,6 +17,7 @@ mod exact;
 mod files;
 mod film;
 mod fuzz;
+mod history;
 mod identity;
 mod inputs;
 mod keys;

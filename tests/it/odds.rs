@@ -103,7 +103,10 @@ fn the_sliding_origin_after_a_known_sequence() {
     assert!((l.origin.mu() - 1.0).abs() < 1e-15);
     l.reinforce(&[opening(0, 1)], 9, GameResult::Draw);
     let c = l.chances(0, 3);
-    assert!((c[0] / (1.0 - c[0]) - 0.25).abs() < 1e-15, "odds 1:2 halved: {c:?}");
+    assert!(
+        (c[0] / (1.0 - c[0]) - 0.25).abs() < 1e-15,
+        "odds 1:2 halved: {c:?}"
+    );
 }
 
 #[test]

@@ -36,6 +36,9 @@ struct CountRow {
     volume: String,
     volume_litres: f64,
     cube_side_m: f64,
+    /// Boxes where every move loses at once (counted where the boxes are listed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lost_at_once: Option<u64>,
 }
 
 impl CountRow {
@@ -57,6 +60,7 @@ impl CountRow {
             volume,
             volume_litres: boxes * MATCHBOX_LITRES,
             cube_side_m: cube,
+            lost_at_once: None,
         }
     }
 }
@@ -110,6 +114,19 @@ impl fmt::Display for CountReport {
                 cube,
                 r.method
             )?;
+        }
+        for r in &self.counts {
+            if let Some(n @ 1..) = r.lost_at_once {
+                writeln!(
+                    f,
+                    "  {} {}: in {} of the {} boxes every move loses at once; {} without them",
+                    r.side,
+                    r.symmetry,
+                    crate::text::group(n),
+                    crate::text::group(r.boxes as u64),
+                    crate::text::group(r.boxes as u64 - n),
+                )?;
+            }
         }
         Ok(())
     }
@@ -183,13 +200,15 @@ pub(super) fn count<G: FullGame>(game: G, a: &CountArgs, out: Out) -> Result<Cou
                                 * set.arrows(b).len() as u64
                         })
                         .sum();
-                    rows.push(CountRow::new(
+                    let mut row = CountRow::new(
                         game.side_name(side),
                         mode,
                         set.len() as f64,
                         Some((set.arrow_count() as u64, beads_total)),
                         "exact: every reachable position enumerated".to_string(),
-                    ));
+                    );
+                    row.lost_at_once = Some(set.lost_at_once(&game) as u64);
+                    rows.push(row);
                 }
             }
         }
