@@ -60,6 +60,8 @@ pub enum Command {
     Playout(PlayoutArgs),
     /// Sum the parts of an experiment run with --shard into the experiment's report
     Merge(MergeArgs),
+    /// Every published figure matchbox checks, computed afresh into one table (docs/results.md)
+    Results(ResultsArgs),
     /// A film of the watch screen for slides: the machine learning, as an animated GIF
     #[command(
         mut_arg("speed", |a| a.default_value("1")),
@@ -236,6 +238,20 @@ pub struct MovesArgs {
     /// List every turn in steps
     #[arg(long)]
     pub list: bool,
+    /// Print one JSON object on stdout
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ResultsArgs {
+    /// Leave out the rows marked slow (minutes of simulation)
+    #[arg(long)]
+    pub quick: bool,
+    /// Write the table as Markdown to FILE, and its charts to a folder `results` beside it (only
+    /// over a page this command wrote)
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
     /// Print one JSON object on stdout
     #[arg(long)]
     pub json: bool,

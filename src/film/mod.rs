@@ -148,39 +148,98 @@ fn nearest(colours: &[Rgb], c: Rgb) -> u8 {
         .unwrap_or(0) as u8
 }
 
-/// A frame writer: the image, and how long it shows in hundredths of a second.
-pub type WriteFrame<'w> = dyn FnMut(&Image, u16) -> Result<(), FilmError> + 'w;
+/// Bytes shared between the PNG writer that fills them and the film that hands them over.
+#[derive(Clone, Default)]
+struct Shared(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
 
-/// An animated PNG (APNG) of `frames` frames of `width` × `height` pixels, in a loop: `each` is
-/// handed a function that writes a frame, and calls it once a frame. Whole frames, losslessly
-/// compressed: bigger than the GIF, with every colour exact.
-pub fn apng(
-    (width, height): (usize, usize),
+impl std::io::Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// An animated PNG (APNG) being written frame by frame, in a loop: its number of frames said
+/// first (an APNG states it before any frame), then each frame as it comes; after the first,
+/// only the part of the screen that changed, drawn over the frame before. Lossless: bigger than
+/// the GIF, with every colour exact. Memory holds the frame before and the compressed film.
+pub struct ApngFilm {
+    writer: png::Writer<Shared>,
+    out: Shared,
+    last: Option<Image>,
     frames: u32,
-    each: impl FnOnce(&mut WriteFrame) -> Result<(), FilmError>,
-) -> Result<Vec<u8>, FilmError> {
-    let bad = |e: png::EncodingError| FilmError::Gif(e.to_string());
-    let mut out = Vec::new();
-    {
-        let mut encoder = png::Encoder::new(&mut out, width as u32, height as u32);
+    written: u32,
+    bytes: Vec<u8>,
+}
+
+fn png_error(e: png::EncodingError) -> FilmError {
+    FilmError::Gif(e.to_string())
+}
+
+impl ApngFilm {
+    /// A film of `frames` frames of `width` × `height` pixels.
+    pub fn new(width: usize, height: usize, frames: u32) -> Result<ApngFilm, FilmError> {
+        let (Ok(w), Ok(h)) = (u32::try_from(width), u32::try_from(height)) else {
+            return Err(FilmError::TooBig(width, height));
+        };
+        let out = Shared::default();
+        let mut encoder = png::Encoder::new(out.clone(), w, h);
         encoder.set_color(png::ColorType::Rgb);
         encoder.set_depth(png::BitDepth::Eight);
-        encoder.set_animated(frames.max(1), 0).map_err(bad)?;
-        let mut writer = encoder.write_header().map_err(bad)?;
-        let mut written = 0u32;
-        let mut bytes = Vec::with_capacity(width * height * 3);
-        each(&mut |img: &Image, delay: u16| {
-            if written == frames {
-                return Ok(());
-            }
-            writer.set_frame_delay(delay, 100).map_err(bad)?;
-            bytes.clear();
-            bytes.extend(img.pixels.iter().flat_map(|&(r, g, b)| [r, g, b]));
-            writer.write_image_data(&bytes).map_err(bad)?;
-            written += 1;
-            Ok(())
-        })?;
-        writer.finish().map_err(bad)?;
+        encoder.set_animated(frames.max(1), 0).map_err(png_error)?;
+        let mut writer = encoder.write_header().map_err(png_error)?;
+        writer
+            .set_blend_op(png::BlendOp::Source)
+            .map_err(png_error)?;
+        writer
+            .set_dispose_op(png::DisposeOp::None)
+            .map_err(png_error)?;
+        Ok(ApngFilm {
+            writer,
+            out,
+            last: None,
+            frames: frames.max(1),
+            written: 0,
+            bytes: Vec::new(),
+        })
     }
-    Ok(out)
+
+    /// Writes the next frame, shown for `delay` hundredths of a second; frames past the number
+    /// said at the start are left out.
+    pub fn push(&mut self, img: &Image, delay: u16) -> Result<(), FilmError> {
+        if self.written == self.frames {
+            return Ok(());
+        }
+        let (x, y, w, h) = match &self.last {
+            None => (0, 0, img.width, img.height),
+            // An unchanged picture is still a frame (the count was said): one pixel of it.
+            Some(prev) => changed_box(prev, img).unwrap_or((0, 0, 1, 1)),
+        };
+        let wr = &mut self.writer;
+        wr.set_frame_position(0, 0).map_err(png_error)?;
+        wr.set_frame_dimension(w as u32, h as u32)
+            .map_err(png_error)?;
+        wr.set_frame_position(x as u32, y as u32)
+            .map_err(png_error)?;
+        wr.set_frame_delay(delay, 100).map_err(png_error)?;
+        self.bytes.clear();
+        for row in y..y + h {
+            let line = &img.pixels[row * img.width + x..row * img.width + x + w];
+            self.bytes
+                .extend(line.iter().flat_map(|&(r, g, b)| [r, g, b]));
+        }
+        wr.write_image_data(&self.bytes).map_err(png_error)?;
+        self.written += 1;
+        self.last = Some(img.clone());
+        Ok(())
+    }
+
+    /// The film's bytes (every frame said must have been written).
+    pub fn finish(self) -> Result<Vec<u8>, FilmError> {
+        self.writer.finish().map_err(png_error)?;
+        Ok(std::mem::take(&mut *self.out.0.borrow_mut()))
+    }
 }

@@ -28,7 +28,7 @@ pub enum ExactError {
     Grows,
     #[error("an exact curve is for a machine against a player, not against a second machine")]
     Rival,
-    #[error("the machine has more than {0} bead states within reach: too many for an exact curve")]
+    #[error("the machine has more than {} bead states within reach: too many for an exact curve", crate::text::group(*.0 as u64))]
     TooManyStates(usize),
 }
 

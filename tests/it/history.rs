@@ -43,3 +43,54 @@ fn random_hexapawn_is_exact_too() {
     assert_eq!(e[0].add(e[2]).unwrap(), Fraction::ONE);
     assert!((e[0].value() - r.chances[0]).abs() < 1e-12);
 }
+
+/// The repository's `docs/results.md` is what `matchbox results` makes: every quick row, word
+/// for word, and every slow row marked as such.
+#[test]
+fn the_results_page_is_what_the_command_makes() {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/results.md"))
+        .expect("docs/results.md");
+    let quick = crate::common::stdout(&["results", "--quick"]);
+    let rows: Vec<&str> = quick
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| claim"))
+        .collect();
+    assert!(rows.len() >= 13, "{quick}");
+    for row in &rows {
+        assert!(
+            page.contains(row),
+            "docs/results.md lacks the row the command makes:\n{row}\n(run `matchbox results --out docs/results.md`)"
+        );
+    }
+    // The page's other rows are the slow ones, marked.
+    let slow = page
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| claim") && l.contains('`'))
+        .filter(|l| !rows.contains(l))
+        .collect::<Vec<_>>();
+    assert!(!slow.is_empty());
+    for l in slow {
+        assert!(
+            l.ends_with("(slow) |"),
+            "a row neither quick nor marked slow: {l}"
+        );
+    }
+    for chart in ["results/her-exact.png", "results/michie-sweep.png"] {
+        assert!(page.contains(chart));
+        let path = format!("{}/docs/{chart}", env!("CARGO_MANIFEST_DIR"));
+        assert!(std::fs::metadata(&path).is_ok(), "{path} missing");
+    }
+}
+
+#[test]
+fn results_refuses_to_replace_a_page_it_did_not_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("notes.md");
+    std::fs::write(&page, "# my notes\n").unwrap();
+    let err = crate::common::refused(&["results", "--quick", "--out", page.to_str().unwrap()]);
+    assert!(
+        err.contains("is not a page `matchbox results` wrote"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), "# my notes\n");
+}

@@ -73,12 +73,48 @@ fn screen_size(text: &str) -> Result<(u16, u16)> {
     Ok((c, r))
 }
 
-/// Where the frames go: a GIF, an APNG (its screens kept, each with how many frames it shows,
-/// until the end, when the frames are counted), or the last frame as text.
+/// Where the frames go: a GIF, an APNG (written as the frames come; its frames counted by a
+/// first pass, as an APNG says its count before its first frame), the count of that pass, or
+/// the last frame as text.
 enum Sink<'f> {
     Gif(Box<(Raster<'f>, GifFilm)>),
-    Apng(Box<Raster<'f>>, Vec<(ratatui::buffer::Buffer, u16)>),
+    Apng(Box<ApngSink<'f>>),
+    Count(Same),
     Text { last: String, frames: usize },
+}
+
+/// Consecutive equal screens, merged into one frame while its delay fits an APNG's 16 bits.
+#[derive(Default)]
+struct Same {
+    screen: Option<ratatui::buffer::Buffer>,
+    delay: u32,
+    frames: usize,
+}
+
+impl Same {
+    /// Takes a screen: `Some` (the screen and delay of the frame it ends) when it starts a new
+    /// frame.
+    fn take(
+        &mut self,
+        buf: &ratatui::buffer::Buffer,
+        delay: u16,
+    ) -> Option<(ratatui::buffer::Buffer, u16)> {
+        if self.screen.as_ref() == Some(buf) && self.delay + delay as u32 <= u16::MAX as u32 {
+            self.delay += delay as u32;
+            return None;
+        }
+        self.frames += 1;
+        let done = self.screen.replace(buf.clone());
+        let d = std::mem::replace(&mut self.delay, delay as u32);
+        done.map(|b| (b, d as u16))
+    }
+}
+
+/// An APNG being written: its raster, the film, and the frame being lengthened.
+struct ApngSink<'f> {
+    raster: Raster<'f>,
+    film: crate::film::ApngFilm,
+    same: Same,
 }
 
 impl Sink<'_> {
@@ -88,10 +124,14 @@ impl Sink<'_> {
                 let image = film.0.draw(buf);
                 film.1.push(&image, delay)?
             }
-            Sink::Apng(_, screens) => match screens.last_mut() {
-                Some((last, n)) if last == buf && *n < 6000 => *n += 1,
-                _ => screens.push((buf.clone(), 1)),
-            },
+            Sink::Apng(s) => {
+                if let Some((done, d)) = s.same.take(buf, delay) {
+                    s.film.push(&s.raster.draw(&done), d)?;
+                }
+            }
+            Sink::Count(same) => {
+                same.take(buf, delay);
+            }
             Sink::Text { last, frames } => {
                 *last = crate::view::render::buffer_text(buf);
                 *frames += 1;
@@ -102,29 +142,22 @@ impl Sink<'_> {
     fn frames(&self) -> usize {
         match self {
             Sink::Gif(film) => film.1.frames() + 1,
-            Sink::Apng(_, screens) => screens.len(),
+            Sink::Apng(s) => s.same.frames,
+            Sink::Count(same) => same.frames,
             Sink::Text { frames, .. } => *frames,
         }
     }
-    /// The film's bytes, for frames `delay` hundredths of a second each.
-    fn finish(self, delay: u16) -> Result<Vec<u8>> {
+    /// The film's bytes.
+    fn finish(self) -> Result<Vec<u8>> {
         Ok(match self {
             Sink::Gif(film) => film.1.finish()?,
-            Sink::Apng(raster, screens) => {
-                let size = match screens.first() {
-                    Some((b, _)) => (
-                        b.area.width as usize * raster.cell_w,
-                        b.area.height as usize * raster.cell_h,
-                    ),
-                    None => (0, 0),
-                };
-                crate::film::apng(size, screens.len() as u32, |write| {
-                    for (buf, n) in &screens {
-                        write(&raster.draw(buf), delay.saturating_mul(*n))?;
-                    }
-                    Ok(())
-                })?
+            Sink::Apng(mut s) => {
+                if let (Some(last), d) = (s.same.screen.take(), s.same.delay) {
+                    s.film.push(&s.raster.draw(&last), d as u16)?;
+                }
+                s.film.finish()?
             }
+            Sink::Count(_) => Vec::new(),
             Sink::Text { last, .. } => last.into_bytes(),
         })
     }
@@ -153,18 +186,82 @@ fn sink_for<'f>(
             a.out.display()
         );
     }
-    let raster = Raster::new(
+    let raster = raster_for(a, fonts)?;
+    let (w, h) = (cols as usize * raster.cell_w, rows as usize * raster.cell_h);
+    if !gif {
+        return Ok((Sink::Count(Same::default()), w, h));
+    }
+    Ok((Sink::Gif(Box::new((raster, GifFilm::new(w, h)?))), w, h))
+}
+
+fn raster_for<'f>(a: &FilmArgs, fonts: &'f chart::fonts::Fonts) -> Result<Raster<'f>> {
+    Raster::new(
         fonts.regular,
         fonts.bold,
         a.cell as usize,
         a.watch.theme.into(),
     )
-    .context("the embedded font could not be read")?;
-    let (w, h) = (cols as usize * raster.cell_w, rows as usize * raster.cell_h);
-    if !gif {
-        return Ok((Sink::Apng(Box::new(raster), Vec::new()), w, h));
+    .context("the embedded font could not be read")
+}
+
+/// One take of the film: the session from its seed, the watch screen, and the screen it is
+/// drawn on. The same arguments make the same take, frame for frame.
+struct Take<G: FullGame> {
+    session: crate::view::session::Session<G>,
+    app: WatchApp<G>,
+    control: Control,
+    terminal: ratatui::Terminal<ratatui::backend::TestBackend>,
+}
+
+fn take<G: FullGame>(
+    game: G,
+    a: &FilmArgs,
+    (cols, rows): (u16, u16),
+    stage: &std::sync::Mutex<String>,
+) -> Result<Take<G>> {
+    let (titles, _, mut session) = watch_session(&game, &a.watch.learn, stage)?;
+    session.limit = Some(a.watch.learn.games.unwrap_or(40) as u64);
+    session.colours = a.watch.bead_colours.into();
+    let speed = a.watch.speed;
+    let mut app = WatchApp::new(
+        game,
+        titles,
+        Snapshot::of(&session),
+        speed,
+        "film".into(),
+        session.opponent(),
+    );
+    app.theme = a.watch.theme.into();
+    let control = Control {
+        speed,
+        paused: false,
+        browse: None,
+        whole: a.whole.then_some(0),
+        may_replace: false,
+    };
+    app.browser.screen = (cols, rows);
+    app.browser.whole = a.whole.then(Default::default);
+    let terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(cols, rows))?;
+    Ok(Take {
+        session,
+        app,
+        control,
+        terminal,
+    })
+}
+
+impl<G: FullGame> Take<G> {
+    /// Shoots the take into `sink`; returns the frames drawn.
+    fn shoot(&mut self, fps: u32, sink: &mut Sink) -> Result<u64> {
+        shoot(
+            &mut self.session,
+            &mut self.app,
+            &self.control,
+            fps,
+            |buf, delay| sink.push(buf, delay),
+            &mut self.terminal,
+        )
     }
-    Ok((Sink::Gif(Box::new((raster, GifFilm::new(w, h)?))), w, h))
 }
 
 pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
@@ -185,46 +282,29 @@ pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
     let fonts = chart::fonts::fonts().context("the film's font is not built in")?;
     let (mut sink, w, h) = sink_for(a, cols, rows, &fonts)?;
     let stage = std::sync::Mutex::new(String::new());
-    let (titles, _, mut session) = watch_session(&game, &a.watch.learn, &stage)?;
-    let games = a.watch.learn.games.unwrap_or(40) as u64;
-    session.limit = Some(games);
-    session.colours = a.watch.bead_colours.into();
-    let speed = a.watch.speed;
+    let mut shot = take(game.clone(), a, (cols, rows), &stage)?;
+    let mut frame = shot.shoot(a.fps, &mut sink)?;
+    if let Sink::Count(same) = &sink {
+        // An APNG says its number of frames first: the first take counted them, the second
+        // (the same frames, from the same seed) writes them as they come.
+        let film = crate::film::ApngFilm::new(w, h, same.frames as u32)?;
+        sink = Sink::Apng(Box::new(ApngSink {
+            raster: raster_for(a, &fonts)?,
+            film,
+            same: Same::default(),
+        }));
+        shot = take(game, a, (cols, rows), &stage)?;
+        frame = shot.shoot(a.fps, &mut sink)?;
+    }
+    let session = &shot.session;
     let seed = session.machine().seed;
-    let mut app = WatchApp::new(
-        game,
-        titles,
-        Snapshot::of(&session),
-        speed,
-        "film".into(),
-        session.opponent(),
-    );
-    app.theme = a.watch.theme.into();
-    let control = Control {
-        speed,
-        paused: false,
-        browse: None,
-        whole: a.whole.then_some(0),
-        may_replace: false,
-    };
-    app.browser.screen = (cols, rows);
-    app.browser.whole = a.whole.then(Default::default);
-    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(cols, rows))?;
-    let frame = shoot(
-        &mut session,
-        &mut app,
-        &control,
-        a.fps,
-        |buf, delay| sink.push(buf, delay),
-        &mut terminal,
-    )?;
     let frames = sink.frames();
     let format = match &sink {
         Sink::Text { .. } => "text",
-        Sink::Apng(..) => "apng",
+        Sink::Apng(..) | Sink::Count(_) => "apng",
         Sink::Gif(_) => "gif",
     };
-    let bytes = sink.finish((100 / a.fps) as u16)?;
+    let bytes = sink.finish()?;
     store::save_atomic_bytes(out, &bytes)?;
     Ok(FilmReport {
         out: out.display().to_string(),

@@ -10,6 +10,7 @@ mod outputs;
 mod playout;
 mod plot;
 mod replay;
+mod results;
 mod screens;
 mod solve;
 mod train;
@@ -119,6 +120,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         }
         Command::Moves(a) => Out::new(a.json).report(&arimaa::moves(&a)?),
         Command::Merge(a) => Out::new(a.json).report(&merge(&a)?),
+        Command::Results(a) => Out::new(a.json).report(&results::results(&a)?),
         Command::Film(a) => {
             let kind = learn_kind(&a.watch.learn)?;
             Out::new(a.json).report(&with_game!(kind, |g| film(g, &a))?)
