@@ -196,6 +196,9 @@ fn result_of(r: u8) -> GameResult {
         .expect("a result's own number")
 }
 
+/// What [`walk`] calls for each game: the learner's draws, the game's chance, its result.
+type EachGame<'a> = dyn FnMut(&[(u32, u32)], f64, GameResult) + 'a;
+
 /// Every game from table state `state` with the machine's beads `beads`: `each(played, p,
 /// result)` for each, with the learner's draws and the game's probability.
 fn walk(
@@ -204,7 +207,7 @@ fn walk(
     state: u32,
     p: f64,
     played: &mut Vec<(u32, u32)>,
-    each: &mut dyn FnMut(&[(u32, u32)], f64, GameResult),
+    each: &mut EachGame,
 ) {
     let s = table.raw_states()[state as usize];
     let options = table.options(state);
@@ -429,9 +432,8 @@ fn loss_counts(chain: &Chain, sum: &Summary) -> (Vec<f64>, f64, f64) {
             let shift = usize::from(st.result == GameResult::Loss);
             let share = st.p / leave;
             let to = mass.entry(st.next).or_insert_with(|| vec![0.0; k_max + 1]);
-            for k in 0..=k_max {
-                let j = (k + shift).min(k_max);
-                to[j] += m[k] * share;
+            for (k, &x) in m.iter().enumerate() {
+                to[(k + shift).min(k_max)] += x * share;
             }
         }
     }

@@ -176,7 +176,7 @@ fn unit(rng: &mut Rng) -> f64 {
 pub fn play(
     table: &Table,
     learner: &mut OddsLearner,
-    mut rival: Option<&mut OddsLearner>,
+    rival: Option<&mut OddsLearner>,
     rng: &mut Rng,
     moves: &mut [Vec<OddsMove>; 2],
 ) -> GameResult {
@@ -217,7 +217,7 @@ pub fn play(
         ply += 1;
     };
     learner.reinforce(&moves[0], ply, result);
-    if let Some(r) = rival.as_deref_mut() {
+    if let Some(r) = rival {
         r.reinforce(&moves[1], ply, result.for_opponent());
     }
     result

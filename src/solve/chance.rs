@@ -33,7 +33,7 @@ impl Fraction {
             den: den / g,
         }
     }
-    pub fn add(self, o: Fraction) -> Option<Fraction> {
+    pub fn checked_add(self, o: Fraction) -> Option<Fraction> {
         let g = gcd(self.den, o.den);
         let den = (self.den / g).checked_mul(o.den)?;
         let a = self.num.checked_mul(den / self.den)?;
@@ -41,7 +41,7 @@ impl Fraction {
         Some(Fraction::new(a.checked_add(b)?, den))
     }
     /// This fraction divided by `k`.
-    pub fn div(self, k: u128) -> Option<Fraction> {
+    pub fn checked_div(self, k: u128) -> Option<Fraction> {
         let g = gcd(self.num, k).max(1);
         Some(Fraction::new(self.num / g, self.den.checked_mul(k / g)?))
     }
@@ -113,7 +113,7 @@ pub fn random_play<G: Game>(graph: &GameGraph<G>) -> Result<RandomPlay, SolveErr
             };
             ends.1[k] += chance[v];
             let sum = match (ends.0, exact.as_ref()) {
-                (Some(e), Some(x)) => e[k].add(x[v]),
+                (Some(e), Some(x)) => e[k].checked_add(x[v]),
                 _ => None,
             };
             match (sum, ends.0.as_mut()) {
@@ -127,9 +127,9 @@ pub fn random_play<G: Game>(graph: &GameGraph<G>) -> Result<RandomPlay, SolveErr
             chance[c as usize] += share;
         }
         exact = exact.and_then(|mut x| {
-            let part = x[v].div(kids.len() as u128)?;
+            let part = x[v].checked_div(kids.len() as u128)?;
             for &c in kids {
-                x[c as usize] = x[c as usize].add(part)?;
+                x[c as usize] = x[c as usize].checked_add(part)?;
             }
             Some(x)
         });

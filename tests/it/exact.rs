@@ -84,8 +84,7 @@ fn the_first_game_is_lost_with_the_probability_worked_by_hand() {
     // The last loss within the 60 games, game by game.
     let within = c.last_loss_within.as_ref().unwrap();
     assert!((within.iter().sum::<f64>() - 1.0).abs() < 1e-12);
-    for n in 0..=60 {
-        let p = within[n];
+    for (n, &p) in within.iter().enumerate() {
         let seen = sim.last_loss[n] as f64 / runs as f64;
         let sigma = (p * (1.0 - p) / runs as f64).sqrt().max(1e-9);
         assert!(
@@ -118,7 +117,7 @@ fn the_means_agree_with_the_distributions() {
         "last losses after game 400 weigh {left}"
     );
     let p_after: f64 = 1.0 - c.last_loss.iter().sum::<f64>();
-    assert!(p_after < 1e-2 && p_after >= -1e-12);
+    assert!((-1e-12..1e-2).contains(&p_after));
 }
 
 #[test]
