@@ -548,6 +548,10 @@ pub struct ExperimentArgs {
     /// reinforcement=gardner,michie; preset=michie,scroggs; beads=1,2; opponent=perfect,random
     #[arg(long, value_name = "KEY=V1,V2,…")]
     pub compare: Option<String>,
+    /// Michie's 1963 computer learner instead of beads: after a win a move's odds ×A·B^(n−8), n
+    /// the moves after it (÷ after a loss); D, the sliding origin's decay (docs/results.md)
+    #[arg(long, value_name = "A,B[,D]", value_parser = parse_odds, conflicts_with_all = ["compare", "shard", "plot", "csv"])]
+    pub odds: Option<crate::learn::odds::OddsRule>,
     /// Run only the K-th of N slices of the runs (e.g. 3/8; needs --seed) and print its part as JSON, for `matchbox merge`
     #[arg(long, value_name = "K/N", conflicts_with_all = ["plot", "csv"])]
     pub shard: Option<Shard>,
@@ -786,4 +790,30 @@ fn check_arguments(args: impl Iterator<Item = std::ffi::OsString>) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// Reads `A,B` or `A,B,D`.
+fn parse_odds(text: &str) -> std::result::Result<crate::learn::odds::OddsRule, String> {
+    let bad = || {
+        format!(
+            "`{}`: give A,B or A,B,D (e.g. 2,0.9 or 2,0.9,0.5): A and B positive, D between 0 and 1",
+            crate::text::quote(text)
+        )
+    };
+    let parts: Vec<f64> = text
+        .split(',')
+        .map(|p| p.trim().parse::<f64>())
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|_| bad())?;
+    let rule = match parts[..] {
+        [a, b] => crate::learn::odds::OddsRule { a, b, decay: None },
+        [a, b, d] => crate::learn::odds::OddsRule {
+            a,
+            b,
+            decay: Some(d),
+        },
+        _ => return Err(bad()),
+    };
+    rule.check().map_err(|e| format!("{}: {e}", bad()))?;
+    Ok(rule)
 }

@@ -159,3 +159,65 @@ fn both_sides_learning_play_on_a_table_of_two_box_sets() {
     // Both learning, play tends to draws.
     assert!(x.rate(GameResult::Draw, 300, 400) > x.rate(GameResult::Draw, 0, 100));
 }
+
+#[test]
+fn experiment_odds_runs_michies_learner_from_the_command_line() {
+    let args = [
+        "experiment",
+        "tictactoe",
+        "--odds",
+        "2,0.9",
+        "--opponent",
+        "random",
+        "--runs",
+        "20",
+        "--games",
+        "200",
+        "--seed",
+        "5",
+        "--json",
+    ];
+    let a = crate::common::json(&args);
+    assert_eq!(
+        a,
+        crate::common::json(&args),
+        "the same seed, the same runs"
+    );
+    assert_eq!(a["runs"], 20);
+    assert_eq!(a["rule"]["a"], 2.0);
+    let blocks = a["blocks"].as_array().unwrap();
+    assert_eq!(blocks.len(), 10);
+    let lost = |b: &serde_json::Value| b["lost"].as_f64().unwrap();
+    assert!(lost(&blocks[9]) < lost(&blocks[0]), "it learns: {a}");
+    // The library's experiment with the same settings gives the same figures.
+    let en = Enumerated::new(TicTacToe);
+    let boxes = menace_boxes(Side::First);
+    let table = Table::against_random(&en, &boxes);
+    let x = odds_experiment(&table, &boxes, rule(2.0, 0.9, None), None, 5, 20, 200);
+    assert!((lost(&blocks[0]) - x.rate(GameResult::Loss, 0, 20)).abs() < 1e-12);
+}
+
+#[test]
+fn experiment_odds_refuses_what_it_cannot_be() {
+    for (args, says) in [
+        (vec!["--odds", "2"], "give A,B or A,B,D"),
+        (
+            vec!["--odds", "2,0.9,1"],
+            "the decay D must lie between 0 and 1",
+        ),
+        (vec!["--odds=-1,0.9"], "A and B must be positive"),
+        (
+            vec!["--odds", "2,0.9", "--opponent", "mcts"],
+            "the opponent is perfect, random or matchbox",
+        ),
+        (
+            vec!["--odds", "2,0.9", "--compare", "beads=1,2"],
+            "cannot be used with",
+        ),
+    ] {
+        let mut all = vec!["experiment", "tictactoe", "--runs", "2", "--games", "2"];
+        all.extend(args);
+        let err = crate::common::refused(&all);
+        assert!(err.contains(says), "{all:?}: {err}");
+    }
+}

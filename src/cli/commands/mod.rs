@@ -6,6 +6,7 @@ mod count;
 mod experiment;
 mod film;
 mod merge;
+mod odds;
 mod outputs;
 mod playout;
 mod plot;
@@ -85,6 +86,12 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         Command::Train(a) => {
             let out = Out::new(a.json);
             out.report(&with_game!(learn_kind(&a.learn)?, |g| train(g, &a, out))?)
+        }
+        Command::Experiment(a) if a.odds.is_some() => {
+            let rule = a.odds.expect("checked");
+            Out::new(a.json).report(&with_game!(learn_kind(&a.learn)?, |g| odds::odds(
+                g, &a, rule
+            ))?)
         }
         Command::Experiment(a) => {
             let out = Out::new(a.json);

@@ -144,7 +144,12 @@ fn odds_run(side: Side, rule: OddsRule, both: bool, runs: u64) -> OddsExperiment
 
 fn michie() -> Section {
     let n = ODDS_GAMES;
-    let cmd = format!("matchbox results (seed {SEED}, {ODDS_RUNS} runs of {n} plays)");
+    let cmd = |extra: &str| {
+        format!(
+            "matchbox experiment tictactoe --odds {},{} {extra} --runs {ODDS_RUNS} --games {n} --seed {SEED}",
+            TRIAL.a, TRIAL.b
+        )
+    };
     let mut rows = Vec::new();
     for (side, who, claim) in [
         (
@@ -158,13 +163,13 @@ fn michie() -> Section {
         let (early, _) = rate_cell(&x, GameResult::Loss, 0, 100);
         let (late, late_ci) = rate_cell(&x, GameResult::Loss, n - 100, n);
         let median = x.final_loss[x.final_loss.len() / 2];
-        rows.push(Row::exact(&format!("{who} learning against a random player: {claim}"), "Michie 1963, Figs. 7–8", "no convergence", format!("plays lost: {early} in plays 1–100, {late} in plays {}–{n}; after {n} plays {:.0} % of runs lose under 1 % of plays, the median run {:.2} %", n - 99, 100.0 * x.share_below(0.01), 100.0 * median), &cmd).within(late_ci).slow());
+        rows.push(Row::exact(&format!("{who} learning against a random player: {claim}"), "Michie 1963, Figs. 7–8", "no convergence", format!("plays lost: {early} in plays 1–100, {late} in plays {}–{n}; after {n} plays {:.0} % of runs lose under 1 % of plays, the median run {:.2} %", n - 99, 100.0 * x.share_below(0.01), 100.0 * median), &cmd(if side == Side::First { "--opponent random" } else { "--side o --opponent random" })).within(late_ci).slow());
     }
     let x = odds_run(Side::First, TRIAL, true, ODDS_RUNS);
     let (d1, _) = rate_cell(&x, GameResult::Draw, 0, 100);
     let (d4, d4_ci) = rate_cell(&x, GameResult::Draw, 300, 400);
     let (dn, _) = rate_cell(&x, GameResult::Draw, n - 100, n);
-    rows.push(Row::exact("both sides learning: \"after a few hundred games the two sides were both producing near-expert play\"", "Michie 1963, Fig. 9", "near-expert after a few hundred", format!("drawn: {d1} of plays 1–100, {d4} of plays 301–400, {dn} of plays {}–{n}", n - 99), &cmd).within(d4_ci).slow());
+    rows.push(Row::exact("both sides learning: \"after a few hundred games the two sides were both producing near-expert play\"", "Michie 1963, Fig. 9", "near-expert after a few hundred", format!("drawn: {d1} of plays 1–100, {d4} of plays 301–400, {dn} of plays {}–{n}", n - 99), &cmd("--opponent matchbox")).within(d4_ci).slow());
     section(
         "Michie's 1963 learner",
         format!(

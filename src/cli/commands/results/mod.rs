@@ -93,7 +93,7 @@ impl ResultsReport {
     /// The whole page, as `docs/results.md` holds it.
     pub fn markdown(&self) -> String {
         let mut s = format!(
-            "{HEADER}\n\nMade by `matchbox results --out docs/results.md` (about ten minutes on \
+            "{HEADER}\n\nMade by `matchbox results --out docs/results.md` (about a minute on \
              two cores; `--quick` leaves out the rows marked slow, which `cargo test` does when \
              it checks every other row of this page). Each row: the claim, where it was \
              published, the published figure, matchbox's, the 95 % interval of a simulated \
