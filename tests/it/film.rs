@@ -79,6 +79,12 @@ fn film_refuses_what_it_cannot_make() {
     assert!(refused(&["film", "hexapawn", "--out", gif, "--fps", "0"]).contains("--fps"));
     let none = refused(&["film", "hexapawn", "--out", gif, "--games", "0"]);
     assert!(none.contains("at least one game"), "{none}");
+    // A film at the step speed would never move: 15,000 frames of the same screen.
+    let step = refused(&["film", "hexapawn", "--out", gif, "--speed", "step"]);
+    assert!(
+        step.contains("--speed step") && step.contains("plays by itself"),
+        "{step}"
+    );
     assert!(!std::path::Path::new(gif).exists(), "nothing written");
 }
 
@@ -106,5 +112,23 @@ fn a_png_name_films_an_animated_png() {
     assert_eq!(
         u32::from_be_bytes(a[actl + 8..actl + 12].try_into().unwrap()),
         0
+    );
+    // Every frame decodes, and after the first a frame holds only what changed (written as the
+    // frames come, not kept whole until the end).
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(&a[..]))
+        .read_info()
+        .unwrap();
+    let (w, h) = (decoder.info().width, decoder.info().height);
+    let mut buf = vec![0; decoder.output_buffer_size().unwrap()];
+    let mut smaller = 0;
+    for _ in 0..frames {
+        decoder.next_frame(&mut buf).unwrap();
+        let fc = decoder.info().frame_control.unwrap();
+        assert!(fc.x_offset + fc.width <= w && fc.y_offset + fc.height <= h);
+        smaller += usize::from(fc.width * fc.height < w * h);
+    }
+    assert!(
+        smaller * 2 >= frames as usize,
+        "{smaller} of {frames} frames are parts"
     );
 }

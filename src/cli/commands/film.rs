@@ -31,6 +31,10 @@ pub(super) struct FilmReport {
     /// `gif`, `apng`, or `text` (the last frame; its size in cells).
     format: &'static str,
     seed: u64,
+    /// The games asked for, and whether the film stopped at its frame cap before they were all
+    /// played.
+    games_asked: u64,
+    cut_at_frame_cap: bool,
 }
 
 impl fmt::Display for FilmReport {
@@ -50,7 +54,17 @@ impl fmt::Display for FilmReport {
             },
             crate::text::bytes(self.bytes as u64),
             self.seed
-        )
+        )?;
+        if self.cut_at_frame_cap {
+            writeln!(
+                f,
+                "the film stopped at its cap of {} frames after {} of the {} games asked: a faster --speed, fewer --games or a lower --fps films them all",
+                crate::text::group(MAX_FRAMES),
+                crate::text::group(self.games),
+                crate::text::group(self.games_asked)
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -273,6 +287,24 @@ pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
     if a.watch.learn.games == Some(0) {
         bail!("--games 0: a film needs at least one game");
     }
+    if a.watch.speed == crate::view::app::Speed::Step {
+        bail!("--speed step: a film plays by itself; give slow, 1, 10, 100 or flat-out");
+    }
+    if let Some(per_s) = games_per_second(a.watch.speed) {
+        let games = a.watch.learn.games.unwrap_or(40) as f64;
+        let cap_s = MAX_FRAMES as f64 / a.fps as f64;
+        if games / per_s > cap_s {
+            eprintln!(
+                "note: a film holds at most {} frames ({:.0} s at {} frames a second); at {} games a second that is about {} of the {} games",
+                crate::text::group(MAX_FRAMES),
+                cap_s,
+                a.fps,
+                per_s,
+                crate::text::group((cap_s * per_s) as u64),
+                crate::text::group(games as u64)
+            );
+        }
+    }
     // The output checked before the sink opens it: never the machine it films, never a machine.
     store::check_writable(out)?;
     store::check_not_a_machine("--out", out)?;
@@ -316,7 +348,21 @@ pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
         height: h,
         format,
         seed,
+        games_asked: a.watch.learn.games.unwrap_or(40) as u64,
+        cut_at_frame_cap: frame >= MAX_FRAMES
+            && session.machine().games_played < a.watch.learn.games.unwrap_or(40) as u64,
     })
+}
+
+/// The games a second a speed plays at, where it is a fixed rate.
+fn games_per_second(speed: crate::view::app::Speed) -> Option<f64> {
+    use crate::view::app::Speed;
+    match speed {
+        Speed::Games1 => Some(1.0),
+        Speed::Games10 => Some(10.0),
+        Speed::Games100 => Some(100.0),
+        _ => None,
+    }
 }
 
 /// Plays the session on the film's clock, drawing each frame into `terminal` and handing it to
