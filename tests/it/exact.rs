@@ -121,11 +121,18 @@ fn the_means_agree_with_the_distributions() {
 }
 
 #[test]
-fn against_the_random_player_her_learns_too() {
-    let (_, table, m) = her_parts(false);
-    let c = exact_curve(&table, &m, 300, 1_000_000).unwrap();
-    assert!(c.lost(1) > c.lost(300));
-    assert!(c.mean_losses.unwrap() > 0.0);
+fn against_a_perfect_player_that_delays_its_loss_her_loses_three_games() {
+    // The perfect player with the `fastest` tie-break: a lost White plays its slowest loss, so
+    // HER meets few lines; it loses exactly three games on average and never loses for ever.
+    let game = Hexapawn::new(Size::GARDNER);
+    let boxes = Arc::new(BoxSet::build(&game, Side::Second, SymmetryMode::Gardner));
+    let en = Enumerated::new(game);
+    let table = Table::against_perfect(&en, &boxes, TieBreak::Fastest).unwrap();
+    let m = Machine::new(boxes, StageBeads::uniform(1), Reinforcement::GARDNER, 1);
+    let c = exact_curve(&table, &m, 100, 1_000_000).unwrap();
+    assert!((c.mean_losses.unwrap() - 3.0).abs() < 1e-12, "{:?}", c.mean_losses);
+    assert_eq!(c.loses_for_ever, 0.0);
+    assert!(c.last_loss[..=10].iter().sum::<f64>() > 0.99);
 }
 
 #[test]
