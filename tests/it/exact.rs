@@ -130,7 +130,11 @@ fn against_a_perfect_player_that_delays_its_loss_her_loses_three_games() {
     let table = Table::against_perfect(&en, &boxes, TieBreak::Fastest).unwrap();
     let m = Machine::new(boxes, StageBeads::uniform(1), Reinforcement::GARDNER, 1);
     let c = exact_curve(&table, &m, 100, 1_000_000).unwrap();
-    assert!((c.mean_losses.unwrap() - 3.0).abs() < 1e-12, "{:?}", c.mean_losses);
+    assert!(
+        (c.mean_losses.unwrap() - 3.0).abs() < 1e-12,
+        "{:?}",
+        c.mean_losses
+    );
     assert_eq!(c.loses_for_ever, 0.0);
     assert!(c.last_loss[..=10].iter().sum::<f64>() > 0.99);
 }
