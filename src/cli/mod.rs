@@ -117,8 +117,8 @@ pub struct FilmArgs {
     /// The screen filmed, in cells: COLSxROWS (100x30: what a projector shows well)
     #[arg(long, default_value = "100x30", value_name = "COLSxROWS")]
     pub screen: String,
-    /// Frames a second
-    #[arg(long, default_value_t = 10)]
+    /// Frames a second, 1 to 50
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=50))]
     pub fps: u32,
     /// A cell's height in pixels (its width is half that)
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(8..=48))]
@@ -284,7 +284,7 @@ pub struct GameArgs {
     #[arg(long)]
     pub swap: bool,
     /// Havannah: White, the weaker player, places K stones (K ≥ 2) on its first turn
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(2..))]
     pub handicap: Option<u8>,
 }
 
@@ -493,9 +493,11 @@ impl std::str::FromStr for ByteSize {
             "gib" => 1024.0 * 1024.0 * 1024.0,
             "t" | "tb" => 1e12,
             "tib" => 1024f64.powi(4),
+            "p" | "pb" => 1e15,
+            "pib" => 1024f64.powi(5),
             _ => {
                 return Err(format!(
-                    "`{}`: a size is a number and a unit (500MB, 2GB, 1.5GiB)",
+                    "`{}`: a size is a number and a unit (500MB, 2GB, 1.5GiB; B, KB to PB, KiB to PiB)",
                     crate::text::quote(s)
                 ));
             }

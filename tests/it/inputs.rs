@@ -436,3 +436,34 @@ fn the_first_box_legend_names_the_moves() {
         "the legend names the centre"
     );
 }
+
+/// The limits an option states are the limits it keeps: a size up to 1 PiB is taken in PiB,
+/// and a number past a range is told the range, not the type's.
+#[test]
+fn limits_are_stated_as_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let gif = dir.path().join("x.gif");
+    let gif = gif.to_str().unwrap();
+    let fps = crate::common::refused(&["film", "hexapawn", "--out", gif, "--fps", "4294967296"]);
+    assert!(fps.contains("not in 1..=50"), "{fps}");
+    let k = crate::common::refused(&["watch", "havannah", "--handicap", "4294967296"]);
+    assert!(k.contains("not in 2..=255"), "{k}");
+    let big =
+        crate::common::refused(&["train", "hexapawn", "--max-memory", "2PiB", "--games", "1"]);
+    assert!(big.contains("1 byte to 1 PiB"), "{big}");
+    let ok = crate::common::run(&[
+        "train",
+        "hexapawn",
+        "--max-memory",
+        "1PiB",
+        "--games",
+        "1",
+        "--seed",
+        "1",
+    ]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+}

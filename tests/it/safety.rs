@@ -258,7 +258,7 @@ fn impossible_options_are_refused_naming_what_is_wrong() {
         ),
         (
             &["train", "havannah", "--handicap", "0"][..],
-            "--handicap 0",
+            "0 is not in 2..=255",
         ),
         (
             &[
