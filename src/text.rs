@@ -29,7 +29,22 @@ pub fn quote_long(s: &str) -> String {
     quote_at_most(s, 1000)
 }
 
-/// `s` with control characters escaped, cut to `max` characters.
+/// Whether `c` reorders or hides text on a terminal: the bidirectional controls (U+202A–U+202E,
+/// U+2066–U+2069, the marks U+200E, U+200F and U+061C) and the invisible joiners and byte-order
+/// mark. Echoed raw, a file name holding U+202E shows its end reversed.
+pub fn is_format_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{202A}'..='\u{202E}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{061C}'
+            | '\u{FEFF}'
+    )
+}
+
+/// `s` with control characters (and [`is_format_control`] characters) escaped, cut to `max`
+/// characters.
 pub fn quote_at_most(s: &str, max: usize) -> String {
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
@@ -37,7 +52,7 @@ pub fn quote_at_most(s: &str, max: usize) -> String {
             out.push('…');
             break;
         }
-        if c.is_control() {
+        if c.is_control() || is_format_control(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);

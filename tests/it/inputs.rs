@@ -467,3 +467,33 @@ fn limits_are_stated_as_they_are() {
         String::from_utf8_lossy(&ok.stderr)
     );
 }
+
+/// A file name with a right-to-left override (U+202E) is echoed escaped, in errors and in
+/// "saved to": raw, it would show the name's end reversed.
+#[test]
+fn bidi_controls_in_names_are_echoed_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = dir.path().join("m\u{202e}gpj.yaml");
+    let out = crate::common::stdout(&[
+        "train",
+        "hexapawn",
+        "--games",
+        "3",
+        "--seed",
+        "1",
+        "--save",
+        name.to_str().unwrap(),
+    ]);
+    assert!(out.contains("m\\u{202e}gpj.yaml"), "{out}");
+    assert!(!out.contains('\u{202e}'), "{out}");
+    let missing = dir.path().join("x\u{2067}y.yaml");
+    let err = crate::common::refused(&["train", "hexapawn", "--boxes", missing.to_str().unwrap()]);
+    assert!(
+        err.contains("\\u{2067}") && !err.contains('\u{2067}'),
+        "{err}"
+    );
+    assert_eq!(
+        matchbox::text::quote("a\u{200f}b\u{feff}"),
+        "a\\u{200f}b\\u{feff}"
+    );
+}

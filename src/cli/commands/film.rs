@@ -42,7 +42,7 @@ impl fmt::Display for FilmReport {
         writeln!(
             f,
             "film written to {}: {} games in {:.1} s, {} frames of {}×{} {}, {} (seed {})",
-            self.out,
+            crate::text::quote_long(&self.out),
             self.games,
             self.seconds,
             self.frames,

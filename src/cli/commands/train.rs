@@ -120,12 +120,13 @@ impl fmt::Display for TrainReport {
             )?;
         }
         for (what, path) in &self.written {
-            writeln!(f, "{what} written to {path}")?;
+            writeln!(f, "{what} written to {}", crate::text::quote_long(path))?;
         }
         if let Some(path) = &self.saved {
             writeln!(
                 f,
-                "saved to {path} ({} games played in all)",
+                "saved to {} ({} games played in all)",
+                crate::text::quote_long(path),
                 group(self.games_played)
             )?;
         }
