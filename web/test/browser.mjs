@@ -70,20 +70,16 @@ try {
   let page = await open('');
   check(await waitFor(page, t => t.includes('HER (black) learns hexapawn 3x3')), "the page shows HER's title");
   check((await screenText(page)).includes('Machine: 24 boxes'), 'and its 24 boxes');
-  // A click on a box of the machine panel opens it in the box browser.
-  const box = await page.evaluate(() => {
-    for (const pre of document.querySelectorAll('#screen pre')) {
-      const text = [...pre.children].map(s => s.textContent).join('');
-      const col = text.indexOf(' 17 ');
-      if (col >= 0) {
-        const r = pre.children[col + 1].getBoundingClientRect();
-        return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
-      }
-    }
-    return null;
-  });
-  if (box) await page.mouse.click(box.x, box.y);
-  check(await waitFor(page, t => t.includes('Box 17 of 24'), 5000), 'a click on box 17 opens it in the browser');
+  // A click on a box of the machine panel opens it in the box browser. The box is found by its
+  // number followed by its bead bars (not any " 17 " on screen), and the click is tried again
+  // if the screen moved under it (the machine is learning while the test looks).
+  let opened = false;
+  for (let attempt = 0; attempt < 5 && !opened; attempt++) {
+    const box = await placeOf(page, ' 17 [\u2581-\u2588]', 1);
+    if (box) await page.mouse.click(box.x, box.y);
+    opened = await waitFor(page, t => t.includes('Box 17 of 24'), 2000);
+  }
+  check(opened, 'a click on box 17 opens it in the browser');
   // m: the whole machine; p: play the machine being watched, and Esc back to watching.
   await page.keyboard.press('Escape');
   await page.keyboard.press('m');
