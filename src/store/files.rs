@@ -114,7 +114,14 @@ pub fn save_machine<G: GameDefaults>(
         path: path.to_path_buf(),
         err,
     })?;
-    w.commit()
+    w.finish(true)
+}
+
+/// Claims `path` for this run's saves of a machine, before the machine saved there is read: a
+/// second run that claims it meanwhile is refused, and a save over it after someone else changed
+/// it replaces nothing (the machine goes beside it). See [`super::claim`].
+pub fn claim(path: &Path) -> Result<(), StoreError> {
+    super::claim::claim(path, file_key(path), &save_target(path)?)
 }
 
 /// Where a save to `path` really goes: the final target when `path` is a symbolic link (so the
@@ -163,6 +170,7 @@ pub fn check_writable(path: &Path) -> Result<(), StoreError> {
                 "is not a regular file (a device or a pipe): give the name of a file to save to",
             ));
         }
+        check_replaceable(path, &meta)?;
     }
     let dir = parent_dir(&target);
     if !dir.is_dir() {
@@ -360,19 +368,31 @@ pub fn save_atomic(path: &Path, contents: &str) -> Result<(), StoreError> {
     save_atomic_bytes(path, contents.as_bytes())
 }
 
-/// The temporary file of a save to `target` by process `pid`.
+/// The temporary file of a save to `target` by process `pid`: `.NAME.PID.tmp`, the name cut to
+/// 200 bytes so that a name near the file system's limit (255) still has room for it.
 fn temp_name(target: &Path, pid: u32) -> Option<PathBuf> {
-    let name = target.file_name()?.to_string_lossy().into_owned();
+    let name = temp_stem(target)?;
     Some(parent_dir(target).join(format!(".{name}.{pid}.tmp")))
+}
+
+/// The part of `target`'s name its temporary files carry.
+fn temp_stem(target: &Path) -> Option<String> {
+    let mut name = target.file_name()?.to_string_lossy().into_owned();
+    let mut cut = name.len().min(200);
+    while !name.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    name.truncate(cut);
+    Some(name)
 }
 
 /// Removes temporary files that saves to `target` left behind when their process was killed
 /// (`.NAME.PID.tmp` whose process is gone).
 fn clean_stale_temps(target: &Path) {
-    let (Some(name), Ok(entries)) = (target.file_name(), fs::read_dir(parent_dir(target))) else {
+    let (Some(name), Ok(entries)) = (temp_stem(target), fs::read_dir(parent_dir(target))) else {
         return;
     };
-    let prefix = format!(".{}.", name.to_string_lossy());
+    let prefix = format!(".{name}.");
     for entry in entries.flatten() {
         let file = entry.file_name().to_string_lossy().into_owned();
         let Some(pid) = file
@@ -384,6 +404,49 @@ fn clean_stale_temps(target: &Path) {
         };
         if pid != std::process::id() && !process_alive(pid) {
             let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Refuses to replace a file its owner protected: a read-only file, or one with other names (hard
+/// links: a save writes a new file, so the other names would keep the old contents).
+fn check_replaceable(path: &Path, meta: &fs::Metadata) -> Result<(), StoreError> {
+    if meta.permissions().readonly() {
+        return Err(invalid(
+            path,
+            "is read-only, so it is not replaced: make it writable first, or save to another file",
+        ));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.nlink() > 1 {
+            return Err(invalid(
+                path,
+                format!(
+                    "has {} names (hard links): a save writes a new file, so the other names would keep the old contents; save to another file, or remove the other links first",
+                    meta.nlink()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Gives the new file `tmp` the permissions of the `target` it replaces (a private machine stays
+/// private) and, where this program may, its owner and group.
+fn keep_owner_and_mode(tmp: &Path, target: &Path) {
+    let Ok(meta) = fs::metadata(target) else {
+        return;
+    };
+    let _ = fs::set_permissions(tmp, meta.permissions());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let Ok(now) = fs::metadata(tmp)
+            && (now.uid(), now.gid()) != (meta.uid(), meta.gid())
+        {
+            let _ = std::os::unix::fs::chown(tmp, Some(meta.uid()), Some(meta.gid()));
         }
     }
 }
@@ -426,6 +489,9 @@ impl AtomicWriter {
                 "is not a regular file (a device, a pipe or a directory): not replaced",
             ));
         }
+        if let Ok(meta) = fs::metadata(&target) {
+            check_replaceable(path, &meta)?;
+        }
         clean_stale_temps(&target);
         let tmp = temp_name(&target, std::process::id())
             .ok_or_else(|| invalid(path, "not a file name"))?;
@@ -441,18 +507,35 @@ impl AtomicWriter {
         })
     }
 
-    /// Flushes to disk and puts the file in place of the target.
-    pub fn commit(mut self) -> Result<(), StoreError> {
-        let file = self.file.take().expect("not yet committed");
-        let result = (|| {
-            let f = file.into_inner().map_err(|e| e.into_error())?;
-            f.sync_all()?;
-            fs::rename(&self.tmp, &self.target)
-        })();
-        result.map_err(|err| StoreError::Io {
+    /// Flushes to disk and puts the file in place of the target, with the target's permissions
+    /// (and, where this program may, its owner).
+    pub fn commit(self) -> Result<(), StoreError> {
+        self.finish(false)
+    }
+
+    /// [`AtomicWriter::commit`]; when `claimed` (a machine), only over a file that stands as this
+    /// run claimed it ([`super::claim`]): else the file goes beside it and the error says where.
+    fn finish(mut self, claimed: bool) -> Result<(), StoreError> {
+        let io = |err| StoreError::Io {
             path: self.path.clone(),
             err,
-        })
+        };
+        let file = self.file.take().expect("not yet committed");
+        let f = file.into_inner().map_err(|e| io(e.into_error()))?;
+        f.sync_all().map_err(io)?;
+        drop(f);
+        keep_owner_and_mode(&self.tmp, &self.target);
+        let key = file_key(&self.path);
+        if claimed && !super::claim::unchanged(&key, &self.target) {
+            let kept = super::claim::beside(&self.target);
+            fs::rename(&self.tmp, &kept).map_err(io)?;
+            return Err(super::claim::changed(&self.path, &kept));
+        }
+        fs::rename(&self.tmp, &self.target).map_err(io)?;
+        if claimed {
+            super::claim::saved(key, &self.target);
+        }
+        Ok(())
     }
 }
 

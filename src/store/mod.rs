@@ -5,6 +5,8 @@
 
 mod binary;
 #[cfg(feature = "native")]
+mod claim;
+#[cfg(feature = "native")]
 mod files;
 mod loader;
 mod yaml;

@@ -43,3 +43,4 @@ mod taps;
 mod tui;
 mod watch_play;
 mod whole;
+mod writers;

@@ -40,6 +40,7 @@ where
             );
         }
     }
+    store::claim(&save)?;
     let (lesson, log) = match a.resume {
         true => resume(&game, &log_path)?,
         false => fresh(&game, a, &log_path)?,

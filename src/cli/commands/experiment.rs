@@ -462,16 +462,13 @@ pub(super) fn report(
     done: &[VariantRuns],
     output: &ChartArgs,
 ) -> Result<ExperimentReport> {
-    let mut csv = match &output.csv {
-        Some(path) => Some(csv::Writer::from_writer(store::AtomicWriter::create(path)?)),
-        None => None,
-    };
+    let mut csv = super::outputs::Table::create(output.csv.as_ref())?;
     let mut rows = Vec::new();
     let mut reports = Vec::new();
     for v in done {
         for row in chart::data::index_rows(&v.name, &v.label, &v.result) {
             if let Some(w) = &mut csv {
-                w.serialize(&row)?;
+                w.row(&row)?;
             }
             if output.plot.is_some() {
                 rows.push(row);
@@ -484,7 +481,9 @@ pub(super) fn report(
             runs,
         ));
     }
-    super::outputs::commit_csv(csv, output.csv.as_deref())?;
+    if let Some(table) = csv {
+        table.commit()?;
+    }
     if let Some(path) = &output.plot {
         let kind = output.chart.unwrap_or(ChartKind::LossRate);
         let spec = chart::data::chart(kind, &Rows::Index(rows))?;

@@ -75,14 +75,45 @@ pub(super) fn check_chart(output: &ChartArgs, command: &str, one_run: bool) -> R
 }
 
 /// Finishes a CSV table being written atomically (`csv` of `path`, if one was asked for).
-pub(super) fn commit_csv(
-    csv: Option<csv::Writer<store::AtomicWriter>>,
-    path: Option<&std::path::Path>,
-) -> Result<()> {
-    if let (Some(w), Some(path)) = (csv, path) {
-        w.into_inner()
-            .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.error()))?
-            .commit()?;
+/// A command's `--csv` table: rows written as they come to a temporary file, which replaces the
+/// target at [`Table::commit`]; every failure (a full disk) names the file.
+pub(super) struct Table {
+    path: PathBuf,
+    w: csv::Writer<store::AtomicWriter>,
+}
+
+impl Table {
+    /// The table `path` names, if any.
+    pub(super) fn create(path: Option<&PathBuf>) -> Result<Option<Table>> {
+        let Some(path) = path else {
+            return Ok(None);
+        };
+        let w = csv::Writer::from_writer(store::AtomicWriter::create(path)?);
+        Ok(Some(Table {
+            path: path.clone(),
+            w,
+        }))
     }
-    Ok(())
+
+    pub(super) fn row<T: serde::Serialize>(&mut self, row: &T) -> Result<()> {
+        self.w.serialize(row).map_err(|e| self.failed(e))
+    }
+
+    pub(super) fn commit(self) -> Result<()> {
+        let Table { path, w } = self;
+        let file = w
+            .into_inner()
+            .map_err(|e| anyhow::anyhow!("{}: {}", quoted(&path), e.error()))?;
+        file.commit()?;
+        Ok(())
+    }
+
+    fn failed(&self, e: impl std::fmt::Display) -> anyhow::Error {
+        anyhow::anyhow!("{}: {e}", quoted(&self.path))
+    }
+}
+
+/// A path as an error names it (control and bidirectional characters escaped).
+fn quoted(path: &std::path::Path) -> String {
+    crate::text::quote(&path.display().to_string())
 }

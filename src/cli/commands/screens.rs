@@ -5,6 +5,7 @@ use super::*;
 pub(super) fn watch<G: FullGame>(game: G, a: &WatchArgs) -> Result<()> {
     if let Some(path) = &a.save {
         store::check_writable(path)?;
+        store::claim(path)?;
     }
     let what = format!("{} {}", game.name(), game.variant());
     let stage = std::sync::Mutex::new("building the machine's boxes".to_string());
@@ -45,6 +46,7 @@ pub(super) fn play<G: FullGame>(game: G, a: &PlayArgs) -> Result<()> {
     if let Some(path) = &a.save {
         store::check_writable(path)?;
         store::check_replace("--save", path, a.machine.boxes.as_deref(), a.force)?;
+        store::claim(path)?;
     }
     // You play the side the machine does not: the one --as names, else the one a file's machine
     // leaves, else the one history leaves (the machine takes its historical side).

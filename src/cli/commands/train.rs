@@ -146,6 +146,10 @@ pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<Tra
             ("--save-opponent", a.save_opponent.as_ref()),
         ],
     )?;
+    // Claimed before the machines are read: another run saving there meanwhile is not overwritten.
+    for path in [&a.save, &a.save_opponent].into_iter().flatten() {
+        store::claim(path)?;
+    }
     let mut s = Setup::new(game, &a.learn)?;
     if a.save_opponent.is_some() && s.rival().is_none() {
         bail!("--save-opponent needs --opponent matchbox");
@@ -222,10 +226,7 @@ fn train_tracked<G: FullGame>(
     log: &mut ResultLog,
 ) -> Result<()> {
     let (label, perfect) = (s.label(), s.perfect_play());
-    let mut csv = match &a.output.csv {
-        Some(path) => Some(csv::Writer::from_writer(store::AtomicWriter::create(path)?)),
-        None => None,
-    };
+    let mut csv = super::outputs::Table::create(a.output.csv.as_ref())?;
     let mut sampled = chart::data::GameSampler::new();
     let (mut work, mut score) = (Work::new(games as u64, "games"), 0i64);
     // Totals kept from the boxes each game changes: a row a game costs that game only.
@@ -270,7 +271,7 @@ fn train_tracked<G: FullGame>(
             label: label.clone(),
         };
         if let Some(w) = &mut csv {
-            w.serialize(&row)?;
+            w.row(&row)?;
         }
         sampled.push(row);
         if played % 4096 == 4095 {
@@ -278,7 +279,9 @@ fn train_tracked<G: FullGame>(
         }
     }
     work.finish();
-    super::outputs::commit_csv(csv, a.output.csv.as_deref())?;
+    if let Some(table) = csv {
+        table.commit()?;
+    }
     if let Some(path) = &a.output.plot {
         let spec = chart::data::chart(
             a.output.chart.unwrap_or(ChartKind::Score),
