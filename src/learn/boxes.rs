@@ -209,6 +209,19 @@ impl<G: Game> BoxSet<G> {
     /// As [`BoxSet::build`]; with [`Forced::Skip`], a position where the learner has a single legal
     /// move gets no box (the move is made without a draw), as Michie left out MENACE's ninth move.
     pub fn build_with(game: &G, side: Side, mode: SymmetryMode, forced: Forced) -> BoxSet<G> {
+        Self::build_at_most(game, side, mode, forced, usize::MAX).expect("no bound")
+    }
+
+    /// As [`BoxSet::build_with`], but `None` as soon as the set would have more than `most`
+    /// boxes (a file that claims a machine bigger than it can hold is refused without building
+    /// it).
+    pub fn build_at_most(
+        game: &G,
+        side: Side,
+        mode: SymmetryMode,
+        forced: Forced,
+        most: usize,
+    ) -> Option<BoxSet<G>> {
         // The frame rule is the mode's: positions are stored as the learner sees them.
         let frame = |child: G::Position, ply: u16| {
             let f = mode.frame_after(game, ply as u32, &child, Sym::IDENTITY);
@@ -226,6 +239,9 @@ impl<G: Game> BoxSet<G> {
             let next = if learner {
                 let arrows = mode.arrows(game, &pos);
                 if forced == Forced::Include || game.moves(&pos).len() > 1 {
+                    if found.len() == most {
+                        return None;
+                    }
                     found.push(MatchBox {
                         ply,
                         stage,
@@ -245,7 +261,7 @@ impl<G: Game> BoxSet<G> {
             }
         }
         found.sort_by_key(|b| b.ply);
-        Self::from_boxes(game, side, mode, forced, found)
+        Some(Self::from_boxes(game, side, mode, forced, found))
     }
 
     /// An empty set whose boxes are made the first time the learner meets a position

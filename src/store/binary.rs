@@ -15,7 +15,7 @@
 //! ```
 //! Numbers are little-endian.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
@@ -90,11 +90,10 @@ pub(super) fn write<G: Game>(
     w.out.write_all(&sum)
 }
 
-/// A reader that hashes what it reads, and names the file in its errors.
+/// A reader that names the file in its errors.
 struct Reading<'p, R> {
     input: R,
     path: &'p Path,
-    hash: Sha256,
     /// What is being read, for the error if the file ends in it.
     reading: String,
 }
@@ -119,7 +118,6 @@ impl<R: BufRead> Reading<'_, R> {
                 }
             }
         })?;
-        self.hash.update(&*buf);
         Ok(())
     }
     fn u16(&mut self) -> Result<u16, StoreError> {
@@ -154,10 +152,7 @@ impl<R: BufRead> Reading<'_, R> {
     /// The magic, the version, the position encoding and the settings' text.
     fn header(&mut self) -> Result<(u8, String), StoreError> {
         if &self.bytes::<8>()? != MAGIC {
-            return Err(invalid(
-                self.path,
-                "not a binary matchbox file (it does not start with MATCHBOX); a YAML machine is a .yaml file",
-            ));
+            return Err(not_binary(self.path));
         }
         let version = self.u16()?;
         if version != VERSION {
@@ -172,27 +167,89 @@ impl<R: BufRead> Reading<'_, R> {
     }
 }
 
-/// The settings of a binary file, as YAML text (for the game it is for, before it is read).
-pub(super) fn header_text(path: &Path, input: impl BufRead) -> Result<String, StoreError> {
+/// Checks a binary file's checksum before anything in it is read (so a damaged file is called
+/// damaged, not blamed on what the damage made of its contents), and leaves `input` at its start.
+/// Returns where the boxes' bytes end (the checksum's offset).
+fn check_sum(path: &Path, input: &mut (impl BufRead + Seek)) -> Result<u64, StoreError> {
+    let io = |err| StoreError::Io {
+        path: path.to_path_buf(),
+        err,
+    };
+    let len = input.seek(SeekFrom::End(0)).map_err(io)?;
+    input.seek(SeekFrom::Start(0)).map_err(io)?;
+    let mut magic = [0u8; 8];
+    let got = input.by_ref().take(8).read(&mut magic).map_err(io)?;
+    if got < 8 && MAGIC.starts_with(&magic[..got]) {
+        return Err(invalid(path, "the file is cut short (in its first bytes)"));
+    }
+    if &magic != MAGIC {
+        return Err(not_binary(path));
+    }
+    // The smallest file: magic, version, encoding, settings' length, box count, checksum.
+    let Some(body) = len.checked_sub(32).filter(|&b| b >= 8 + 2 + 1 + 4 + 8) else {
+        return Err(invalid(
+            path,
+            "the file is cut short (too small to hold a machine)",
+        ));
+    };
+    let mut hash = Sha256::new();
+    hash.update(magic);
+    let mut left = body - 8;
+    let mut buf = vec![0u8; 1 << 16];
+    while left > 0 {
+        let n = input
+            .read(&mut buf[..left.min(1 << 16) as usize])
+            .map_err(io)?;
+        if n == 0 {
+            return Err(invalid(path, "the file is cut short"));
+        }
+        hash.update(&buf[..n]);
+        left -= n as u64;
+    }
+    let mut stored = [0u8; 32];
+    input.read_exact(&mut stored).map_err(io)?;
+    if stored[..] != hash.finalize()[..] {
+        return Err(invalid(
+            path,
+            "the checksum does not match: the file is damaged (cut short, added to, or changed by hand: edit the YAML instead)",
+        ));
+    }
+    input.seek(SeekFrom::Start(0)).map_err(io)?;
+    Ok(body)
+}
+
+fn not_binary(path: &Path) -> StoreError {
+    invalid(
+        path,
+        "not a binary matchbox file (it does not start with MATCHBOX); a YAML machine is a .yaml file",
+    )
+}
+
+/// The settings of a binary file, as YAML text (for the game it is for, before it is read); the
+/// checksum is checked first.
+pub(super) fn header_text(
+    path: &Path,
+    mut input: impl BufRead + Seek,
+) -> Result<String, StoreError> {
+    check_sum(path, &mut input)?;
     let mut r = Reading {
         input,
         path,
-        hash: Sha256::new(),
         reading: "its header".into(),
     };
     Ok(r.header()?.1)
 }
 
-/// Reads a machine for `game` from the binary format, box by box.
+/// Reads a machine for `game` from the binary format: the checksum first, then box by box.
 pub(super) fn read<G: Game>(
     game: &G,
     path: &Path,
-    input: impl BufRead,
+    mut input: impl BufRead + Seek,
 ) -> Result<Machine<G>, StoreError> {
+    let body = check_sum(path, &mut input)?;
     let mut r = Reading {
         input,
         path,
-        hash: Sha256::new(),
         reading: "its header".into(),
     };
     let (packed, text) = r.header()?;
@@ -203,25 +260,38 @@ pub(super) fn read<G: Game>(
     };
     let header: Header = parse_yaml(path, &text, 1)
         .map_err(|e| invalid(path, format!("settings: {}", strip_path(&e, path))))?;
-    let mut loader = Loader::new(game, path, header)?;
     let count = r.u64()?;
+    // Each box takes at least 12 bytes (its move number, a packed position, an arrow count).
+    let room = body.saturating_sub(8 + 2 + 1 + 4 + text.len() as u64 + 8) / 12;
+    if count > room {
+        return Err(invalid(
+            path,
+            format!(
+                "{} boxes claimed, more than the file's {} bytes can hold; the file is damaged",
+                crate::text::group(count),
+                crate::text::group(body + 32)
+            ),
+        ));
+    }
+    let mut loader = Loader::new(game, path, header, count as usize)?;
     for number in 1..=count {
         r.reading = format!("box {number}");
         let move_number = r.u16()?;
         let (pos, label) = if packed {
             let word = r.u64()?;
-            match game.unpack(word) {
-                Some(p) => {
-                    let label = game.format_position(&p);
-                    (p, label)
-                }
-                None => {
-                    return Err(invalid(
-                        path,
-                        format!("box {number}: {word:#x} packs no position; the file is damaged"),
-                    ));
-                }
-            }
+            let Some(p) = game.unpack(word) else {
+                return Err(invalid(
+                    path,
+                    format!("box {number}: {word:#x} packs no position; the file is damaged"),
+                ));
+            };
+            // Checked as a position written as text is (stones that could not stand so, a
+            // game already won).
+            let label = game.format_position(&p);
+            let pos = game
+                .parse_position(&label, game.to_move(&p))
+                .map_err(|e| loader.box_error(number as usize, &label, e.to_string()))?;
+            (pos, label)
         } else {
             let len = r.u32()?;
             let label = r.text(len, MAX_POSITION, &format!("box {number}'s position"))?;
@@ -252,20 +322,14 @@ pub(super) fn read<G: Game>(
             Ok(counts)
         })?;
     }
-    let sum = r.hash.clone().finalize();
-    r.reading = "its checksum".into();
-    let stored = r.bytes::<32>()?;
-    if stored[..] != sum[..] {
+    let at = r.input.stream_position().map_err(|err| StoreError::Io {
+        path: path.to_path_buf(),
+        err,
+    })?;
+    if at != body {
         return Err(invalid(
             path,
-            "the checksum does not match: the file is damaged (or was changed by hand; edit the YAML instead)",
-        ));
-    }
-    let mut rest = [0u8; 1];
-    if r.input.read(&mut rest).unwrap_or(0) != 0 {
-        return Err(invalid(
-            path,
-            "bytes after the checksum: the file is damaged",
+            "bytes between the last box and the checksum: the file is damaged",
         ));
     }
     loader.finish()

@@ -20,6 +20,8 @@ enum Boxes<G: Game> {
         machine: Option<Machine<G>>,
         seen: Vec<bool>,
         count: usize,
+        /// The most boxes the file can hold: a set much bigger than that is not built.
+        most: usize,
     },
     Lazy {
         set: BoxSet<G>,
@@ -36,7 +38,13 @@ pub(super) struct Loader<'a, G: Game> {
 }
 
 impl<'a, G: Game> Loader<'a, G> {
-    pub(super) fn new(game: &'a G, path: &'a Path, header: Header) -> Result<Self, StoreError> {
+    /// A loader for a file of `header`'s settings that can hold at most `most` boxes.
+    pub(super) fn new(
+        game: &'a G,
+        path: &'a Path,
+        header: Header,
+        most: usize,
+    ) -> Result<Self, StoreError> {
         let (side, lazy) = check_header(game, path, &header)?;
         let boxes = if lazy {
             Boxes::Lazy {
@@ -48,6 +56,7 @@ impl<'a, G: Game> Loader<'a, G> {
                 machine: None,
                 seen: Vec::new(),
                 count: 0,
+                most,
             }
         };
         Ok(Loader {
@@ -90,7 +99,7 @@ impl<'a, G: Game> Loader<'a, G> {
     ) -> Result<(), StoreError> {
         super::needs_a_box(self.game, self.side, &pos)
             .map_err(|m| self.box_error(number, text, m))?;
-        self.enumerate();
+        self.enumerate()?;
         let (game, header, side) = (self.game, &self.header, self.side);
         let full = match &self.boxes {
             Boxes::Table { machine, .. } => machine.as_ref().map(|m| m.boxes.as_ref()),
@@ -130,6 +139,7 @@ impl<'a, G: Game> Loader<'a, G> {
                 machine: Some(m),
                 seen,
                 count,
+                ..
             } => {
                 let i = m.boxes.find(&pos).expect("the expected box is in the set");
                 seen[i] = true;
@@ -157,12 +167,33 @@ impl<'a, G: Game> Loader<'a, G> {
     }
 
     /// A table machine's set, enumerated once.
-    fn enumerate(&mut self) {
-        if let Boxes::Table { machine, seen, .. } = &mut self.boxes
+    fn enumerate(&mut self) -> Result<(), StoreError> {
+        if let Boxes::Table {
+            machine,
+            seen,
+            most,
+            ..
+        } = &mut self.boxes
             && machine.is_none()
         {
             let h = &self.header;
-            let set = BoxSet::build_with(self.game, self.side, h.symmetry, h.forced_moves);
+            let (game, side) = (self.game, self.side);
+            // Sets of up to some hundred thousand boxes are built whatever the file holds, so a
+            // file short of a few boxes is told which.
+            let cap = (*most).max(1 << 17);
+            let Some(set) = BoxSet::build_at_most(game, side, h.symmetry, h.forced_moves, cap)
+            else {
+                return Err(invalid(
+                    self.path,
+                    format!(
+                        "the settings ask for every box of {} {} ({}), more than the {} this file can hold: the file is cut short or its settings are wrong",
+                        game.name(),
+                        game.variant(),
+                        game.side_name(side),
+                        crate::text::group(*most as u64)
+                    ),
+                ));
+            };
             *seen = vec![false; set.len()];
             *machine = Some(Machine::new(
                 Arc::new(set),
@@ -171,17 +202,19 @@ impl<'a, G: Game> Loader<'a, G> {
                 h.seed,
             ));
         }
+        Ok(())
     }
 
     /// The machine, once every box is read: a table machine's file must have held every box.
     pub(super) fn finish(mut self) -> Result<Machine<G>, StoreError> {
-        self.enumerate();
+        self.enumerate()?;
         let h = self.header;
         let mut m = match self.boxes {
             Boxes::Table {
                 machine: Some(m),
                 seen,
                 count,
+                ..
             } => {
                 if let Some(i) = seen.iter().position(|&s| !s) {
                     return Err(invalid(

@@ -122,36 +122,63 @@ pub struct FileGame {
 /// Flow collections (`[…]`, `{…}`) nested deeper than this are refused before parsing.
 pub const MAX_NESTING: usize = 64;
 
-/// Refuses text whose flow collections nest deeper than [`MAX_NESTING`] (quoted text and comments
-/// aside), at once: a parser takes quadratic time on such files.
+/// Refuses text whose flow collections nest deeper than [`MAX_NESTING`], at once: a parser takes
+/// quadratic time on such files. One pass over the text as YAML reads it: brackets inside quoted
+/// scalars (which may span lines; `''` and `\"` escaped) and comments (`#` after a space) do not
+/// count; a quote starts a scalar only where a scalar may start (`it's` is plain text).
 fn check_nesting(path: &Path, text: &str, first_line: usize) -> Result<(), StoreError> {
-    for (number, line) in text.lines().enumerate() {
-        let mut depth = 0usize;
-        let mut quote: Option<char> = None;
-        for c in line.chars() {
-            match (quote, c) {
-                (Some(q), c) if c == q => quote = None,
-                (Some(_), _) => {}
-                (None, '\'' | '"') => quote = Some(c),
-                (None, '#') => break,
-                (None, '[' | '{') => {
-                    depth += 1;
-                    if depth > MAX_NESTING {
-                        return Err(invalid(
-                            path,
-                            format!(
-                                "line {}: lists or maps nested more than {MAX_NESTING} levels deep",
-                                number + first_line
-                            ),
-                        ));
-                    }
+    let (mut depth, mut line) = (0usize, first_line);
+    let mut quote: Option<char> = None;
+    // The character before, and the last one that was not a space (on this line).
+    let (mut prev, mut last) = ('\n', '\n');
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (_, '\n') => line += 1,
+            // `''` inside single quotes is a quote; one alone closes.
+            (Some('\''), '\'') if chars.next_if_eq(&'\'').is_none() => quote = None,
+            (Some('"'), '\\') => line += usize::from(chars.next() == Some('\n')),
+            (Some('"'), '"') => quote = None,
+            (Some(_), _) => {}
+            (None, '#') if prev.is_whitespace() => {
+                // A comment, to the end of the line.
+                if chars.by_ref().any(|c| c == '\n') {
+                    line += 1;
                 }
-                (None, ']' | '}') => depth = depth.saturating_sub(1),
-                _ => {}
+                (prev, last) = ('\n', '\n');
+                continue;
             }
+            (None, '\'' | '"') if starts_scalar(prev, last) => quote = Some(c),
+            (None, '[' | '{') => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(invalid(
+                        path,
+                        format!(
+                            "line {line}: lists or maps nested more than {MAX_NESTING} levels deep"
+                        ),
+                    ));
+                }
+            }
+            (None, ']' | '}') => depth = depth.saturating_sub(1),
+            _ => {}
         }
+        if c == '\n' {
+            last = '\n';
+        } else if !c.is_whitespace() {
+            last = c;
+        }
+        prev = c;
     }
     Ok(())
+}
+
+/// Whether a quote after `prev` (the character before) and `last` (the last one not a space, or
+/// a line's start) starts a quoted scalar: at a line's start, after a flow bracket or comma, or
+/// after a space that follows `:`, `-` or `?`.
+fn starts_scalar(prev: char, last: char) -> bool {
+    matches!(prev, '[' | '{' | ',' | '\n')
+        || (prev.is_whitespace() && matches!(last, '\n' | ':' | '-' | '?' | '[' | '{' | ','))
 }
 
 /// Reads YAML text of `T` (the header, or a box), naming the key at fault; `line` is the file's
@@ -205,45 +232,50 @@ fn one_line(s: &str) -> String {
     crate::text::quote_at_most(&s.split_whitespace().collect::<Vec<_>>().join(" "), 300)
 }
 
-/// The game (and size) a matchbox file is for, from its top-level `game:` and `size:` lines
-/// before the boxes (the whole file is read, with every check, by [`read_machine`]).
+/// The game (and size) a matchbox file is for, from its settings, as the YAML parser reads them
+/// (quoted keys, tags, flow style and all): the text before `boxes:` at a line's start where
+/// that is YAML of its own, else the whole text (the whole file is read, with every check, by
+/// [`read_machine`]).
 pub fn file_game(path: &Path, text: &str) -> Result<FileGame, StoreError> {
-    let unquote = |v: &str| {
-        let v = v.split(" #").next().unwrap_or(v).trim();
-        v.trim_matches(|c| c == '\'' || c == '"').to_string()
+    #[derive(Deserialize)]
+    struct Settings {
+        game: String,
+        #[serde(default)]
+        size: Option<String>,
+    }
+    let settings = |text: &str| parse_yaml::<Settings>(path, text, 1);
+    let head = text
+        .match_indices('\n')
+        .map(|(i, _)| i + 1)
+        .find(|&i| text[i..].starts_with("boxes:"))
+        .map(|i| &text[..i]);
+    let found = match head {
+        Some(head) if parse_yaml::<Value>(path, head, 1).is_ok() => settings(head)?,
+        _ => settings(text)?,
     };
-    let (mut game, mut size) = (None, None);
-    for line in text.lines() {
-        if line.starts_with("boxes:") {
-            break;
-        }
-        if let Some(v) = line.strip_prefix("game:") {
-            game = Some(unquote(v));
-        } else if let Some(v) = line.strip_prefix("size:") {
-            size = Some(unquote(v));
-        }
-    }
-    match game {
-        Some(game) => Ok(FileGame { game, size }),
-        None => Err(invalid(path, "missing field `game` (before `boxes:`)")),
-    }
+    Ok(FileGame {
+        game: found.game,
+        size: found.size,
+    })
 }
 
 /// The game (and size) a machine file in `format` is for, from its settings alone (`input` read
-/// no further).
+/// no further than `boxes:`, or to its end when the settings are not before such a line).
 pub fn read_file_game_from(
     path: &Path,
     format: Format,
-    mut input: impl std::io::BufRead,
+    mut input: impl std::io::BufRead + std::io::Seek,
 ) -> Result<FileGame, StoreError> {
     use std::io::{BufRead, Read};
     let text = match format {
         Format::Binary => binary::header_text(path, input)?,
         Format::Yaml => {
-            // The lines before `boxes:` (at most a megabyte of them).
-            let mut text = String::new();
+            // The lines before `boxes:` (at most 16 MB of them), then the rest if those are not
+            // YAML of their own; at most 16 MB in all.
+            let mut bytes = Vec::new();
             let mut line = Vec::new();
-            while text.len() < 1 << 20 {
+            let mut head_done = false;
+            while bytes.len() < 16 << 20 {
                 line.clear();
                 let n = (&mut input)
                     .take(1 << 20)
@@ -252,12 +284,19 @@ pub fn read_file_game_from(
                         path: path.to_path_buf(),
                         err,
                     })?;
-                if n == 0 || line.starts_with(b"boxes:") {
+                if n == 0 {
                     break;
                 }
-                text.push_str(&String::from_utf8_lossy(&line));
+                if !head_done && line.starts_with(b"boxes:") {
+                    let head = String::from_utf8_lossy(&bytes);
+                    if parse_yaml::<Value>(path, &head, 1).is_ok() {
+                        break;
+                    }
+                    head_done = true;
+                }
+                bytes.extend_from_slice(&line);
             }
-            text
+            String::from_utf8_lossy(&bytes).into_owned()
         }
     };
     file_game(path, &text)
@@ -297,7 +336,7 @@ pub fn to_yaml<G: Game>(game: &G, m: &Machine<G>, size: Option<String>) -> Strin
 
 /// Loads and validates a machine for `game` from the YAML text of `path`.
 pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G>, StoreError> {
-    yaml::read(game, path, text.as_bytes())
+    yaml::read(game, path, std::io::Cursor::new(text.as_bytes()))
 }
 
 /// The two formats of a machine file, chosen by its extension: YAML (a teacher reads and edits
@@ -338,7 +377,7 @@ pub fn read_machine<G: Game>(
     game: &G,
     path: &Path,
     format: Format,
-    input: impl std::io::BufRead,
+    input: impl std::io::BufRead + std::io::Seek,
 ) -> Result<Machine<G>, StoreError> {
     match format {
         Format::Yaml => yaml::read(game, path, input),

@@ -3,7 +3,7 @@
 //! goes into the machine at once, so a load never holds the whole file, its text or a tree of it.
 
 use std::borrow::Cow;
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use serde::Deserialize;
@@ -16,8 +16,10 @@ use crate::text::quote;
 
 /// The longest line read (a box's line is some hundred bytes).
 const MAX_LINE: u64 = 1 << 20;
-/// The most text before `boxes:` (the settings are some hundred bytes).
-const MAX_HEADER: usize = 1 << 20;
+/// The most text before `boxes:` (the settings are some hundred bytes; comments may be long).
+const MAX_HEADER: usize = 64 << 20;
+/// The most text of a file read as one document (not shaped as this program writes it).
+const MAX_WHOLE_TEXT: usize = 16 << 20;
 /// The most text of one box, or of boxes written as one flow list (`boxes: [...]`).
 const MAX_BOX_TEXT: usize = 1 << 20;
 const MAX_FLOW_TEXT: usize = 64 << 20;
@@ -28,6 +30,9 @@ struct Lines<'p, R> {
     path: &'p Path,
     number: usize,
     buf: Vec<u8>,
+    /// Set when a line was too long to read a line at a time (a file on one line, or with old
+    /// Mac line ends): such a file is read whole.
+    long: bool,
 }
 
 impl<R: BufRead> Lines<'_, R> {
@@ -45,6 +50,7 @@ impl<R: BufRead> Lines<'_, R> {
         }
         self.number += 1;
         if self.buf.len() as u64 > MAX_LINE {
+            self.long = true;
             return Err(invalid(
                 self.path,
                 format!("line {}: longer than {} bytes", self.number, MAX_LINE),
@@ -53,27 +59,75 @@ impl<R: BufRead> Lines<'_, R> {
         while matches!(self.buf.last(), Some(b'\n' | b'\r')) {
             self.buf.pop();
         }
+        if self.buf.contains(&b'\r') {
+            // Old Mac line ends (a CR alone): not lines this reader splits.
+            self.long = true;
+            return Err(invalid(
+                self.path,
+                format!("line {}: a carriage return inside a line", self.number),
+            ));
+        }
         let line = std::str::from_utf8(&self.buf)
             .map_err(|_| invalid(self.path, format!("line {}: not UTF-8 text", self.number)))?;
         Ok(Some((self.number, line.to_string())))
     }
 }
 
-/// Reads a machine for `game` from YAML, box by box.
+/// Reads a machine for `game` from YAML: box by box where the file is shaped as this program
+/// writes it (the settings, then `boxes:` at the start of a line), else — a document indented,
+/// written as JSON, with anchors across boxes or old Mac line ends — as one YAML document (at
+/// most [`MAX_WHOLE_TEXT`]). Either way the YAML parser has the last word on what the text says.
 pub(super) fn read<G: Game>(
     game: &G,
     path: &Path,
-    input: impl BufRead,
+    mut input: impl BufRead + Seek,
 ) -> Result<Machine<G>, StoreError> {
+    let io = |err| StoreError::Io {
+        path: path.to_path_buf(),
+        err,
+    };
+    let len = input.seek(SeekFrom::End(0)).map_err(io)?;
+    input.seek(SeekFrom::Start(0)).map_err(io)?;
+    // A box takes some 30 bytes at the least (`{box: 1, move: 1, position: x, arrows: {}}`).
+    let most = (len / 24) as usize;
+    let reason = match stream(game, path, &mut input, most)? {
+        Streamed::Read(m) => return Ok(m),
+        Streamed::Whole(reason) => reason,
+    };
+    input.seek(SeekFrom::Start(0)).map_err(io)?;
+    whole(game, path, input, reason)
+}
+
+/// How a box-by-box read ended: the machine, or the reason the file must be read whole.
+enum Streamed<G: Game> {
+    Read(Machine<G>),
+    Whole(StoreError),
+}
+
+/// The box-by-box read: `Err` for what is wrong whatever the file's shape (a bad box, a setting
+/// out of range), `Whole` where the text is not in the shape it reads.
+fn stream<G: Game>(
+    game: &G,
+    path: &Path,
+    input: impl BufRead,
+    most: usize,
+) -> Result<Streamed<G>, StoreError> {
     let mut lines = Lines {
         input,
         path,
         number: 0,
         buf: Vec::new(),
+        long: false,
     };
     let mut header = String::new();
     let mut boxes_at = None;
-    while let Some((n, line)) = lines.next_line()? {
+    loop {
+        let (n, line) = match lines.next_line() {
+            Ok(Some(l)) => l,
+            Ok(None) => break,
+            Err(e @ StoreError::Invalid { .. }) if lines.long => return Ok(Streamed::Whole(e)),
+            Err(e) => return Err(e),
+        };
         if let Some(rest) = line.strip_prefix("boxes:") {
             boxes_at = Some((n, rest.to_string()));
             break;
@@ -83,34 +137,124 @@ pub(super) fn read<G: Game>(
         if header.len() > MAX_HEADER {
             return Err(invalid(
                 path,
-                format!("line {n}: more than {MAX_HEADER} bytes of settings before `boxes:`"),
+                format!(
+                    "line {n}: more than {} of settings and comments before `boxes:`",
+                    crate::text::bytes(MAX_HEADER as u64)
+                ),
             ));
         }
     }
-    let h: Header = parse_yaml(path, &header, 1)?;
     let Some((n, rest)) = boxes_at else {
-        return Err(invalid(path, "missing field `boxes`"));
+        return Ok(Streamed::Whole(invalid(path, "missing field `boxes`")));
     };
-    let mut loader = Loader::new(game, path, h)?;
+    // Text that is not YAML on its own (`boxes:` inside a flow map, say) is read whole; settings
+    // that are YAML but wrong are refused here, with their line.
+    if let Err(e) = parse_yaml::<serde_yaml::Value>(path, &header, 1) {
+        return Ok(Streamed::Whole(e));
+    }
+    let h: Header = parse_yaml(path, &header, 1)?;
+    let mut loader = Loader::new(game, path, h, most)?;
     let rest = rest.split(" #").next().unwrap_or("").trim();
-    if rest.is_empty() {
-        block_list(&mut lines, &mut loader)?;
+    let listed = if rest.is_empty() {
+        block_list(&mut lines, &mut loader)?
     } else {
-        flow_list(&mut lines, &mut loader, n, rest)?;
+        flow_list(&mut lines, &mut loader, n, rest)?
+    };
+    Ok(match listed {
+        Listed::Read => Streamed::Read(loader.finish()?),
+        Listed::NotYaml(e) => Streamed::Whole(e),
+    })
+}
+
+/// How the boxes' text read: every box into the machine, or a piece the YAML parser refused on
+/// its own (it may be YAML as part of the whole: an alias of an anchor in an earlier box).
+enum Listed {
+    Read,
+    NotYaml(StoreError),
+}
+
+/// The file read as one YAML document (at most [`MAX_WHOLE_TEXT`]; a bigger file is refused
+/// with `reason`, why it could not be read box by box).
+fn whole<G: Game>(
+    game: &G,
+    path: &Path,
+    input: impl BufRead,
+    reason: StoreError,
+) -> Result<Machine<G>, StoreError> {
+    let mut bytes = Vec::new();
+    input
+        .take(MAX_WHOLE_TEXT as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| StoreError::Io {
+            path: path.to_path_buf(),
+            err,
+        })?;
+    if bytes.len() > MAX_WHOLE_TEXT {
+        return Err(reason);
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let line = 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        invalid(path, format!("line {line}: not UTF-8 text"))
+    })?;
+    let value: serde_yaml::Value = parse_yaml(path, &text, 1)?;
+    let serde_yaml::Value::Mapping(mut map) = value else {
+        return Err(invalid(
+            path,
+            "not a machine: a machine file is a map of settings with its `boxes`",
+        ));
+    };
+    let boxes = map
+        .remove("boxes")
+        .ok_or_else(|| invalid(path, "missing field `boxes`"))?;
+    let header: Header = from_value(path, "", serde_yaml::Value::Mapping(map))?;
+    let entries: Vec<BoxEntry> = from_value(path, "boxes", boxes)?;
+    let mut loader = Loader::new(game, path, header, entries.len())?;
+    for entry in &entries {
+        add(&mut loader, entry)?;
     }
     loader.finish()
+}
+
+/// A parsed value as `T`, the key at fault named (under `under`).
+fn from_value<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    under: &str,
+    value: serde_yaml::Value,
+) -> Result<T, StoreError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let key = match (under, e.path().to_string()) {
+            (u, k) if k.is_empty() || k == "." => u.to_string(),
+            ("", k) => k,
+            (u, k) if k.starts_with('[') => format!("{u}{k}"),
+            (u, k) => format!("{u}.{k}"),
+        };
+        let inner = crate::text::quote_at_most(&e.inner().to_string(), 300);
+        match key.is_empty() {
+            true => invalid(path, inner),
+            false => invalid(path, format!("key `{key}`: {inner}")),
+        }
+    })
 }
 
 /// The boxes as a block list (`- box: 1` …, as this program writes them), a box at a time.
 fn block_list<G: Game>(
     lines: &mut Lines<'_, impl BufRead>,
     loader: &mut Loader<'_, G>,
-) -> Result<(), StoreError> {
+) -> Result<Listed, StoreError> {
     let path = lines.path;
     let mut chunk = String::new();
     let mut chunk_line = 0;
     let mut indent = None;
-    while let Some((n, line)) = lines.next_line()? {
+    loop {
+        let (n, line) = match lines.next_line() {
+            Ok(Some(l)) => l,
+            Ok(None) => break,
+            Err(e @ StoreError::Invalid { .. }) if lines.long => return Ok(Listed::NotYaml(e)),
+            Err(e) => return Err(e),
+        };
         let trimmed = line.trim_start();
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
@@ -119,6 +263,13 @@ fn block_list<G: Game>(
         let item = trimmed == "-" || trimmed.starts_with("- ");
         let i = *indent.get_or_insert(at);
         if at < i || (at == i && !item) || (chunk.is_empty() && !item) {
+            if trimmed == "..." || trimmed == "---" || trimmed.starts_with("--- ") {
+                // The end of the document, or another: the parser's to say.
+                let what = format!(
+                    "line {n}: `{trimmed}` (a YAML document's end or start) where a box was expected"
+                );
+                return Ok(Listed::NotYaml(invalid(path, what)));
+            }
             let key = trimmed.split(':').next().unwrap_or(trimmed);
             return Err(invalid(
                 path,
@@ -129,7 +280,9 @@ fn block_list<G: Game>(
             ));
         }
         if at == i && item && !chunk.is_empty() {
-            one_box(loader, path, &chunk, chunk_line)?;
+            if let Some(e) = one_box(loader, path, &chunk, chunk_line)? {
+                return Ok(Listed::NotYaml(e));
+            }
             chunk.clear();
         }
         if chunk.is_empty() {
@@ -144,27 +297,33 @@ fn block_list<G: Game>(
             ));
         }
     }
-    if !chunk.is_empty() {
-        one_box(loader, path, &chunk, chunk_line)?;
+    if !chunk.is_empty()
+        && let Some(e) = one_box(loader, path, &chunk, chunk_line)?
+    {
+        return Ok(Listed::NotYaml(e));
     }
-    Ok(())
+    Ok(Listed::Read)
 }
 
 /// One box's text (`- box: …` and its lines), from the file's line `line`, into the machine.
+/// `Ok(Some(error))` where the text is not YAML on its own.
 fn one_box<G: Game>(
     loader: &mut Loader<'_, G>,
     path: &Path,
     text: &str,
     line: usize,
-) -> Result<(), StoreError> {
+) -> Result<Option<StoreError>, StoreError> {
     if let Some(entry) = quick_box(text) {
-        return add(loader, &entry);
+        return add(loader, &entry).map(|()| None);
+    }
+    if let Err(e) = parse_yaml::<serde_yaml::Value>(path, text, line) {
+        return Ok(Some(e));
     }
     let entries: Vec<BoxEntry> = parse_yaml(path, text, line)?;
     for entry in entries {
         add(loader, &entry)?;
     }
-    Ok(())
+    Ok(None)
 }
 
 /// A box's text read at once where it is exactly as this program writes it (plain or simply
@@ -231,10 +390,16 @@ fn flow_list<G: Game>(
     loader: &mut Loader<'_, G>,
     line: usize,
     first: &str,
-) -> Result<(), StoreError> {
+) -> Result<Listed, StoreError> {
     let path = lines.path;
     let mut text = format!("boxes: {first}\n");
-    while let Some((_, l)) = lines.next_line()? {
+    loop {
+        let l = match lines.next_line() {
+            Ok(Some((_, l))) => l,
+            Ok(None) => break,
+            Err(e @ StoreError::Invalid { .. }) if lines.long => return Ok(Listed::NotYaml(e)),
+            Err(e) => return Err(e),
+        };
         text.push_str(&l);
         text.push('\n');
         if text.len() > MAX_FLOW_TEXT {
@@ -251,11 +416,14 @@ fn flow_list<G: Game>(
     struct Flow {
         boxes: Vec<BoxEntry>,
     }
+    if let Err(e) = parse_yaml::<serde_yaml::Value>(path, &text, line) {
+        return Ok(Listed::NotYaml(e));
+    }
     let flow: Flow = parse_yaml(path, &text, line)?;
     for entry in &flow.boxes {
         add(loader, entry)?;
     }
-    Ok(())
+    Ok(Listed::Read)
 }
 
 /// Writes a machine as YAML, box by box.

@@ -137,11 +137,11 @@ proptest! {
         let game = TicTacToe;
         let path = std::path::Path::new("fuzz.mbx");
         let format = matchbox::store::Format::Binary;
-        let _ = matchbox::store::read_machine(&game, path, format, &bytes[..]);
+        let _ = matchbox::store::read_machine(&game, path, format, std::io::Cursor::new(&bytes[..]));
         let mut file = b"MATCHBOX\x01\x00\x00".to_vec();
         file.extend_from_slice(&bytes);
-        let _ = matchbox::store::read_machine(&game, path, format, &file[..]);
-        let _ = matchbox::store::read_file_game_from(path, format, &file[..]);
+        let _ = matchbox::store::read_machine(&game, path, format, std::io::Cursor::new(&file[..]));
+        let _ = matchbox::store::read_file_game_from(path, format, std::io::Cursor::new(&file[..]));
     }
 
     #[test]

@@ -36,6 +36,7 @@ mod roundtrip;
 mod rules;
 mod safety;
 mod screens;
+mod shapes;
 mod shard;
 mod solve;
 mod store;
