@@ -24,6 +24,10 @@ pub struct RunSettings {
     pub seed: u64,
     pub size: String,
     pub start_games_played: u64,
+    /// The digest of the machine's beads when the run began ([`crate::learn::Machine::digest`]);
+    /// absent in parts written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_machine: Option<String>,
     pub symmetry: String,
     pub tie_break: String,
     /// What the header says in more words than the JSON (not in the JSON).
@@ -40,6 +44,8 @@ pub struct RivalSettings {
     pub reinforcement: String,
     pub seed: u64,
     pub side: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_machine: Option<String>,
     pub symmetry: String,
 }
 
@@ -59,14 +65,33 @@ pub struct Words {
 }
 
 impl RunSettings {
-    /// The first setting that differs from `other`'s, by its JSON key, if any.
-    pub fn first_difference(&self, other: &RunSettings) -> Option<String> {
-        let (a, b) = (
-            serde_json::to_value(self).ok()?,
-            serde_json::to_value(other).ok()?,
-        );
-        let (a, b) = (a.as_object()?, b.as_object()?);
-        a.keys().find(|k| a.get(*k) != b.get(*k)).cloned()
+    /// The settings that differ from `other`'s, by their JSON keys, the ones a person chose
+    /// first (the game before the box count it makes).
+    pub fn differences(&self, other: &RunSettings) -> Vec<String> {
+        const FIRST: [&str; 9] = [
+            "game",
+            "size",
+            "learner",
+            "symmetry",
+            "engine",
+            "opponent",
+            "seed",
+            "start_machine",
+            "start_games_played",
+        ];
+        let (Ok(a), Ok(b)) = (serde_json::to_value(self), serde_json::to_value(other)) else {
+            return vec!["the settings".into()];
+        };
+        let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+            return vec!["the settings".into()];
+        };
+        let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+        keys.sort_by_key(|k| (FIRST.iter().position(|f| f == k).unwrap_or(FIRST.len()), *k));
+        keys.dedup();
+        keys.into_iter()
+            .filter(|k| a.get(*k) != b.get(*k))
+            .cloned()
+            .collect()
     }
 }
 

@@ -649,6 +649,7 @@ impl<G: GameDefaults> Setup<G> {
                 reinforcement: r.reinforcement.to_string(),
                 seed: r.seed,
                 side: g.side_name(r.boxes.side()).to_string(),
+                start_machine: Some(r.digest()),
                 symmetry: r.boxes.mode().to_string(),
             }),
             reinforcement: m.reinforcement.to_string(),
@@ -656,6 +657,7 @@ impl<G: GameDefaults> Setup<G> {
             seed: m.seed,
             size: g.variant(),
             start_games_played: m.games_played,
+            start_machine: Some(m.digest()),
             symmetry: m.boxes.mode().to_string(),
             tie_break: self.bout.options().tie_break.to_string(),
             words: Words {

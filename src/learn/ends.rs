@@ -29,8 +29,10 @@ impl Ends {
             self.add(kind, n);
         }
     }
+    /// Every game counted (saturating: a total past `u64::MAX`, from a forged file, is no
+    /// total a run can have).
     pub fn total(&self) -> u64 {
-        self.0.values().sum()
+        self.0.values().fold(0u64, |t, &n| t.saturating_add(n))
     }
     /// Each kind and its count, most common first.
     pub fn by_count(&self) -> Vec<(&str, u64)> {

@@ -234,9 +234,17 @@ impl ExperimentResult {
 
     /// The sums of two sets of runs of the same number of games (in either order: the sums are
     /// the same).
-    pub fn merge(mut self, other: Self) -> Self {
-        self.runs += other.runs;
-        self.first_box_empty += other.first_box_empty;
+    pub fn merge(self, other: Self) -> Self {
+        self.checked_merge(other)
+            .expect("the counts of runs played fit their types")
+    }
+
+    /// [`ExperimentResult::merge`], or `None` if a sum would pass its type's range (parts read
+    /// from files claiming too much).
+    pub fn checked_merge(mut self, other: Self) -> Option<Self> {
+        self.runs = self.runs.checked_add(other.runs)?;
+        self.first_box_empty = self.first_box_empty.checked_add(other.first_box_empty)?;
+        self.ended.total().checked_add(other.ended.total())?;
         self.ended.merge(&other.ended);
         for (a, b) in [
             (&mut self.losses_by_game, &other.losses_by_game),
@@ -248,15 +256,19 @@ impl ExperimentResult {
             ),
             (&mut self.last_loss, &other.last_loss),
         ] {
-            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+            for (x, y) in a.iter_mut().zip(b) {
+                *x = x.checked_add(*y)?;
+            }
         }
         for (a, b) in [
             (&mut self.cumulative_losses, &other.cumulative_losses),
             (&mut self.cumulative_losses_sq, &other.cumulative_losses_sq),
         ] {
-            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+            for (x, y) in a.iter_mut().zip(b) {
+                *x = x.checked_add(*y)?;
+            }
         }
-        self
+        Some(self)
     }
 
     pub fn mean_losses(&self) -> f64 {

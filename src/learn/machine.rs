@@ -174,6 +174,21 @@ impl<G: Game> Machine<G> {
         self.boxes.bead_index(b)
     }
 
+    /// A short digest of every box's beads (16 hex digits of their SHA-256): two runs that say
+    /// they started from the same machine can be checked to have.
+    pub fn digest(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update((self.boxes.len() as u64).to_le_bytes());
+        for n in &self.beads {
+            h.update(n.to_le_bytes());
+        }
+        h.finalize()[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
     /// The beads of each arrow of box `b`.
     pub fn beads_in(&self, b: usize) -> Vec<Beads> {
         let base = self.base(b);

@@ -2,6 +2,7 @@
 //! against the machine): it owns the terminal (crossterm) and the training thread (`worker`).
 //! What the screens hold and draw is in [`crate::view`], shared with the browser.
 
+pub mod input;
 mod suspend;
 pub mod worker;
 
@@ -11,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use ratatui::DefaultTerminal;
-use ratatui::crossterm::event::{self, Event, KeyEventKind};
+use ratatui::crossterm::event;
 
 use crate::view::app::{self, Command, Mode, Speed, Titles, WatchApp, action_for};
 use crate::view::board::BoardView;
@@ -156,13 +157,11 @@ fn watch_loop<G: BoardView>(
         terminal.draw(|f| render::watch(f, app))?;
         let next = now + frame;
         while let Some(wait) = next.checked_duration_since(Instant::now()) {
-            if !event::poll(wait)? {
+            let Some(key) = input::next(wait)? else {
                 break;
-            }
-            if let Event::Key(key) = event::read()?
-                && key.kind == KeyEventKind::Press
-                && !suspend_key(&key)
-                && let Some(action) = action_for(key_of(key), Mode::Watch)
+            };
+            if !suspend_key(&key)
+                && let Some(action) = action_for(key, Mode::Watch)
             {
                 for cmd in app.update(action) {
                     // A closed channel means the trainer has stopped; quitting still works.
@@ -189,14 +188,11 @@ fn play_loop<G: BoardView>(terminal: &mut DefaultTerminal, app: &mut PlayApp<G>)
         terminal.draw(|f| render::play(f, app))?;
         // Every key waiting is taken before the next frame (a paste of thousands of
         // characters is one frame, not thousands); a stop signal is looked at meanwhile.
-        if !event::poll(Duration::from_millis(100))? {
-            continue;
-        }
-        while event::poll(Duration::ZERO)? {
-            if let Event::Key(key) = event::read()?
-                && key.kind == KeyEventKind::Press
-                && !suspend_key(&key)
-                && let Some(action) = action_for(key_of(key), Mode::Play)
+        let mut wait = Duration::from_millis(100);
+        while let Some(key) = input::next(wait)? {
+            wait = Duration::ZERO;
+            if !suspend_key(&key)
+                && let Some(action) = action_for(key, Mode::Play)
             {
                 app.update(action);
             }
@@ -235,11 +231,9 @@ pub fn preparing<T: Send>(
                         theme.apply(f.buffer_mut());
                     })?;
                     tick += 1;
-                    if event::poll(Duration::from_millis(100))?
-                        && let Event::Key(key) = event::read()?
-                        && key.kind == KeyEventKind::Press
+                    if let Some(key) = input::next(Duration::from_millis(100))?
                         && matches!(
-                            action_for(key_of(key), Mode::Watch),
+                            action_for(key, Mode::Watch),
                             Some(app::Action::Quit | app::Action::Back | app::Action::Interrupt)
                         )
                     {
@@ -262,9 +256,8 @@ pub fn preparing<T: Send>(
 
 /// A terminal key press as the screens' [`Key`].
 /// Ctrl-Z: the screen suspends (raw mode delivers it as a key, not as a signal).
-fn suspend_key(key: &event::KeyEvent) -> bool {
-    let z = key.code == event::KeyCode::Char('z')
-        && key.modifiers.contains(event::KeyModifiers::CONTROL);
+fn suspend_key(key: &Key) -> bool {
+    let z = key.code == KeyCode::Char('z') && key.ctrl;
     if z {
         suspend::ask();
     }

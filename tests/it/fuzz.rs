@@ -145,6 +145,56 @@ proptest! {
     }
 
     #[test]
+    fn binary_files_with_a_good_checksum_refuse_or_load(
+        bytes in prop::collection::vec(any::<u8>(), 0..300),
+        settings in text(),
+        packed in 0u8..3,
+    ) {
+        use sha2::{Digest, Sha256};
+        let sealed = |mut file: Vec<u8>| {
+            let sum = Sha256::digest(&file);
+            file.extend_from_slice(&sum);
+            file
+        };
+        let game = TicTacToe;
+        let path = std::path::Path::new("fuzz.mbx");
+        let format = matchbox::store::Format::Binary;
+        // Any bytes after the magic, sealed with their checksum.
+        let mut file = b"MATCHBOX\x01\x00".to_vec();
+        file.push(packed);
+        file.extend_from_slice(&bytes);
+        let file = sealed(file);
+        let _ = matchbox::store::read_machine(&game, path, format, std::io::Cursor::new(&file[..]));
+        let _ = matchbox::store::read_file_game_from(path, format, std::io::Cursor::new(&file[..]));
+        // Any settings text, then any boxes, sealed.
+        let mut file = b"MATCHBOX\x01\x00".to_vec();
+        file.push(packed);
+        file.extend_from_slice(&(settings.len() as u32).to_le_bytes());
+        file.extend_from_slice(settings.as_bytes());
+        file.extend_from_slice(&bytes);
+        let file = sealed(file);
+        let _ = matchbox::store::read_machine(&game, path, format, std::io::Cursor::new(&file[..]));
+    }
+
+    #[test]
+    fn no_bytes_typed_leave_the_keys_stuck(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
+        use matchbox::tui::input::Decoder;
+        use matchbox::view::key::{Key, KeyCode};
+        let mut d = Decoder::default();
+        let mut keys = std::collections::VecDeque::new();
+        for &b in &bytes {
+            d.push(b, &mut keys);
+        }
+        d.end_of_input(&mut keys);
+        prop_assert!(keys.len() <= bytes.len());
+        // After the escape time, the next key is the key typed.
+        d.give_up(&mut keys);
+        keys.clear();
+        d.push(b'q', &mut keys);
+        prop_assert_eq!(Vec::from(keys), vec![Key { code: KeyCode::Char('q'), ctrl: false }]);
+    }
+
+    #[test]
     fn matchbox_files_load_or_refuse(t in text(), key in prop::sample::select(&["game", "size", "side", "symmetry", "seed", "beads", "position", "arrows", "move"][..])) {
         let game = Hexapawn::new(Size::GARDNER);
         let path = std::path::Path::new("fuzz.yaml");
@@ -168,4 +218,76 @@ fn arimaa_tokens_ending_in_a_multibyte_character_are_refused_not_panics() {
     }
     let mini = MiniArimaa::new();
     assert!(mini.parse_move(&mini.start(), "b1e ✓").is_err());
+}
+
+/// A part of an experiment with one of its values replaced: `merge` refuses it in one line or
+/// merges it, never a panic, a hang or a message of many lines.
+#[test]
+fn merge_parts_edited_anywhere_are_refused_or_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let part = |k: usize| {
+        let shard = format!("{k}/2");
+        let args = [
+            "experiment",
+            "hexapawn",
+            "--runs",
+            "6",
+            "--games",
+            "3",
+            "--seed",
+            "9",
+            "--shard",
+            &shard,
+        ];
+        let path = dir.path().join(format!("p{k}.json"));
+        std::fs::write(&path, crate::common::stdout(&args)).unwrap();
+        path
+    };
+    let (first, second) = (part(1), part(2));
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&second).unwrap()).unwrap();
+    // Every leaf of the part, by its JSON pointer.
+    fn leaves(v: &serde_json::Value, at: String, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(o) => o
+                .iter()
+                .for_each(|(k, x)| leaves(x, format!("{at}/{k}"), out)),
+            serde_json::Value::Array(a) => a
+                .iter()
+                .enumerate()
+                .for_each(|(i, x)| leaves(x, format!("{at}/{i}"), out)),
+            _ => out.push(at),
+        }
+    }
+    let mut all = Vec::new();
+    leaves(&value, String::new(), &mut all);
+    let replacements: [serde_json::Value; 7] = [
+        serde_json::json!(u64::MAX),
+        serde_json::json!(-1),
+        serde_json::json!(1_000_000_000_000_000u64),
+        serde_json::json!(0),
+        serde_json::json!("\u{1b}[2J\u{202e}"),
+        serde_json::json!(null),
+        serde_json::json!([[[[[[1]]]]]]),
+    ];
+    let edited = dir.path().join("edited.json");
+    let mut rng = matchbox::rng::rng_from_seed(11);
+    for _ in 0..48 {
+        let at = &all[matchbox::rng::uniform_below(&mut rng, all.len() as u32) as usize];
+        let with = &replacements[matchbox::rng::uniform_below(&mut rng, 7) as usize];
+        let mut v = value.clone();
+        *v.pointer_mut(at).unwrap() = with.clone();
+        std::fs::write(&edited, v.to_string()).unwrap();
+        let out = crate::common::run(&["merge", first.to_str().unwrap(), edited.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_ne!(
+            out.status.code(),
+            Some(101),
+            "{at} = {with}: a panic: {err}"
+        );
+        if !out.status.success() {
+            assert_eq!(err.lines().count(), 1, "{at} = {with}: {err}");
+            assert!(!err.contains('\u{1b}'), "{at} = {with}: {err}");
+        }
+    }
 }

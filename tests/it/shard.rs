@@ -300,3 +300,56 @@ fn no_chart_table_film_or_label_replaces_a_machine() {
     assert!(e.contains("m.txt"), "{e}");
     assert_eq!(std::fs::read(&txt).unwrap(), before);
 }
+
+/// Parts are checked as strictly as the command line: halves that began from different machines,
+/// parts of another game (named by the game, not by a count it makes), a label with control
+/// characters.
+#[test]
+fn parts_of_other_machines_or_games_and_forged_labels_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).display().to_string();
+    let start = d("start.yaml");
+    stdout(&["train", "hexapawn", "--games", "7", "--save", &start]);
+    let base = [
+        "experiment",
+        "hexapawn",
+        "--runs",
+        "8",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+    ];
+    let fresh = parts(dir.path(), &base, 2);
+    let resumed_dir = dir.path().join("resumed");
+    std::fs::create_dir(&resumed_dir).unwrap();
+    let mut resumed_args = base.to_vec();
+    resumed_args.extend(["--boxes", &start]);
+    let resumed = parts(&resumed_dir, &resumed_args, 2);
+    let err = refused(&["merge", &fresh[0], &resumed[1]]);
+    assert!(err.contains("start_machine is"), "{err}");
+    // Another game: the game is named first.
+    let other_dir = dir.path().join("other");
+    std::fs::create_dir(&other_dir).unwrap();
+    let mut ttt = base.to_vec();
+    ttt[1] = "tictactoe";
+    let other = parts(&other_dir, &ttt, 2);
+    let err = refused(&["merge", &fresh[0], &other[1]]);
+    assert!(
+        err.contains("its settings differ: game is \"tictactoe\" here"),
+        "{err}"
+    );
+    // A label edited to hold a terminal escape.
+    let forged = d("forged.json");
+    let text = std::fs::read_to_string(&fresh[1]).unwrap();
+    let label_at = text.find("\"label\":\"").unwrap() + 9;
+    let mut edited = text.clone();
+    edited.insert_str(label_at, "\\u001b[31m");
+    std::fs::write(&forged, edited).unwrap();
+    let err = refused(&["merge", &fresh[0], &forged]);
+    assert!(
+        err.contains("forged.json") && err.contains("control characters"),
+        "{err}"
+    );
+    assert!(!err.contains('\u{1b}'));
+}

@@ -28,6 +28,20 @@ fn read_part(path: &Path) -> Result<Part> {
             part.version
         );
     }
+    if part.runs > u32::MAX as usize {
+        bail!(
+            "{name}: {} runs: an experiment counts at most {} runs",
+            crate::text::group(part.runs as u64),
+            crate::text::group(u32::MAX as u64)
+        );
+    }
+    if part.games > super::experiment::MAX_EXPERIMENT_GAMES {
+        bail!(
+            "{name}: {} games a run: an experiment keeps at most {} games a run",
+            crate::text::group(part.games as u64),
+            crate::text::group(super::experiment::MAX_EXPERIMENT_GAMES as u64)
+        );
+    }
     let Shard { k, n } = part.shard;
     if n > crate::cli::MAX_SHARDS {
         bail!(
@@ -40,6 +54,18 @@ fn read_part(path: &Path) -> Result<Part> {
     };
     if part.variants.is_empty() {
         bail!("{name}: a part without results");
+    }
+    // A label is printed and drawn: one written by hand with control characters is refused.
+    if let Some(v) = part.variants.iter().find(|v| {
+        v.label
+            .chars()
+            .chain(v.name.chars())
+            .any(|c| c.is_control() || crate::text::is_format_control(c))
+    }) {
+        bail!(
+            "{name}: the label {} holds control characters: not a part matchbox wrote",
+            crate::text::quote(&v.label)
+        );
     }
     for v in &part.variants {
         check_sums(&v.result, runs.len(), part.games)
@@ -78,6 +104,20 @@ fn check_sums(r: &ExperimentResult, runs: usize, games: usize) -> Result<()> {
     {
         bail!("its counts do not add up to its {runs} runs");
     }
+    // Losses so far: the running sums of the losses of each game, their squares between the
+    // least and the most they can be.
+    let mut so_far = 0u64;
+    for g in 0..games {
+        so_far += r.losses_by_game[g] as u64;
+        let most_sq = (g as u64 + 1).pow(2).saturating_mul(runs as u64);
+        if r.cumulative_losses[g] != so_far
+            || r.cumulative_losses_sq[g] < so_far
+            || r.cumulative_losses_sq[g] > most_sq
+            || r.losses_by_game_first_box_kept[g] > r.losses_by_game[g]
+        {
+            bail!("its losses so far do not add up at game {}", g + 1);
+        }
+    }
     Ok(())
 }
 
@@ -85,22 +125,22 @@ fn check_sums(r: &ExperimentResult, runs: usize, games: usize) -> Result<()> {
 fn check_same(a: &Part, b: &Part, first: &Path, path: &Path) -> Result<()> {
     let differ = |what: &str| -> Result<()> {
         bail!(
-            "{}: a part of another experiment than {} ({what} differ)",
+            "{}: a part of another experiment than {} ({what})",
             path.display(),
             first.display()
         )
     };
     if a.runs != b.runs {
-        return differ("--runs");
+        return differ("--runs differ");
     }
     if a.games != b.games {
-        return differ("--games");
+        return differ("--games differ");
     }
     if a.compare != b.compare {
-        return differ("--compare");
+        return differ("--compare differs");
     }
     if a.shard.n != b.shard.n {
-        return differ("the numbers of shards");
+        return differ("the numbers of shards differ");
     }
     let names = |p: &Part| {
         p.variants
@@ -109,14 +149,28 @@ fn check_same(a: &Part, b: &Part, first: &Path, path: &Path) -> Result<()> {
             .collect::<Vec<_>>()
     };
     if names(a) != names(b) {
-        return differ("the variants");
+        return differ("the variants differ");
     }
     for (x, y) in a.variants.iter().zip(&b.variants) {
-        if let Some(key) = x.settings.first_difference(&y.settings) {
-            return differ(&format!("the settings: {key}"));
+        let keys = x.settings.differences(&y.settings);
+        if let Some(first) = keys.first() {
+            let (ja, jb) = (
+                serde_json::to_value(&x.settings).unwrap_or_default(),
+                serde_json::to_value(&y.settings).unwrap_or_default(),
+            );
+            let shown = |v: &serde_json::Value| crate::text::quote(&v[first.as_str()].to_string());
+            let more = match keys.len() {
+                1 => String::new(),
+                _ => format!("; also {}", keys[1..].join(", ")),
+            };
+            return differ(&format!(
+                "its settings differ: {first} is {} here, {} there{more}",
+                shown(&jb),
+                shown(&ja)
+            ));
         }
         if x.label != y.label {
-            return differ("the labels");
+            return differ("the labels differ");
         }
     }
     Ok(())
@@ -144,7 +198,12 @@ fn gather(paths: &[PathBuf]) -> Result<Part> {
                 check_same(&acc, &part, paths[0].as_path(), path)?;
                 for (a, b) in acc.variants.iter_mut().zip(part.variants) {
                     let total = std::mem::replace(&mut a.result, ExperimentResult::empty(0));
-                    a.result = total.merge(b.result);
+                    a.result = total.checked_merge(b.result).with_context(|| {
+                        format!(
+                            "{}: its counts and the others' pass what a count holds",
+                            path.display()
+                        )
+                    })?;
                 }
                 acc
             }
