@@ -292,6 +292,16 @@ fn learner_source<G: GameDefaults>(game: &G, opts: &MachineOptions) -> Result<So
         Some(path) => {
             let mut m = machine_from_file(game, opts, path)?;
             if let Some(bytes) = opts.max_memory {
+                let need = m.boxes.memory();
+                if !m.boxes.is_lazy() && need > bytes {
+                    return Err(crate::learn::LearnError::TableTooBig {
+                        game: game.name(),
+                        variant: game.variant(),
+                        need: crate::text::bytes(need as u64),
+                        max: crate::text::bytes(bytes as u64),
+                    }
+                    .into());
+                }
                 std::sync::Arc::make_mut(&mut m.boxes).set_budget(bytes);
             }
             Source::Loaded(m)

@@ -65,6 +65,15 @@ pub enum LearnError {
     #[error("{found} bead counts for a box of {expected} arrows")]
     ArrowCount { expected: usize, found: usize },
     #[error(
+        "--max-memory {max}: a table machine makes every box at once, and {game} {variant}'s take {need}; a lazy machine (--engine lazy) makes its boxes as it meets them, within the limit"
+    )]
+    TableTooBig {
+        game: &'static str,
+        variant: String,
+        need: String,
+        max: String,
+    },
+    #[error(
         "this opponent does not choose uniformly from a set of moves, so it cannot be compiled into a table; use the lazy engine"
     )]
     NotCompilable,

@@ -41,9 +41,27 @@ impl MachineSpec {
     /// A machine with fresh boxes. More bead counts than the learner has moves are refused.
     pub fn build<G: GameDefaults>(&self, game: &G) -> Result<Machine<G>, LearnError> {
         let (side, mode, forced) = self.set_choice(game);
-        let mut boxes = match self.lazy {
-            true => BoxSet::lazy(game, side, mode, forced),
-            false => BoxSet::build_with(game, side, mode, forced),
+        let mut boxes = match (self.lazy, self.max_memory) {
+            (true, _) => BoxSet::lazy(game, side, mode, forced),
+            (false, None) => BoxSet::build_with(game, side, mode, forced),
+            // Within the limit or refused, without building more than it allows (a box takes
+            // more than 16 bytes).
+            (false, Some(max)) => {
+                let set = BoxSet::build_at_most(game, side, mode, forced, max / 16 + 1);
+                let need = set.as_ref().map(|s| s.memory());
+                if need.is_none_or(|n| n > max) {
+                    return Err(LearnError::TableTooBig {
+                        game: game.name(),
+                        variant: game.variant(),
+                        need: match need {
+                            Some(n) => crate::text::bytes(n as u64),
+                            None => format!("more than {}", crate::text::bytes(max as u64)),
+                        },
+                        max: crate::text::bytes(max as u64),
+                    });
+                }
+                set.expect("within the limit")
+            }
         };
         if let Some(bytes) = self.max_memory {
             boxes.set_budget(bytes);

@@ -228,6 +228,22 @@ impl<'a, G: Game> Loader<'a, G> {
                         ),
                     ));
                 }
+                // One bead count a move of the learner's, as `--beads` is checked.
+                let moves = (0..m.boxes.len())
+                    .map(|b| m.boxes.stage(b) as usize + 1)
+                    .max()
+                    .unwrap_or(0);
+                let given = h.initial_beads.counts().len();
+                if given > moves {
+                    let err = crate::learn::LearnError::TooManyStages {
+                        beads: h.initial_beads.to_string(),
+                        given,
+                        moves,
+                        game: self.game.name(),
+                        variant: self.game.variant(),
+                    };
+                    return Err(invalid(self.path, format!("key `initial_beads`: {err}")));
+                }
                 m
             }
             Boxes::Table { machine: None, .. } => unreachable!("enumerated above"),

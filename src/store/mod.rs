@@ -192,7 +192,8 @@ fn parse_yaml<T: serde::de::DeserializeOwned>(
     let de = serde_yaml::Deserializer::from_str(text);
     serde_path_to_error::deserialize(de).map_err(|e| {
         let key = e.path().to_string();
-        let inner = one_line(&at_file_line(&e.inner().to_string(), line));
+        let message = at_line_column(&e.inner().to_string(), text);
+        let inner = one_line(&at_file_line(&message, line));
         // The parser may name the key itself.
         let inner = inner
             .strip_prefix(&format!("{key}: "))
@@ -204,6 +205,21 @@ fn parse_yaml<T: serde::de::DeserializeOwned>(
             invalid(path, format!("key `{key}`: {inner}"))
         }
     })
+}
+
+/// A parser's message that places a fault by its byte (` at position N`, for a control character)
+/// placed by its line and column in `text` instead, as the parser's other messages are.
+fn at_line_column(message: &str, text: &str) -> String {
+    let Some((head, n)) = message
+        .rsplit_once(" at position ")
+        .and_then(|(h, n)| Some((h, n.trim().parse::<usize>().ok()?)))
+    else {
+        return message.to_string();
+    };
+    let before = text.get(..n.min(text.len())).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+    format!("{head} at line {line} column {column}")
 }
 
 /// A parser's message with its line (` at line N column C`) counted from the file's start, where

@@ -497,3 +497,74 @@ fn bidi_controls_in_names_are_echoed_escaped() {
         "a\\u{200f}b\\u{feff}"
     );
 }
+
+/// Limits and settings a file or an option states are kept or refused, never ignored: a table
+/// machine over `--max-memory`, a file's bead counts for more moves than its learner makes; a
+/// control character in a file is placed by its line and column.
+#[test]
+fn limits_and_settings_are_kept_or_refused_in_one_line() {
+    let err = refused(&["train", "hexapawn", "--games", "5", "--max-memory", "1KB"]);
+    assert!(
+        err.contains("--max-memory 1.0 kB") && err.contains("1.3 kB"),
+        "{err}"
+    );
+    // (After the notice that a big game's table takes a while: the boxes are refused at once.)
+    let out = crate::common::run(&[
+        "train",
+        "hexapawn",
+        "--size",
+        "5x6",
+        "--games",
+        "5",
+        "--max-memory",
+        "1MB",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success()
+            && err
+                .trim_end()
+                .lines()
+                .last()
+                .unwrap()
+                .contains("more than 1.0 MB"),
+        "{err}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.yaml");
+    let p = m.to_str().unwrap();
+    crate::common::stdout(&["train", "hexapawn", "--games", "5", "--save", p]);
+    let err = refused(&[
+        "train",
+        "hexapawn",
+        "--boxes",
+        p,
+        "--games",
+        "5",
+        "--max-memory",
+        "1KB",
+    ]);
+    assert!(err.contains("a table machine"), "{err}");
+    let text = std::fs::read_to_string(&m).unwrap();
+    let bad = dir.path().join("bad.yaml");
+    let b = bad.to_str().unwrap();
+    std::fs::write(
+        &bad,
+        text.replace(
+            "initial_beads:\n- 1\n",
+            "initial_beads:\n- 1\n- 2\n- 3\n- 4\n- 5\n",
+        ),
+    )
+    .unwrap();
+    let err = refused(&["train", "hexapawn", "--boxes", b, "--games", "1"]);
+    assert!(
+        err.contains("key `initial_beads`") && err.contains("at most 3 moves"),
+        "{err}"
+    );
+    std::fs::write(&bad, text.replace("side: black", "side: black # a\u{1}b")).unwrap();
+    let err = refused(&["train", "hexapawn", "--boxes", b, "--games", "1"]);
+    assert!(
+        err.contains("control characters are not allowed at line 5 column"),
+        "{err}"
+    );
+}
