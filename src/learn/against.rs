@@ -37,6 +37,16 @@ impl Hint {
             if let Some(super::MatchError::Bout(b)) = e.downcast_ref::<super::MatchError>() {
                 return b.hint();
             }
+            let learner = match e.downcast_ref::<super::MatchError>() {
+                Some(super::MatchError::Learner(l)) => Some(l),
+                _ => e.downcast_ref::<super::LearnError>(),
+            };
+            if let Some(super::LearnError::TableTooBig { .. }) = learner {
+                return Some(Hint {
+                    key: "engine",
+                    values: &["lazy"],
+                });
+            }
             at = e.source();
         }
         None

@@ -65,7 +65,7 @@ pub enum LearnError {
     #[error("{found} bead counts for a box of {expected} arrows")]
     ArrowCount { expected: usize, found: usize },
     #[error(
-        "--max-memory {max}: a table machine makes every box at once, and {game} {variant}'s take {need}; a lazy machine (--engine lazy) makes its boxes as it meets them, within the limit"
+        "the memory allowed the boxes is {max}, but a table machine makes every box at once, and {game} {variant}'s take {need} (a lazy machine makes its boxes as it meets them, within the limit)"
     )]
     TableTooBig {
         game: &'static str,

@@ -505,7 +505,9 @@ fn bidi_controls_in_names_are_echoed_escaped() {
 fn limits_and_settings_are_kept_or_refused_in_one_line() {
     let err = refused(&["train", "hexapawn", "--games", "5", "--max-memory", "1KB"]);
     assert!(
-        err.contains("--max-memory 1.0 kB") && err.contains("1.3 kB"),
+        err.contains("allowed the boxes is 1.0 kB")
+            && err.contains("1.3 kB")
+            && err.contains("use --engine lazy"),
         "{err}"
     );
     // (After the notice that a big game's table takes a while: the boxes are refused at once.)
