@@ -211,7 +211,7 @@ pub struct ReplayArgs {
     /// Arimaa: the side to move in --position (gold or silver)
     #[arg(long)]
     pub side: Option<String>,
-    /// Arimaa: the number of the first turn in the record (for messages)
+    /// Arimaa: the number of the first turn in the record (for its move numbers) [default: the record's first move number, else 1]
     #[arg(long)]
     pub turn: Option<u32>,
     /// Print one JSON object on stdout
@@ -235,6 +235,9 @@ pub struct MovesArgs {
     /// Read those turns from this file (`-`: standard input), one turn a line
     #[arg(long, value_name = "FILE")]
     pub moves_file: Option<PathBuf>,
+    /// The number of the first turn in --moves (for their move numbers) [default: the record's first move number, else 1]
+    #[arg(long)]
+    pub turn: Option<u32>,
     /// List every turn in steps
     #[arg(long)]
     pub list: bool,

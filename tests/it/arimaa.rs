@@ -287,3 +287,35 @@ fn mini_arimaa_move_lists_keep_their_capture_tokens() {
     }
     assert!(captures > 10, "captures met: {captures}");
 }
+
+/// A fragment of a game record, with its move numbers, is taken by `moves` as by `replay`: the
+/// turns are numbered from the first move number written (or from --turn).
+#[test]
+fn a_record_fragment_numbers_its_turns_from_its_first_move_number() {
+    let turns = |extra: &[&str]| {
+        let mut a = vec!["moves", "arimaa", "--moves", "50g Ee2n 50s ed7s", "--json"];
+        a.extend(extra);
+        crate::common::json(&a)["turns"].as_u64().unwrap()
+    };
+    assert!(turns(&[]) > 0);
+    assert_eq!(turns(&["--turn", "50"]), turns(&[]));
+    let err = crate::common::refused(&[
+        "moves",
+        "arimaa",
+        "--turn",
+        "3",
+        "--moves",
+        "50g Ee2n 50s ed7s",
+    ]);
+    assert!(
+        err.contains("turn 3g") && err.contains("`50g` stands before"),
+        "{err}"
+    );
+    let err = crate::common::refused(&["moves", "arimaa", "--moves", "50g Ee2n 51s ed7s"]);
+    assert!(err.contains("`51s` stands before turn 50s"), "{err}");
+    let err = crate::common::refused(&["replay", "arimaa", "--moves", "7g Ra1"]);
+    assert!(
+        err.contains("turn 7g"),
+        "replay numbers from the record too: {err}"
+    );
+}

@@ -114,15 +114,7 @@ pub(super) fn moves(a: &MovesArgs) -> Result<MovesReport> {
     check_in_play(&rules, &board, side)?;
     let mut line = GameLine::new(board, side);
     if let Some(record) = &crate::cli::record_text(a.moves.as_deref(), a.moves_file.as_deref())? {
-        let silver_first = usize::from(side == Side::Second);
-        for (i, (written, turn)) in split_numbered(record).iter().enumerate() {
-            if let Some(token) = written {
-                check_move_number(token, 1 + (i + silver_first) / 2, line.to_move)
-                    .map_err(|e| BadRecord(format!("turn {} of --moves: {e}", i + 1)))?;
-            }
-            line.play(&rules, turn)
-                .map_err(|e| BadRecord(format!("turn {} of --moves: {e}", i + 1)))?;
-        }
+        play_record(&rules, &mut line, record, a.turn)?;
     }
     if let Some((winner, reason)) = line.end {
         bail!(
@@ -255,6 +247,34 @@ impl fmt::Display for MovesReport {
     }
 }
 
+/// Plays a record's turns on `line`, each checked against its move number if it has one. The
+/// turns are numbered from `first` (`--turn`), else from the record's first move number (a
+/// fragment of a game, `50g …`), else from 1.
+fn play_record(rules: &Rules, line: &mut GameLine, record: &str, first: Option<u32>) -> Result<()> {
+    let turns = split_numbered(record);
+    let written_first = turns.first().and_then(|(w, _)| w.as_deref()).and_then(|t| {
+        let digits = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        digits.parse::<usize>().ok().filter(|&n| n >= 1)
+    });
+    let first_turn = first.map(|t| t as usize).or(written_first).unwrap_or(1);
+    let silver_first = usize::from(line.to_move == Side::Second);
+    for (i, (written, turn)) in turns.iter().enumerate() {
+        let number = first_turn.saturating_add((i + silver_first) / 2);
+        let letter = if line.to_move == Side::First {
+            'g'
+        } else {
+            's'
+        };
+        if let Some(token) = written {
+            check_move_number(token, number, line.to_move)
+                .map_err(|e| BadRecord(format!("turn {number}{letter}: {e}")))?;
+        }
+        line.play(rules, turn)
+            .map_err(|e| BadRecord(format!("turn {number}{letter}: {e}")))?;
+    }
+    Ok(())
+}
+
 /// `matchbox replay arimaa`: a record checked turn by turn.
 pub(super) fn replay(a: &ReplayArgs) -> Result<ArimaaReplay> {
     let (rules, mini_start, mini) = board_of(&a.game)?;
@@ -268,25 +288,9 @@ pub(super) fn replay(a: &ReplayArgs) -> Result<ArimaaReplay> {
         (None, Some(start)) => GameLine::new(start, Side::First),
         (None, None) => GameLine::from_setup(),
     };
-    let first_turn = a.turn.unwrap_or(1);
     let record =
         crate::cli::record_text(a.moves.as_deref(), a.moves_file.as_deref())?.unwrap_or_default();
-    let turns = split_numbered(&record);
-    let silver_first = usize::from(line.to_move == Side::Second);
-    for (i, (written, turn)) in turns.iter().enumerate() {
-        let number = first_turn as usize + (i + silver_first) / 2;
-        let letter = if line.to_move == Side::First {
-            'g'
-        } else {
-            's'
-        };
-        if let Some(token) = written {
-            check_move_number(token, number, line.to_move)
-                .map_err(|e| BadRecord(format!("turn {number}{letter}: {e}")))?;
-        }
-        line.play(&rules, turn)
-            .map_err(|e| BadRecord(format!("turn {number}{letter}: {e}")))?;
-    }
+    play_record(&rules, &mut line, &record, a.turn)?;
     let (winner, reason) = match line.end {
         Some((w, r)) => (side_name(w), Some(r.name())),
         None => ("none", None),
