@@ -208,3 +208,55 @@ impl Work {
         }
     }
 }
+
+/// Before games against a tree search of `simulations` a move: one short search timed on the
+/// opening position, the length of a game guessed from one random game, and the whole said
+/// (past two minutes) or refused (past a year), before the first move is searched.
+pub fn search_forecast<G: crate::game::Game>(game: &G, simulations: u32, games: u64) -> Result<()> {
+    use crate::players::mcts::MctsPlayer;
+    const PROBE: u32 = 2_000;
+    if simulations <= PROBE {
+        return Ok(());
+    }
+    let mut rng = crate::rng::rng_from_seed(1);
+    let start = game.start();
+    let timer = Instant::now();
+    let _ = MctsPlayer::new(PROBE).search(game, &start, &mut rng);
+    let per_move = timer.elapsed().as_secs_f64() * simulations as f64 / PROBE as f64;
+    // The search's moves in a game: half the plies of a random one.
+    let mut pos = start;
+    let mut plies = 0u64;
+    while game.outcome(&pos).is_none() {
+        let moves = game.moves(&pos);
+        let Some(&mv) = moves.get(crate::rng::uniform_below(&mut rng, moves.len() as u32) as usize)
+        else {
+            break;
+        };
+        pos = game.play(&pos, mv);
+        plies += 1;
+    }
+    let per_game = per_move * (plies as f64 / 2.0).max(1.0);
+    let total = per_game * games as f64;
+    const YEAR: f64 = 365.25 * 86400.0;
+    let said = format!(
+        "the tree search's {} simulations take about {} a move here (timed on the opening), so about {} a game",
+        crate::text::group(simulations as u64),
+        crate::text::duration_text(per_move.max(0.1)),
+        crate::text::duration_text(per_game)
+    );
+    if total > YEAR {
+        bail!(
+            "{said}: {} games would take about {:.0} years; ask for fewer simulations (mcts:{}) or games",
+            crate::text::group(games),
+            total / YEAR,
+            PROBE * 5
+        );
+    }
+    if total > 120.0 {
+        eprintln!(
+            "{said}: {} in all (Ctrl-C stops)",
+            crate::text::duration_text(total)
+        );
+    }
+    Ok(())
+}

@@ -11,6 +11,10 @@ use crate::rng::{Rng, uniform_below};
 pub const DEFAULT_SIMULATIONS: u32 = 1000;
 /// The most simulations per move accepted.
 pub const MAX_SIMULATIONS: u32 = 10_000_000;
+/// The most nodes a search's tree holds (about 256 MB): past it the tree grows no more, and
+/// further simulations start from its leaves (a search of millions of simulations on a big board
+/// would otherwise add a node for each move of each leaf it expands, without bound).
+pub const MAX_NODES: usize = 1 << 23;
 
 /// One node of the search tree: the move that led to it, the side that made it, and its
 /// statistics from that side's point of view.
@@ -100,6 +104,10 @@ impl MctsPlayer {
             if game.outcome(&cur).is_none() && (node == 0 || nodes[node as usize].visits > 0) {
                 buffer.clear();
                 game.legal_moves(&cur, &mut buffer);
+                if node != 0 && nodes.len() + buffer.len() > MAX_NODES {
+                    // The tree is full: this leaf stays a leaf.
+                    buffer.clear();
+                }
                 let first = nodes.len() as u32;
                 let side = game.to_move(&cur);
                 nodes.extend(buffer.iter().map(|&m| Node {

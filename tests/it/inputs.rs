@@ -150,6 +150,8 @@ fn move_numbers_must_be_the_turns_they_stand_before() {
         "gold",
         "--moves",
         "2g Ee2n",
+        "--turn",
+        "1",
     ]);
     assert!(err.contains("`2g` stands before turn 1g"), "{err}");
 }
@@ -569,4 +571,37 @@ fn limits_and_settings_are_kept_or_refused_in_one_line() {
         err.contains("control characters are not allowed at line 5 column"),
         "{err}"
     );
+}
+
+/// A tree search that would take minutes a move is forecast before its first move (said, or
+/// refused past a year).
+#[test]
+fn a_long_tree_search_is_forecast_before_it_starts() {
+    let err = refused(&[
+        "train",
+        "havannah",
+        "--size",
+        "10",
+        "--opponent",
+        "mcts:10000000",
+        "--games",
+        "1000000",
+    ]);
+    assert!(
+        err.contains("10,000,000 simulations take about") && err.contains("years"),
+        "{err}"
+    );
+    let err = refused(&[
+        "experiment",
+        "havannah",
+        "--size",
+        "10",
+        "--opponent",
+        "mcts:10000000",
+        "--runs",
+        "1000",
+        "--games",
+        "1000",
+    ]);
+    assert!(err.contains("years"), "{err}");
 }

@@ -407,6 +407,10 @@ pub(super) fn experiment<G: FullGame>(game: G, a: &ExperimentArgs, out: Out) -> 
     let games = a.learn.games.unwrap_or(50);
     check_size(a, games)?;
     let runs = runs_of(a)?;
+    if let Some(crate::players::Opponent::Mcts(n)) = a.learn.opponent.as_ref().map(|o| o.kind) {
+        let all = (runs.len() as u64).saturating_mul(games as u64);
+        crate::cli::progress::search_forecast(&game, n, all)?;
+    }
     // A part's JSON is all that goes to stdout.
     let out = if a.shard.is_some() {
         Out::new(true)

@@ -150,6 +150,9 @@ pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<Tra
     for path in [&a.save, &a.save_opponent].into_iter().flatten() {
         store::claim(path)?;
     }
+    if let Some(crate::players::Opponent::Mcts(n)) = a.learn.opponent.as_ref().map(|o| o.kind) {
+        crate::cli::progress::search_forecast(&game, n, games as u64)?;
+    }
     let mut s = Setup::new(game, &a.learn)?;
     if a.save_opponent.is_some() && s.rival().is_none() {
         bail!("--save-opponent needs --opponent matchbox");
@@ -164,7 +167,9 @@ pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<Tra
         let (mut work, mut done) = (Work::new(games as u64, "games"), 0);
         let mut results = Vec::new();
         while done < games {
-            let chunk = (games - done).min(1 << 16);
+            // Chunks that grow from one game: the first estimate of the time left comes after
+            // the first game, not the first 65,536 (a game against a long search takes minutes).
+            let chunk = (games - done).min(done.clamp(1, 1 << 16));
             results.clear();
             s.train_into(chunk as u64, &mut results);
             log.extend(&results);
