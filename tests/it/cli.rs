@@ -98,10 +98,14 @@ fn boxes_lists_every_box_with_diagram_and_arrows() {
 fn solve_reports_the_winner_and_best_first_moves() {
     let v = json(&["solve", "hexapawn", "--json"]);
     assert_eq!(v["winner"], "black");
-    assert_eq!(
-        v["best_moves"],
-        serde_json::json!(["a1-a2", "b1-b2", "c1-c2"])
+    // Every first move loses; the best resists longest (b1-b2, lost in 6 plies, not 4).
+    assert_eq!(v["best_moves"], serde_json::json!(["b1-b2"]));
+    let text = crate::common::stdout(&["solve", "hexapawn"]);
+    assert!(
+        text.contains("b1-b2    loss in 6  (best: resists longest)"),
+        "{text}"
     );
+    assert!(text.contains("a1-a2    loss in 4\n"), "{text}");
     assert_eq!(
         v["principal_variation"],
         serde_json::json!(["b1-b2", "a3xb2", "c1xb2", "c3-c2", "a1-a2", "c2-c1"])
@@ -914,4 +918,12 @@ fn havannah_boxes_are_compact() {
             bytes / boxes
         );
     }
+}
+
+/// Counts in JSON are integers where they are counted (304, not 304.0).
+#[test]
+fn counted_boxes_are_integers_in_json() {
+    let v = json(&["count", "tictactoe", "--json"]);
+    assert_eq!(v["counts"][0]["boxes"], serde_json::json!(304));
+    assert!(v["counts"][0]["boxes"].is_u64());
 }

@@ -29,6 +29,8 @@ pub(super) fn pile(boxes: f64) -> (String, f64) {
 struct CountRow {
     side: &'static str,
     symmetry: String,
+    /// A whole number where counted, an estimate (a float) where sampled.
+    #[serde(serialize_with = "whole_where_counted")]
     boxes: f64,
     arrows: Option<u64>,
     beads: Option<u64>,
@@ -39,6 +41,15 @@ struct CountRow {
     /// Boxes where every move loses at once (counted where the boxes are listed).
     #[serde(skip_serializing_if = "Option::is_none")]
     lost_at_once: Option<u64>,
+}
+
+/// A count as JSON: an integer when it is one (a box count enumerated), else the float.
+fn whole_where_counted<S: serde::Serializer>(n: &f64, s: S) -> Result<S::Ok, S::Error> {
+    if n.fract() == 0.0 && *n >= 0.0 && *n < 9.0e15 {
+        s.serialize_u64(*n as u64)
+    } else {
+        s.serialize_f64(*n)
+    }
 }
 
 impl CountRow {

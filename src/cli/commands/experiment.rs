@@ -320,6 +320,9 @@ fn forecast<G: FullGame>(s: &Setup<G>, runs: usize, games: usize) -> Result<()> 
 pub(super) struct VariantRuns {
     pub name: String,
     pub label: String,
+    /// The header of settings the text output starts with (empty in parts written before it).
+    #[serde(default)]
+    pub header: String,
     pub settings: RunSettings,
     pub result: ExperimentResult,
 }
@@ -430,16 +433,18 @@ pub(super) fn experiment<G: FullGame>(game: G, a: &ExperimentArgs, out: Out) -> 
             true => "experiment".to_string(),
             false => format!("experiment ({name})"),
         };
-        out.preamble(s.header(
+        let header = s.header(
             &title,
             &[
                 ("runs", format!("{} (run i seeded from seed and i)", a.runs)),
                 ("games", format!("{games} per run")),
             ],
-        ));
+        );
+        out.preamble(&header);
         forecast(&s, runs.len(), games)?;
         done.push(VariantRuns {
             name: name.clone(),
+            header: header.to_string(),
             label: compared_label(&s.label(), a.compare.as_deref()),
             settings: s.settings(),
             result: s.experiment(runs, games, &tick),

@@ -56,11 +56,10 @@ fn read_part(path: &Path) -> Result<Part> {
         bail!("{name}: a part without results");
     }
     // A label is printed and drawn: one written by hand with control characters is refused.
+    let forged = |c: char| c.is_control() || crate::text::is_format_control(c);
     if let Some(v) = part.variants.iter().find(|v| {
-        v.label
-            .chars()
-            .chain(v.name.chars())
-            .any(|c| c.is_control() || crate::text::is_format_control(c))
+        v.label.chars().chain(v.name.chars()).any(forged)
+            || v.header.chars().any(|c| c != '\n' && forged(c))
     }) {
         bail!(
             "{name}: the label {} holds control characters: not a part matchbox wrote",
@@ -237,11 +236,15 @@ fn gather(paths: &[PathBuf]) -> Result<Part> {
     Ok(sum)
 }
 
-pub(super) fn merge(a: &MergeArgs) -> Result<ExperimentReport> {
+pub(super) fn merge(a: &MergeArgs, out: &super::Out) -> Result<ExperimentReport> {
     let read: Vec<(&str, &Path)> = a.parts.iter().map(|p| ("merge", p.as_path())).collect();
     super::outputs::check_outputs_reading(&a.output, &[], &read)?;
     super::outputs::check_chart(&a.output, "merge", false)?;
     let sum = gather(&a.parts)?;
+    // The settings' header each variant's part kept, as the unsharded experiment printed it.
+    for v in &sum.variants {
+        out.preamble(&v.header);
+    }
     report(
         sum.runs,
         sum.games,

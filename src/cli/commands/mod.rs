@@ -126,7 +126,10 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             Out::new(a.json).report(&with_game!(game_kind(&a.game, None)?, |g| replay(g, &a))?)
         }
         Command::Moves(a) => Out::new(a.json).report(&arimaa::moves(&a)?),
-        Command::Merge(a) => Out::new(a.json).report(&merge(&a)?),
+        Command::Merge(a) => {
+            let out = Out::new(a.json);
+            out.report(&merge(&a, &out)?)
+        }
         Command::Results(a) => Out::new(a.json).report(&results::results(&a)?),
         Command::Film(a) => {
             let kind = learn_kind(&a.watch.learn)?;

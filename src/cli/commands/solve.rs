@@ -70,7 +70,11 @@ fn write_moves(
     width: usize,
 ) -> fmt::Result {
     for m in moves {
-        let mark = if best.contains(&m.mv) { "  (best)" } else { "" };
+        let mark = match (best.contains(&m.mv), m.value.starts_with("loss")) {
+            (false, _) => "",
+            (true, false) => "  (best)",
+            (true, true) => "  (best: resists longest)",
+        };
         writeln!(f, "  {:<width$} {}{mark}", m.mv, m.value)?;
     }
     Ok(())
@@ -123,8 +127,9 @@ pub(super) fn solve<G: FullGame>(game: G, a: &SolveArgs) -> Result<SolveReport> 
             value: v.to_string(),
         })
         .collect();
+    // The best as a player who plays on: the fastest win, the longest resistance in a loss.
     let best_moves = solution
-        .best_moves(&graph, 0, TieBreak::Random)
+        .best_moves(&graph, 0, TieBreak::Fastest)
         .into_iter()
         .map(|i| game.format_move(graph.moves(0)[i]))
         .collect();
