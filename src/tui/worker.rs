@@ -23,7 +23,7 @@ pub fn handle<G: BoardView>(cmd: &Command, s: &mut Session<G>, c: &mut Control) 
 
 /// Saves the machine to `path`, unless that would replace another file the person has not been
 /// told of: then it says what the file holds, and the next `s` replaces it.
-fn save<G: BoardView>(path: &std::path::Path, s: &Session<G>, c: &mut Control) -> String {
+fn save<G: BoardView>(path: &std::path::Path, s: &mut Session<G>, c: &mut Control) -> String {
     if !c.may_replace
         && let Some(what) = crate::store::describe_existing(path)
     {
@@ -37,6 +37,7 @@ fn save<G: BoardView>(path: &std::path::Path, s: &Session<G>, c: &mut Control) -
     match crate::store::save_machine(path, s.game(), s.machine()) {
         Ok(()) => {
             c.may_replace = true;
+            s.saved_games = s.machine().games_played;
             let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
             format!(
                 "saved {} ({}, {}) to {} in {}",

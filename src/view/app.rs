@@ -330,6 +330,8 @@ pub struct Snapshot<G: BoardView> {
     pub stats: Stats,
     pub curve: Curve,
     pub games_played: u64,
+    /// Games played since the machine was last saved (or reset, or made).
+    pub unsaved: u64,
     pub beads_left: u64,
     pub boxes_emptied: usize,
     pub opponent: Opponent,
@@ -486,6 +488,7 @@ impl<G: BoardView> Snapshot<G> {
             stats: *s.stats(),
             curve: s.curve.clone(),
             games_played: m.games_played,
+            unsaved: m.games_played.saturating_sub(s.saved_games),
             beads_left,
             boxes_emptied,
             opponent: s.playing_opponent(),
@@ -571,6 +574,8 @@ pub struct WatchApp<G: BoardView> {
     pub anim: f32,
     /// `r` was pressed once: a second `r` resets the machine, any other key keeps it.
     pub confirm_reset: bool,
+    /// `q` was pressed with games not saved: a second `q` quits, any other key watches on.
+    pub confirm_quit: bool,
     /// The speed was changed: the games-per-second reading starts afresh.
     pub speed_changed: bool,
     pub theme: super::theme::Theme,
@@ -611,6 +616,7 @@ impl<G: BoardView> WatchApp<G> {
             games_per_sec: 0.0,
             anim: 1.0,
             confirm_reset: false,
+            confirm_quit: false,
             speed_changed: false,
             theme: super::theme::Theme::Dark,
             front: super::key::Front::Terminal,
@@ -644,7 +650,25 @@ impl<G: BoardView> WatchApp<G> {
         }
         self.message = None;
         let confirming = std::mem::take(&mut self.confirm_reset);
+        let quitting = std::mem::take(&mut self.confirm_quit);
         match action {
+            Action::Quit | Action::Back
+                if !quitting
+                    && self.front == super::key::Front::Terminal
+                    && self.snapshot.unsaved > 0 =>
+            {
+                self.confirm_quit = true;
+                self.message = Some(format!(
+                    "quit? The {} since it was saved {} not saved: q again quits, s saves, any other key watches on",
+                    crate::text::count(self.snapshot.unsaved, "game", "games"),
+                    if self.snapshot.unsaved == 1 {
+                        "is"
+                    } else {
+                        "are"
+                    }
+                ));
+                Vec::new()
+            }
             Action::Quit | Action::Back | Action::Interrupt => {
                 self.quit = true;
                 vec![Command::Quit]

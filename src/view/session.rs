@@ -204,6 +204,9 @@ pub struct Session<G: GameDefaults> {
     /// Beads left and boxes emptied when last counted ([`Session::count_totals`]), for machines
     /// too big to count at every frame.
     pub totals: (u64, usize),
+    /// The machine's games played when it was last saved (or loaded, or made): the games after
+    /// it are lost if the screen quits without saving.
+    pub saved_games: u64,
     seq: u64,
 }
 
@@ -254,8 +257,10 @@ impl<G: GameDefaults> Session<G> {
             games_before_reset: 0,
             mean_plies: 6.0,
             totals: (0, 0),
+            saved_games: 0,
             seq: 0,
         };
+        s.saved_games = s.machine().games_played;
         s.count_totals();
         s.first_box.sample(s.bout.learner());
         s
@@ -339,6 +344,8 @@ impl<G: GameDefaults> Session<G> {
     pub fn reset(&mut self) {
         self.games_before_reset += self.machine().games_played;
         self.bout.reset();
+        // A fresh machine: every game from now on is unsaved.
+        self.saved_games = 0;
         self.game = None;
         self.curve = Curve::default();
         self.first_box = FirstBox::default();

@@ -770,11 +770,67 @@ fn the_box_browser_shows_every_box_with_its_chances() {
         );
         assert!(text.contains(&line), "{line}\n{text}");
     }
-    // Esc goes back to the live box; another Esc quits.
+    // Esc goes back to the live box; another Esc asks (a game is not saved), a third quits.
     assert_eq!(app.update(Action::Back), vec![Command::Browse(None)]);
     assert!(!app.quit);
+    assert_eq!(app.update(Action::Back), vec![]);
+    assert!(
+        !app.quit
+            && app
+                .message
+                .as_deref()
+                .unwrap()
+                .contains("1 game since it was saved")
+    );
     assert_eq!(app.update(Action::Back), vec![Command::Quit]);
     assert!(app.quit);
+}
+
+/// `q` in watch asks once when games were played since the machine was saved (as `play` does),
+/// any other key keeps watching, and a saved machine quits at once.
+#[test]
+fn quitting_watch_asks_once_when_learning_is_unsaved() {
+    let mut s = session(6, Opponent::Perfect);
+    let mut app = watch_app(&s);
+    assert!(
+        app.update(Action::Quit) == vec![Command::Quit],
+        "nothing played: quits"
+    );
+    for _ in 0..30 {
+        s.recorded_game();
+    }
+    let mut app = watch_app(&s);
+    assert_eq!(app.snapshot.unsaved, 30);
+    assert!(app.update(Action::Quit).is_empty());
+    assert!(
+        app.message
+            .as_deref()
+            .unwrap()
+            .contains("30 games since it was saved")
+    );
+    app.update(Action::TogglePause);
+    assert!(
+        app.update(Action::Quit).is_empty(),
+        "another key in between: asks again"
+    );
+    assert_eq!(app.update(Action::Quit), vec![Command::Quit]);
+    // Saved: quits at once.
+    let dir = tempfile::tempdir().unwrap();
+    let mut c = Control {
+        speed: Speed::Slow,
+        paused: false,
+        browse: None,
+        whole: None,
+        may_replace: true,
+    };
+    let said = worker::handle(&Command::Save(dir.path().join("m.yaml")), &mut s, &mut c);
+    assert!(said.unwrap().starts_with("saved"));
+    let mut app = watch_app(&s);
+    assert_eq!(app.update(Action::Quit), vec![Command::Quit]);
+    // Ctrl-C never asks.
+    s.recorded_game();
+    let mut app = watch_app(&s);
+    assert_eq!(app.update(Action::Interrupt), vec![Command::Quit]);
 }
 
 #[test]
