@@ -628,6 +628,17 @@ impl<G: BoardView> WatchApp<G> {
         }
     }
 
+    /// A first `q` with games not saved: the screen says so, and a second quits.
+    fn ask_before_quitting(&mut self) {
+        self.confirm_quit = true;
+        let n = self.snapshot.unsaved;
+        self.message = Some(format!(
+            "quit? The {} since it was saved {} not saved: q again quits, s saves, any other key watches on",
+            crate::text::count(n, "game", "games"),
+            if n == 1 { "is" } else { "are" }
+        ));
+    }
+
     /// Applies an action; returns the commands for the training thread.
     pub fn update(&mut self, action: Action) -> Vec<Command> {
         // Any key but quit just closes the help.
@@ -657,16 +668,7 @@ impl<G: BoardView> WatchApp<G> {
                     && self.front == super::key::Front::Terminal
                     && self.snapshot.unsaved > 0 =>
             {
-                self.confirm_quit = true;
-                self.message = Some(format!(
-                    "quit? The {} since it was saved {} not saved: q again quits, s saves, any other key watches on",
-                    crate::text::count(self.snapshot.unsaved, "game", "games"),
-                    if self.snapshot.unsaved == 1 {
-                        "is"
-                    } else {
-                        "are"
-                    }
-                ));
+                self.ask_before_quitting();
                 Vec::new()
             }
             Action::Quit | Action::Back | Action::Interrupt => {
