@@ -1560,3 +1560,34 @@ fn reverse_video_written_out_for_the_page_reads_in_both_themes() {
         assert!(ratio > 4.5, "{theme:?}: {:?} on {:?}", cell.fg, cell.bg);
     }
 }
+
+/// "100 games/s" plays 100 games a second whatever the frame rate (the page's frame loop calls
+/// the same driving code once a frame), and 10 games/s ten.
+#[test]
+fn games_a_second_hold_at_any_frame_rate() {
+    use matchbox::view::drive;
+    for (speed, per_sec) in [(Speed::Games100, 100.0), (Speed::Games10, 10.0)] {
+        for fps in [4.0, 30.0, 60.0, 200.0] {
+            let mut s = session(3, Opponent::Perfect);
+            let c = Control {
+                speed,
+                paused: false,
+                browse: None,
+                whole: None,
+                may_replace: false,
+            };
+            let mut due = 0.0;
+            let frames = (5.0 * fps) as usize;
+            for f in 1..=frames {
+                let now = f as f64 * 1000.0 / fps;
+                drive::work(&mut s, &c, now, &mut due, || true);
+            }
+            let played = s.machine().games_played as f64;
+            let want = 5.0 * per_sec;
+            assert!(
+                played >= want * 0.95 && played <= want * 1.05,
+                "{speed:?} at {fps} frames a second: {played} games in 5 s"
+            );
+        }
+    }
+}

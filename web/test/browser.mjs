@@ -145,6 +145,16 @@ try {
     await page.close();
   }
 
+  // "100 games/s" plays 100 games a second, several in a frame (the page draws 30 to 60).
+  page = await open('?speed=100&seed=5');
+  await waitFor(page, t => t.includes('HER (black) learns'));
+  await page.waitForTimeout(1000);
+  const g0 = await games(page), t0 = Date.now();
+  await page.waitForTimeout(5000);
+  const perSec = (await games(page) - g0) / ((Date.now() - t0) / 1000);
+  check(perSec > 80 && perSec < 120, `"100 games/s" plays ${perSec.toFixed(0)} games a second (within 20 % of 100)`);
+  await page.close();
+
   // Play: a legal move by a click on the list, an illegal one by keys.
   page = await open('?screen=play');
   check(await waitFor(page, t => t.includes('Your move')), 'the play screen opens');
