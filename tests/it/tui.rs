@@ -1591,3 +1591,24 @@ fn games_a_second_hold_at_any_frame_rate() {
         }
     }
 }
+
+/// A machine loaded with games already played: the score says they were before, in the file
+/// (which keeps no score), not that the machine never lost.
+#[test]
+fn a_loaded_machine_s_score_says_its_games_came_before() {
+    let mut m = her_machine(4);
+    m.games_played = 500;
+    let arena = Arc::new(Enumerated::new(Hexapawn::new(Size::GARDNER)));
+    let s = Session::new(arena, m, Opponent::Perfect, TieBreak::Random).unwrap();
+    let app = watch_app(&s);
+    let text = screen_text(&draw_watch(&app, 120, 40));
+    assert!(text.contains("500 (500 before, in the file)"), "{text}");
+    assert!(text.contains("none since loaded"), "{text}");
+    // A fresh machine says nothing of a file.
+    let fresh = session(4, Opponent::Perfect);
+    let text = screen_text(&draw_watch(&watch_app(&fresh), 120, 40));
+    assert!(
+        text.contains("none yet") && !text.contains("in the file"),
+        "{text}"
+    );
+}

@@ -44,6 +44,35 @@ fn warning(k: &str, values: &[String], width: u16) -> Line<'static> {
     ])
 }
 
+/// Games a machine loaded from a file played before this screen counted any (its file keeps no
+/// score, so the score must say it is this screen's).
+fn loaded_before<G: BoardView>(s: &Snapshot<G>) -> u64 {
+    let st = &s.stats;
+    s.games_played
+        .saturating_sub(st.wins + st.draws + st.losses)
+}
+
+/// The games row: all the machine's, and how many of them came before, in its file.
+fn games_values(played: u64, before: u64) -> Vec<String> {
+    match before {
+        0 => full_or_short(played, |c| c),
+        _ => vec![
+            format!("{} ({} before, in the file)", group(played), group(before)),
+            format!("{} ({} loaded)", short_count(played), short_count(before)),
+            short_count(played),
+        ],
+    }
+}
+
+/// The last loss when there is none: none at all, or none since the machine was loaded.
+fn none_yet(before: u64) -> &'static str {
+    if before > 0 {
+        "none since loaded"
+    } else {
+        "none yet"
+    }
+}
+
 /// The rows the score panel takes for `s`: its lines (eight, and a line each for the outlook
 /// and the rival machine where there are) and its border.
 pub fn score_rows<G: BoardView>(s: &Snapshot<G>) -> u16 {
@@ -67,8 +96,10 @@ pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
         }
         None => vec!["–".into()],
     };
+    let before = loaded_before(s);
+    let games = games_values(s.games_played, before);
     let mut lines = vec![
-        kv_fit("games", &full_or_short(s.games_played, |c| c), width),
+        kv_fit("games", &games, width),
         kv_fit(
             "W/D/L",
             &[
@@ -90,7 +121,7 @@ pub fn score_panel<G: BoardView>(f: &mut Frame, area: Rect, app: &WatchApp<G>) {
         kv_fit("streak", &streak, width),
         kv_fit(
             "last loss",
-            &st.last_loss.map_or(vec!["none yet".into()], |g| {
+            &st.last_loss.map_or(vec![none_yet(before).into()], |g| {
                 full_or_short(g, |c| format!("game {c}"))
             }),
             width,
