@@ -491,19 +491,48 @@ fn score_series(rows: &[GameRow]) -> Vec<Series> {
     let perfect = rows.first().and_then(|r| r.perfect_play);
     if let (Some(p), Some(first), Some(last)) = (perfect, rows.first(), rows.last()) {
         let start = first.game as f64 - 1.0;
-        let end = last.game as f64;
         let base = first.cumulative_score as f64 - first.result.score() as f64;
-        series.push(Series {
-            name: "perfect play".into(),
-            points: vec![(start, base), (end, base + p as f64 * (end - start))],
-            band: None,
-            reference: true,
-            secondary: false,
-            colour: None,
-        });
+        series.push(perfect_line((start, base), last.game as f64, p));
     }
     series
 }
+
+/// The score perfect play would have from `start` to game `end`: `per_game` (1, 0 or −1) a game.
+fn perfect_line(start: (f64, f64), end: f64, per_game: i64) -> Series {
+    let (x, y) = start;
+    Series {
+        name: "perfect play".into(),
+        points: vec![(x, y), (end, y + per_game as f64 * (end - x))],
+        band: None,
+        reference: true,
+        secondary: false,
+        colour: None,
+    }
+}
+
+/// The learning curve chart of a run named by `label` (as `train --plot` draws it from the
+/// run's rows): `curve` holds (games played, wins − losses) from the first game, `perfect` the
+/// learner's score a game under perfect play where the opponent is the perfect player.
+pub fn learning_curve(label: &str, curve: Vec<(f64, f64)>, perfect: Option<i64>) -> ChartSpec {
+    let ends = (curve.first().copied(), curve.last().map(|p| p.0));
+    let mut series = vec![Series::line("the machine", curve)];
+    if let (Some(p), (Some(start), Some(end))) = (perfect, ends) {
+        series.push(perfect_line(start, end, p));
+    }
+    let (title, subtitle) = titles(label, SCORE.1, None);
+    ChartSpec {
+        title,
+        subtitle,
+        x_label: "games played".into(),
+        y_label: SCORE.0.into(),
+        y2_label: None,
+        kind: Kind::Lines,
+        series,
+    }
+}
+
+/// The learning curve's axis and chart names.
+const SCORE: (&str, &str) = ("score: wins − losses (games)", "learning curve");
 
 /// The beads left, by the machine's move where it has several, and the boxes emptied on an
 /// axis of their own.
@@ -559,12 +588,7 @@ fn games_chart(kind: ChartKind, rows: &[GameRow]) -> ChartSpec {
             "beads in the first box",
             None,
         ),
-        ChartKind::Score => (
-            score_series(rows),
-            "score: wins − losses (games)",
-            "learning curve",
-            None,
-        ),
+        ChartKind::Score => (score_series(rows), SCORE.0, SCORE.1, None),
         _ => (
             bead_series(rows),
             "beads left",

@@ -104,7 +104,10 @@ impl Drop for Steps {
 pub(crate) struct Work {
     total: u64,
     unit: &'static str,
-    started: Instant,
+    /// The start of the window the rate is measured over, and the units done then: a second
+    /// or more of the latest work, so that a slow start (a first game, a cold cache) does not
+    /// stand for the whole.
+    window: (Instant, u64),
     bar: Option<ProgressBar>,
     /// Whether the two-minute estimate has been said (where no bar can be drawn).
     said: bool,
@@ -115,7 +118,7 @@ impl Work {
         Work {
             total,
             unit,
-            started: Instant::now(),
+            window: (Instant::now(), 0),
             bar: None,
             said: false,
         }
@@ -166,14 +169,16 @@ impl Work {
     /// `done` units done in all: refuses work that would take more than a year, and shows the
     /// bar (or says once how long it will take) when more than two minutes are left.
     pub fn at(&mut self, done: u64) -> Result<()> {
-        let elapsed = self.started.elapsed().as_secs_f64();
         if let Some(b) = &self.bar {
             b.set_position(done);
         }
-        if done == 0 || elapsed < 0.05 {
+        let (since, done_then) = self.window;
+        let elapsed = since.elapsed().as_secs_f64();
+        if elapsed < 1.0 || done <= done_then {
             return Ok(());
         }
-        let per_sec = done as f64 / elapsed;
+        self.window = (Instant::now(), done);
+        let per_sec = (done - done_then) as f64 / elapsed;
         let left = (self.total.saturating_sub(done)) as f64 / per_sec;
         const YEAR: f64 = 365.25 * 86400.0;
         if left > YEAR {

@@ -597,31 +597,12 @@ impl<G: GameDefaults> Setup<G> {
 
     /// One line naming the run, for charts and CSV files.
     pub fn label(&self) -> String {
-        let g = self.game();
-        let m = self.machine();
-        let side = m.boxes.side();
-        let name = g.machine_name(side, m.boxes.mode());
-        let opponent = match self.rival() {
-            Some(r) => g.machine_name(r.boxes.side(), r.boxes.mode()).to_string(),
-            None => format!("{} player", self.opponent_name()),
-        };
-        format!(
-            "{name} v {opponent} · {} {} · {} · {} reinforcement · beads {} · seed {}",
-            self.shown_name.as_deref().unwrap_or(g.name()),
-            g.variant(),
-            m.boxes.mode().words(),
-            m.reinforcement,
-            m.initial,
-            m.seed
-        )
+        self.bout.label(self.shown_name.as_deref())
     }
 
     /// The learner's result per game under perfect play, when its opponent is the perfect player.
     pub fn perfect_play(&self) -> Option<i64> {
-        if self.bout.opponent() != Opponent::Perfect {
-            return None;
-        }
-        self.bout.perfect_result().map(|r| r.score() as i64)
+        self.bout.perfect_play()
     }
 
     pub fn opponent_name(&self) -> String {

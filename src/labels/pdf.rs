@@ -4,7 +4,7 @@
 //! the same drawing as the SVG pages.
 
 use pdf_writer::types::{LineCapStyle, LineJoinStyle};
-use pdf_writer::{Content, Filter, Finish, Pdf, Rect, Ref};
+use pdf_writer::{Content, Filter, Finish, Pdf, Rect, Ref, TextStr};
 use resvg::usvg::{self, Node, Paint, Transform};
 
 /// A page that could not be converted.
@@ -18,11 +18,14 @@ pub struct PdfError {
 /// Points (1/72 inch) per CSS pixel (1/96 inch), the unit usvg measures in.
 const PT_PER_PX: f32 = 0.75;
 
-/// One PDF with a page per SVG document, each page the size of its document.
-pub fn pages_to_pdf(pages: &[String]) -> Result<Vec<u8>, PdfError> {
+/// One PDF with a page per SVG document, each page the size of its document, and `title` (the
+/// sheets' title: what the labels are of) as its document title, which a viewer shows and a
+/// search finds (the pages' own text is drawn as outlines).
+pub fn pages_to_pdf(pages: &[String], title: &str) -> Result<Vec<u8>, PdfError> {
     let catalog = Ref::new(1);
     let tree_id = Ref::new(2);
-    let mut next = 3;
+    let info = Ref::new(3);
+    let mut next = 4;
     let mut pdf = Pdf::new();
     let mut kids = Vec::with_capacity(pages.len());
     let mut bodies = Vec::with_capacity(pages.len());
@@ -45,6 +48,9 @@ pub fn pages_to_pdf(pages: &[String]) -> Result<Vec<u8>, PdfError> {
         bodies.push((page, body, w, h, content.finish()));
     }
     pdf.catalog(catalog).pages(tree_id);
+    pdf.document_info(info)
+        .title(TextStr(title))
+        .creator(TextStr("matchbox"));
     pdf.pages(tree_id)
         .kids(kids.iter().copied())
         .count(kids.len() as i32);

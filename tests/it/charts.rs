@@ -509,3 +509,63 @@ fn text_with_markup_is_refused_by_name() {
     let e = matchbox::chart::svg_to_png(svg).unwrap_err().to_string();
     assert!(e.contains("markup inside a <text>"), "{e}");
 }
+
+/// The page's learning curve is the command line's: the same title (the machine, its opponent),
+/// settings and perfect-play line as `train --csv` then `plot` for the same games.
+#[test]
+fn the_pages_learning_curve_is_the_command_lines() {
+    use matchbox::chart::data::{self, ChartKind};
+    use matchbox::game::Side;
+    use matchbox::games::hexapawn::{Hexapawn, Size};
+    use matchbox::learn::engine::Enumerated;
+    use matchbox::learn::{BoxSet, Machine, Reinforcement, StageBeads, SymmetryMode};
+    use matchbox::players::Opponent;
+    use matchbox::solve::TieBreak;
+    use matchbox::view::session::Session;
+    use std::sync::Arc;
+
+    let game = Hexapawn::new(Size::GARDNER);
+    let boxes = Arc::new(BoxSet::build(&game, Side::Second, SymmetryMode::Gardner));
+    let m = Machine::new(boxes, StageBeads::uniform(1), Reinforcement::GARDNER, 5);
+    let arena = Arc::new(Enumerated::new(game));
+    let mut s = Session::new(arena, m, Opponent::Perfect, TieBreak::Random).unwrap();
+    assert_eq!(s.flat_out(40, || true), 40);
+    let page = data::learning_curve(
+        &s.bout().label(None),
+        s.curve.points.clone(),
+        s.bout().perfect_play(),
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("her.csv");
+    run(&[
+        "train",
+        "hexapawn",
+        "--games",
+        "40",
+        "--seed",
+        "5",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let rows = data::read_csv(std::fs::File::open(&csv).unwrap()).unwrap();
+    let cli = data::chart(ChartKind::Score, &rows).unwrap();
+    assert_eq!(page.title, cli.title);
+    assert!(
+        page.title
+            .starts_with("HER (black) v perfect player, hexapawn 3x3"),
+        "{}",
+        page.title
+    );
+    assert_eq!(page.subtitle, cli.subtitle);
+    let line = |c: &matchbox::chart::ChartSpec| {
+        c.series
+            .iter()
+            .find(|x| x.name == "perfect play")
+            .map(|x| x.points.clone())
+    };
+    // Black wins Gardner's hexapawn under perfect play: a line of slope +1.
+    assert_eq!(line(&page), Some(vec![(0.0, 0.0), (40.0, 40.0)]));
+    assert_eq!(line(&page), line(&cli));
+    assert_eq!(page.series[0].points.last(), cli.series[0].points.last());
+}

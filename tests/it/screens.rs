@@ -172,3 +172,39 @@ fn every_game_played_at_four_sizes() {
         }
     }
 }
+
+/// Every screen snapshot (watch, play, the whole machine, help, the phone's 44 columns, every
+/// game at 80×24 to 240×67) walked for an ellipsis that cut words: a title, a reason why a game
+/// ended, a message. The ellipses left are the screens' own: the start of a long list of moves
+/// (`…Ra1e dc4s`), a bead bar longer than its room (`▁▁▁…`), a legend's further entries (`━ a1n
+/// …`) and the help's ranges (`1, 2, 3 … 8`).
+#[test]
+fn no_snapshot_cuts_a_title_or_a_reason() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/snapshots");
+    let mut cut = Vec::new();
+    let mut walked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "snap") {
+            continue;
+        }
+        walked += 1;
+        let text = std::fs::read_to_string(&path).unwrap();
+        for line in text.lines().filter(|l| l.contains('…')) {
+            let chars: Vec<char> = line.chars().collect();
+            for (i, _) in chars.iter().enumerate().filter(|(_, c)| **c == '…') {
+                let before = i.checked_sub(1).map(|j| chars[j]);
+                let after = chars.get(i + 1).copied();
+                let own = after.is_some_and(|c| c.is_alphanumeric()) // the latest moves
+                    || before.is_some_and(|c| ('▁'..='█').contains(&c)) // a bead bar
+                    || line.contains('━') // a legend
+                    || (before == Some(' ') && after == Some(' ')); // a range: 1, 2 … 8
+                if !own {
+                    cut.push(format!("{}: {line}", path.file_name().unwrap().display()));
+                }
+            }
+        }
+    }
+    assert!(walked >= 60, "{walked} snapshots");
+    assert!(cut.is_empty(), "cut words:\n{}", cut.join("\n"));
+}

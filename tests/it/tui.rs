@@ -114,6 +114,33 @@ fn help_overlay() {
     assert!(!app.show_help);
 }
 
+/// The page's help on a phone (44 columns): every entry's words wrap under it, none runs off the
+/// overlay's edge, and the page's help names no terminal-only key.
+#[test]
+fn help_overlay_on_a_phone() {
+    let s = session(1, Opponent::Perfect);
+    let mut app = watch_app(&s);
+    app.front = matchbox::view::key::Front::Page;
+    app.update(Action::ToggleHelp);
+    let text = screen_text(&draw_watch(&app, 44, 48));
+    let overlay: Vec<&str> = text.lines().filter(|l| l.contains('│')).collect();
+    assert!(text.contains("any key closes this help"), "{text}");
+    // Each entry's words whole, wrapped over rows (the overlay's rows read as one text).
+    let words: Vec<&str> = overlay
+        .iter()
+        .flat_map(|l| l.trim_matches('"').trim_matches('│').split_whitespace())
+        .collect();
+    let all = words.join(" ");
+    for entry in [
+        "one move (at step speed, or while paused)",
+        "the whole machine: every box by move (pages: PgUp / PgDn)",
+        "an arrow's beads in the machine panel: 1, 2, 3 … 8 or more",
+    ] {
+        assert!(all.contains(entry), "{entry}\n{text}");
+    }
+    assert!(!all.contains("Ctrl-C") && !all.contains(" quit "), "{text}");
+}
+
 #[test]
 fn too_small_terminal() {
     let s = session(1, Opponent::Perfect);

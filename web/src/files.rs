@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::path::Path;
 
-use matchbox::chart::{ChartSpec, Kind, Series};
+use matchbox::chart::ChartSpec;
 use matchbox::labels::{self, LabelBeads, LabelView, Layout};
 use matchbox::learn::GameDefaults;
 use matchbox::view::board::BoardView;
@@ -25,7 +25,8 @@ pub struct File {
 pub enum Body {
     Bytes(Vec<u8>),
     Png(String),
-    Pdf(Vec<String>),
+    /// Label sheets, a page each, and the document's title.
+    Pdf(Vec<String>, String),
 }
 
 /// What makes the page's files (from the session on screen).
@@ -41,7 +42,9 @@ pub fn offer(maker: Maker) {
     FILES.with(|f| *f.borrow_mut() = Some(maker));
 }
 
-/// The file `what` names of a session: `machine`, `labels`, `chart` or `chart-png`.
+/// The file `what` names of a session: `machine`, `labels` (blank: the beads a new machine
+/// starts with, to build it), `labels-trained` (the beads the machine holds now), `chart` or
+/// `chart-png`.
 pub fn make<G: BoardView + LabelView>(s: &Session<G>, what: &str) -> Result<File, String> {
     let game = s.game();
     let m = s.machine();
@@ -55,7 +58,12 @@ pub fn make<G: BoardView + LabelView>(s: &Session<G>, what: &str) -> Result<File
         "labels" => File {
             name: format!("{stem}-labels.pdf"),
             mime: "application/pdf",
-            body: Body::Pdf(label_pages(s)?),
+            body: label_pages(s, false)?,
+        },
+        "labels-trained" => File {
+            name: format!("{stem}-labels-after-{}-games.pdf", m.games_played),
+            mime: "application/pdf",
+            body: label_pages(s, true)?,
         },
         "chart" | "chart-png" if s.curve.points.is_empty() => {
             return Err("no games played yet: nothing to chart".into());
@@ -78,9 +86,10 @@ pub fn make<G: BoardView + LabelView>(s: &Session<G>, what: &str) -> Result<File
     })
 }
 
-/// The label sheets of the machine's boxes with the beads they hold now, as `boxes --labels`
-/// prints them (one SVG document a page, for the converter's PDF).
-fn label_pages<G: BoardView + LabelView>(s: &Session<G>) -> Result<Vec<String>, String> {
+/// The label sheets of the machine's boxes, as `boxes --labels` prints them (one SVG document a
+/// page, for the converter's PDF): with the beads a new machine starts with (to build it), or
+/// with those the machine holds now where `trained`.
+fn label_pages<G: BoardView + LabelView>(s: &Session<G>, trained: bool) -> Result<Body, String> {
     let game = s.game();
     let m = s.machine();
     let set = &m.boxes;
@@ -90,43 +99,40 @@ fn label_pages<G: BoardView + LabelView>(s: &Session<G>) -> Result<Vec<String>, 
             set.len()
         ));
     }
-    let beads = LabelBeads::counts(
-        |b| m.beads_in(b).iter().map(|n| n.get()).collect(),
-        s.colours,
-    );
-    let what = format!(
-        "beads after {} games",
-        matchbox::text::group(m.games_played)
-    );
+    let (beads, what) = if trained {
+        (
+            LabelBeads::counts(
+                |b| m.beads_in(b).iter().map(|n| n.get()).collect(),
+                s.colours,
+            ),
+            format!(
+                "beads after {} games",
+                matchbox::text::group(m.games_played)
+            ),
+        )
+    } else {
+        (
+            LabelBeads::initial(set, &m.initial, s.colours),
+            format!("beads {}", m.initial),
+        )
+    };
     let title = labels::sheet_title(game, set, &what, s.colours);
-    Ok(labels::sheets(game, set, &beads, &title, Layout::default()))
+    let pages = labels::sheets(game, set, &beads, &title, Layout::default());
+    Ok(Body::Pdf(pages, title))
 }
 
-/// Michie's learning curve of the session: wins − losses, game by game.
+/// Michie's learning curve of the session (wins − losses, game by game) as `train --plot` draws
+/// it: titled with the machine, its opponent and the settings, with the line of perfect play
+/// where the opponent is the perfect player.
 fn chart<G: GameDefaults>(s: &Session<G>) -> ChartSpec {
-    let game = s.game();
-    let m = s.machine();
-    let name = game
-        .nickname(m.boxes.side(), m.boxes.mode())
-        .unwrap_or("the machine");
-    ChartSpec {
-        title: format!("{name} learns {} {}", game.name(), game.variant()),
-        subtitle: format!(
-            "learning curve · {} · seed {} · matchbox in the browser",
-            m.boxes.mode().words(),
-            m.seed
-        ),
-        x_label: "games played".into(),
-        y_label: "score: wins − losses (games)".into(),
-        y2_label: None,
-        kind: Kind::Lines,
-        series: vec![Series::line(name, s.curve.points.clone())],
-    }
+    let label = s.bout().label(None);
+    matchbox::chart::data::learning_curve(&label, s.curve.points.clone(), s.bout().perfect_play())
 }
 
-/// Offers the page's file `what` (`machine`, `labels`, `chart`, `chart-png`) for download:
-/// `null` once offered, or, for a PNG or a PDF, what the converter is to turn into one (an object
-/// of `name`, `mime`, `kind` — `png` or `pdf` — and `svgs`, the SVG documents).
+/// Offers the page's file `what` (`machine`, `labels`, `labels-trained`, `chart`, `chart-png`)
+/// for download: `null` once offered, or, for a PNG or a PDF, what the converter is to turn into
+/// one (an object of `name`, `mime`, `kind` — `png` or `pdf` —, `svgs`, the SVG documents, and
+/// `title`, a PDF's document title).
 #[wasm_bindgen]
 pub fn download_file(what: &str) -> Result<JsValue, JsValue> {
     let file = FILES.with(|f| match f.borrow().as_ref() {
@@ -134,19 +140,20 @@ pub fn download_file(what: &str) -> Result<JsValue, JsValue> {
         None => Err("nothing to save yet".into()),
     });
     let file = file.map_err(|e| JsValue::from_str(&e))?;
-    let (kind, svgs) = match file.body {
+    let (kind, svgs, title) = match file.body {
         Body::Bytes(bytes) => {
             crate::download(&file.name, &bytes, file.mime).map_err(|e| JsValue::from_str(&e))?;
             return Ok(JsValue::NULL);
         }
-        Body::Png(svg) => ("png", vec![svg]),
-        Body::Pdf(pages) => ("pdf", pages),
+        Body::Png(svg) => ("png", vec![svg], String::new()),
+        Body::Pdf(pages, title) => ("pdf", pages, title),
     };
     let out = js_sys::Object::new();
     let set = |k: &str, v: JsValue| js_sys::Reflect::set(&out, &JsValue::from_str(k), &v);
     set("name", file.name.into())?;
     set("mime", file.mime.into())?;
     set("kind", kind.into())?;
+    set("title", title.into())?;
     let array: js_sys::Array = svgs.into_iter().map(JsValue::from).collect();
     set("svgs", array.into())?;
     Ok(out.into())

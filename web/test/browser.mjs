@@ -234,11 +234,29 @@ try {
   const pdf = join(dir, 'labels.pdf');
   await (await download).saveAs(pdf);
   check(readFileSync(pdf).subarray(0, 5).toString() === '%PDF-', 'the labels PDF downloads and starts with %PDF-');
+  // Its document title says what the labels are of: blank (a new machine's beads) by default,
+  // the beads the machine holds now from the second button.
+  const titled = (file, text) => {
+    const hex = readFileSync(file, 'latin1').match(/\/Title <FEFF([0-9A-F]*)>/)?.[1] ?? '';
+    return Buffer.from(hex, 'hex').swap16().toString('utf16le').includes(text);
+  };
+  check(titled(pdf, 'HER: hexapawn') && titled(pdf, 'beads 1') && !titled(pdf, 'beads after'),
+    'the labels PDF is blank labels to build HER (beads 1 a move)');
+  download = page.waitForEvent('download');
+  await page.click('#save-trained-labels');
+  const trained = join(dir, 'trained.pdf');
+  const trainedFile = await download;
+  await trainedFile.saveAs(trained);
+  check(titled(trained, 'beads after') && /labels-after-\d+-games\.pdf$/.test(trainedFile.suggestedFilename()),
+    `the trained labels PDF holds the beads after the games played (${trainedFile.suggestedFilename()})`);
   download = page.waitForEvent('download');
   await page.click('#save-chart');
   const svg = join(dir, 'chart.svg');
   await (await download).saveAs(svg);
-  check(readFileSync(svg, 'utf8').startsWith('<svg'), 'the chart downloads as SVG');
+  const chartText = readFileSync(svg, 'utf8');
+  check(chartText.startsWith('<svg'), 'the chart downloads as SVG');
+  check(chartText.includes('HER (black) v perfect player') && chartText.includes('perfect play'),
+    "the page's chart is the command line's: its opponent in the title, the perfect-play line");
   download = page.waitForEvent('download');
   await page.click('#save-png');
   const png = join(dir, 'chart.png');
@@ -253,14 +271,24 @@ try {
     const pres = [...document.querySelectorAll('#screen pre')];
     return { cols: pres[0].children.length, rows: pres.length };
   });
-  check(big.cols >= 150 && big.rows >= 40, `the projector's grid is ${big.cols}×${big.rows}`);
+  check(big.cols >= 240 && big.rows >= 67, `the projector's grid is ${big.cols}×${big.rows}`);
   check(await waitFor(page, t => t.includes('First box'), 5000), "the first box's chart shows on a projector");
   await page.locator('#keys button', { hasText: 'machine' }).click();
-  const firstPage = await waitFor(page, t => /boxes 1–(\d+) of 304/.test(t), 5000);
-  const shown = Number((await screenText(page)).match(/boxes 1–(\d+) of 304/)?.[1] ?? 0);
-  check(firstPage && shown >= 60, `the whole machine shows boxes 1–${shown} of 304 on a projector's first page`);
+  const allShown = await waitFor(page, t => t.includes('all 304 boxes'), 5000);
+  const tiles = (await screenText(page)).match(/\b\d+\b/g)?.map(Number) ?? [];
+  check(allShown && tiles.includes(304) && tiles.includes(150), "all 304 of MENACE's boxes on one page of the whole machine on a projector");
+  await page.close();
+  // A laptop's window pages the whole machine by buttons.
+  page = await open('?game=tictactoe&speed=flat-out&seed=3', { width: 1280, height: 720 });
+  check(await waitFor(page, t => t.includes('Game')), 'MENACE opens on a laptop');
+  await page.locator('#keys button', { hasText: 'machine' }).click();
+  check(await waitFor(page, t => /boxes 1–(\d+) of 304/.test(t), 5000), 'the whole machine opens on a laptop');
+  const onLaptop = Number((await screenText(page)).match(/boxes 1–(\d+) of 304/)?.[1] ?? 0);
+  check(onLaptop >= 60 && onLaptop < 304, `a laptop's first page of the machine holds boxes 1–${onLaptop}`);
   await page.locator('#keys button', { hasText: 'page ↓' }).click();
-  check(await waitFor(page, t => new RegExp(`boxes ${shown + 1}–`).test(t), 5000), 'a button turns the page');
+  check(await waitFor(page, t => new RegExp(`boxes ${onLaptop + 1}–`).test(t), 5000), 'a button turns the page');
+  await page.locator('#keys button', { hasText: 'page ↑' }).click();
+  check(await waitFor(page, t => /boxes 1–/.test(t), 5000), 'and turns it back');
   await page.close();
 
   // Screenshots for the README, at a phone's size and a projector's.

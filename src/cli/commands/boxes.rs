@@ -338,7 +338,7 @@ fn write_labels<G: FullGame>(
         store::check_writable(file)?;
         store::check_not_a_machine("--labels", file)?;
     }
-    let pdf = labels::pdf::pages_to_pdf(&pages)?;
+    let pdf = labels::pdf::pages_to_pdf(&pages, &title)?;
     for (file, page) in files.iter().zip(&pages) {
         store::save_atomic(file, page)?;
     }

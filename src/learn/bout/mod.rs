@@ -188,6 +188,36 @@ impl<G: GameDefaults> Bout<G> {
     pub fn start_value(&self) -> Option<Value> {
         self.values.as_ref().map(|&(_, v)| v)
     }
+    /// One line naming the match, for charts and CSV files (`HER (black) v perfect player ·
+    /// hexapawn 3x3 · Gardner's symmetry · …`), the game named `shown` where the
+    /// front end names it so.
+    pub fn label(&self, shown: Option<&str>) -> String {
+        let (g, m) = (&self.game, &self.learner);
+        let name = g.machine_name(m.boxes.side(), m.boxes.mode());
+        let opponent = match (self.asked_opponent(), self.rival()) {
+            (Opponent::Matchbox, Some(r)) => {
+                g.machine_name(r.boxes.side(), r.boxes.mode()).to_string()
+            }
+            (other, _) => format!("{other} player"),
+        };
+        format!(
+            "{name} v {opponent} · {} {} · {} · {} reinforcement · beads {} · seed {}",
+            shown.unwrap_or(g.name()),
+            g.variant(),
+            m.boxes.mode().words(),
+            m.reinforcement,
+            m.initial,
+            m.seed
+        )
+    }
+    /// The learner's score a game under perfect play (1, 0 or −1), where its opponent is the
+    /// perfect player: the slope of the perfect-play line of its learning curve.
+    pub fn perfect_play(&self) -> Option<i64> {
+        if self.asked_opponent() != Opponent::Perfect {
+            return None;
+        }
+        self.perfect_result().map(|r| r.score() as i64)
+    }
     /// The learner's result under perfect play on both sides, when the game is solved.
     pub fn perfect_result(&self) -> Option<GameResult> {
         let v = self.start_value()?;

@@ -65,16 +65,27 @@ pub fn board_panel<G: BoardView>(
             // The line between the board and the moves makes the room.
             lines.remove(blank_at);
         }
+        // Wrapped over the rows left (cut only where they run out).
         let room = area.width.saturating_sub(5) as usize;
-        let text: String = match why.chars().count() > room {
-            true => why
-                .chars()
-                .take(room.saturating_sub(1))
-                .chain(['…'])
-                .collect(),
-            false => why.to_string(),
-        };
-        lines.push(Line::styled(format!(" {text}"), DIM));
+        let mut rows = (area.height as usize)
+            .saturating_sub(2 + lines.len())
+            .max(1);
+        let mut wrapped = wrap(why, room);
+        if wrapped.len() > rows && full {
+            // The reason rather than the list of moves (the board shows where they led).
+            let moves_at = lines.len() - 2;
+            lines.remove(moves_at);
+            rows += 1;
+        }
+        if wrapped.len() > rows {
+            wrapped.truncate(rows);
+            let last = &mut wrapped[rows - 1];
+            let kept: String = last.chars().take(room.saturating_sub(1)).collect();
+            *last = format!("{kept}…");
+        }
+        for text in wrapped {
+            lines.push(Line::styled(format!(" {text}"), DIM));
+        }
     }
     let title = format!(" Game {} ", group(rec.number));
     f.render_widget(Paragraph::new(indent(lines)).block(panel(title)), area);

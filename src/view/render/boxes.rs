@@ -253,7 +253,8 @@ pub fn box_panel<G: BoardView>(
     } else {
         if let Some(r) = snap.reinforced.as_ref().filter(|_| live.is_some()) {
             lines.push(Line::raw(""));
-            lines.extend(reinforcement_lines(game, snap, r));
+            let room = height.saturating_sub(lines.len());
+            lines.extend(reinforcement_lines(game, snap, r, room));
         }
         let room = height.saturating_sub(lines.len() + 1);
         if shown.total > 0 && shown.mbox.arrows.len() <= room {
@@ -269,11 +270,13 @@ pub fn box_panel<G: BoardView>(
     f.render_widget(Paragraph::new(lines).block(block), area);
 }
 
-/// What the last game did to the beads, in words.
+/// What the last game did to the beads, in words: every change where `room` lines hold them,
+/// else the first ones and how many more (three at least).
 pub(super) fn reinforcement_lines<G: BoardView>(
     game: &G,
     snap: &Snapshot<G>,
     r: &crate::view::session::Reinforced,
+    room: usize,
 ) -> Vec<Line<'static>> {
     let (word, colour) = match r.result {
         GameResult::Win => ("won", Color::Green),
@@ -287,7 +290,13 @@ pub(super) fn reinforcement_lines<G: BoardView>(
     if r.changes.is_empty() {
         lines.push(Line::styled(" no bead changes", DIM));
     }
-    for &(b, a, d) in r.changes.iter().take(3) {
+    let emptied = r.emptied.len().min(2);
+    let fits = room.saturating_sub(1 + emptied);
+    let shown = match r.changes.len() <= fits {
+        true => r.changes.len(),
+        false => fits.saturating_sub(1).max(3),
+    };
+    for &(b, a, d) in r.changes.iter().take(shown) {
         let mv = game.format_move(snap.boxes.get(b).arrows[a]);
         let beads = if d.abs() == 1 { "bead" } else { "beads" };
         lines.push(Line::styled(
@@ -295,9 +304,9 @@ pub(super) fn reinforcement_lines<G: BoardView>(
             Style::new().fg(colour),
         ));
     }
-    if r.changes.len() > 3 {
+    if r.changes.len() > shown {
         lines.push(Line::styled(
-            format!(" and {} more", r.changes.len() - 3),
+            format!(" and {} more", r.changes.len() - shown),
             DIM,
         ));
     }

@@ -30,38 +30,51 @@ pub fn legend_lines(pieces: &str) -> Vec<(String, String)> {
     ]
 }
 
-/// The key table and the legend over the screen.
+/// The key table and the legend over the screen; on a narrow screen (a phone) each entry's
+/// words wrap under themselves rather than run off the overlay's edge.
 pub fn help(f: &mut Frame, mode: Mode, front: Front, pieces: &str) {
     let keys = key_table(mode, front);
     let legend = legend_lines(pieces);
     let area = f.area();
     let w = 76.min(area.width);
-    let h = (keys.len() as u16 + legend.len() as u16 + 5).min(area.height);
+    // The words' room: the overlay less its borders and the key's column of 12.
+    let room = (w as usize).saturating_sub(2 + 12).max(8);
+    let entry = |k: &str, what: &str, key: Style, words: Style| -> Vec<Line<'static>> {
+        wrap(what, room)
+            .into_iter()
+            .enumerate()
+            .map(|(i, part)| {
+                let head = if i == 0 {
+                    format!(" {k:<10} ")
+                } else {
+                    " ".repeat(12)
+                };
+                Line::from(vec![Span::styled(head, key), Span::styled(part, words)])
+            })
+            .collect()
+    };
+    let key_lines: Vec<Line> = keys
+        .iter()
+        .flat_map(|(k, what)| entry(k, what, BOLD.fg(Color::Cyan), Style::new()))
+        .collect();
+    let legend_lines: Vec<Line> = legend
+        .iter()
+        .flat_map(|(k, what)| entry(k, what, BOLD, DIM))
+        .collect();
+    let needed = key_lines.len() + legend_lines.len() + 5;
+    let h = (needed as u16).min(area.height);
     let r = Rect::new(
         area.x + (area.width - w) / 2,
         area.y + (area.height - h) / 2,
         w,
         h,
     );
-    let mut lines: Vec<Line> = keys
-        .iter()
-        .map(|(k, what)| {
-            Line::from(vec![
-                Span::styled(format!(" {k:<10} "), BOLD.fg(Color::Cyan)),
-                Span::raw(*what),
-            ])
-        })
-        .collect();
+    let mut lines = key_lines;
     // The blank line between keys and symbols, where the screen has the row for it.
-    if keys.len() + legend.len() + 5 <= area.height as usize {
+    if needed <= area.height as usize {
         lines.push(Line::raw(""));
     }
-    lines.extend(legend.into_iter().map(|(k, what)| {
-        Line::from(vec![
-            Span::styled(format!(" {k:<10} "), BOLD),
-            Span::styled(what, DIM),
-        ])
-    }));
+    lines.extend(legend_lines);
     lines.push(Line::styled(" any key closes this help", DIM));
     f.render_widget(Clear, r);
     f.render_widget(

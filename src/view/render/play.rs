@@ -14,14 +14,22 @@ pub fn play<G: BoardView>(f: &mut Frame, app: &PlayApp<G>) {
 /// The play screen's title: who plays whom at what.
 fn play_title<G: BoardView>(app: &PlayApp<G>, width: u16) -> Paragraph<'static> {
     let game = app.session.game();
-    let left = fit(
+    let (you, machine) = (game.side_name(app.human), &app.titles.machine);
+    let head = first_fit(
         &[
             format!(
-                " matchbox play · you ({}) against {} · {}",
-                game.side_name(app.human),
-                app.titles.machine,
+                " matchbox play · you ({you}) against {machine} · {}",
                 app.titles.game
             ),
+            format!(" you ({you}) against {machine} · {}", app.titles.game),
+            format!(" you ({you}) against {machine}"),
+            format!(" you against {machine}"),
+        ],
+        width as usize,
+    );
+    let left = fit(
+        &[
+            head,
             format!(" · {}", app.titles.symmetry),
             format!(" · seed {}", app.snapshot.seed),
         ],

@@ -100,20 +100,30 @@ fn title_bar<G: BoardView>(app: &WatchApp<G>, width: u16) -> Paragraph<'static> 
     } else {
         app.speed.label().to_string()
     };
+    // A space at least between the title and the state in brackets.
+    let room = (width as usize).saturating_sub(state.chars().count() + 4);
+    // Who learns what against whom, in fewer words where the line is narrow (a phone).
+    let machine = crate::game::capitalised(&app.titles.machine);
+    let game = &app.titles.game;
+    let name = game.split(' ').next().unwrap_or(game);
+    let head = first_fit(
+        &[
+            format!(" {machine} learns {game} against {opponent}"),
+            format!(" {machine} learns {game}"),
+            format!(" {machine} learns {name}"),
+            format!(" {machine}"),
+        ],
+        room,
+    );
     let left = fit(
         &[
-            format!(
-                " {} learns {} against {opponent}",
-                crate::game::capitalised(&app.titles.machine),
-                app.titles.game
-            ),
+            head,
             searching,
             format!(" · {}", app.titles.symmetry),
             format!(" · {} reinforcement", s.reinforcement),
             format!(" · seed {}", s.seed),
         ],
-        // A space at least between the title and the state in brackets.
-        (width as usize).saturating_sub(state.chars().count() + 4),
+        room,
     );
     let right = format!("[{state}] ");
     let pad = (width as usize).saturating_sub(left.chars().count() + right.chars().count());

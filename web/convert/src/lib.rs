@@ -25,6 +25,7 @@ pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, JsValue> {
 
 /// Label sheets (SVG, a page each) as one PDF, as `boxes --labels labels.pdf` writes it.
 #[wasm_bindgen]
-pub fn pages_to_pdf(pages: Vec<String>) -> Result<Vec<u8>, JsValue> {
-    matchbox::labels::pdf::pages_to_pdf(&pages).map_err(|e| JsValue::from_str(&e.to_string()))
+pub fn pages_to_pdf(pages: Vec<String>, title: &str) -> Result<Vec<u8>, JsValue> {
+    matchbox::labels::pdf::pages_to_pdf(&pages, title)
+        .map_err(|e| JsValue::from_str(&e.to_string()))
 }
