@@ -1,9 +1,10 @@
-//! matchbox in a browser page: the terminal's screens (`watch` and `play`) drawn by ratzilla's
-//! DOM backend, the match driven a frame at a time from `requestAnimationFrame` with a budget of
+//! matchbox in a browser page: the terminal's screens (`watch` and `play`) drawn by ratzilla
+//! (its canvas backend on a wide screen, its DOM backend on a phone: `screen`), the match driven a frame at a time from `requestAnimationFrame` with a budget of
 //! milliseconds (a page has no threads). The settings come from the page's address, with the
 //! command line's names: `?game=tictactoe&screen=play&side=x&seed=1961`.
 
 mod files;
+mod screen;
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -22,7 +23,8 @@ use matchbox::view::render;
 use matchbox::view::session::Session;
 use matchbox::with_game;
 use ratzilla::ratatui::Terminal;
-use ratzilla::{DomBackend, WebRenderer};
+use ratzilla::ratatui::backend::Backend;
+use ratzilla::{CanvasBackend, DomBackend, WebEventHandler, WebRenderer};
 use wasm_bindgen::prelude::*;
 
 pub use matchbox::front::address::{Screen, Settings};
@@ -214,33 +216,71 @@ fn run<G: BoardView + LabelView + Clone + 'static>(game: G, s: &Settings) -> Res
             })?;
     let titles = Titles::of(&game, bout.learner());
     let session = Session::of(bout);
-    let mut backend = DomBackend::new_by_id("screen").map_err(|e| e.to_string())?;
-    // The grid the backend built in the page, as a fixed viewport: its `size` speaks of the
-    // window instead, which need not match.
-    use ratzilla::ratatui::backend::Backend;
-    let grid = backend
-        .window_size()
-        .map_err(|e| e.to_string())?
-        .columns_rows;
-    let viewport = ratzilla::ratatui::Viewport::Fixed(ratzilla::ratatui::layout::Rect::new(
-        0,
-        0,
-        grid.width,
-        grid.height,
-    ));
-    let terminal = Terminal::with_options(backend, ratzilla::ratatui::TerminalOptions { viewport })
-        .map_err(|e| e.to_string())?;
     let keys: Keys = Rc::default();
     listen_keys(Rc::clone(&keys))?;
-    match s.screen {
-        Screen::Watch => watch(terminal, game, titles, session, s, keys),
-        Screen::Play => play(terminal, titles, session, keys),
+    let page = Page {
+        titles,
+        session,
+        keys,
+    };
+    if screen::canvas_wanted() {
+        let (w, h) = screen::canvas_size().ok_or("no #screen to draw in")?;
+        let options = ratzilla::backend::canvas::CanvasBackendOptions::new()
+            .grid_id("screen")
+            .size((w, h));
+        let backend = CanvasBackend::new_with_options(options).map_err(|e| e.to_string())?;
+        // The backend's size is its grid less the margin's cell.
+        let grid = backend.size().map_err(|e| e.to_string())?;
+        let terminal = fixed(backend, grid.width, grid.height)?;
+        let clicks = screen::canvas_clicks(grid.width, grid.height)?;
+        show_page(terminal, clicks, game, page, s);
+    } else {
+        let mut backend = DomBackend::new_by_id("screen").map_err(|e| e.to_string())?;
+        // The grid the backend built in the page: its `size` speaks of the window instead.
+        let grid = backend
+            .window_size()
+            .map_err(|e| e.to_string())?
+            .columns_rows;
+        let mut terminal = fixed(backend, grid.width, grid.height)?;
+        let clicks = listen_clicks(&mut terminal);
+        show_page(terminal, clicks, game, page, s);
     }
     Ok(())
 }
 
-/// Clicks (and taps) on the screen since the last frame: (column, row) of the grid.
-type Clicks = Rc<RefCell<Vec<(u16, u16)>>>;
+/// What a screen of the page is made of.
+struct Page<G: BoardView> {
+    titles: Titles,
+    session: Session<G>,
+    keys: Keys,
+}
+
+/// A terminal of `cols`×`rows` on `backend`, as a fixed viewport.
+fn fixed<B: Backend>(backend: B, cols: u16, rows: u16) -> Result<Terminal<B>, String> {
+    let area = ratzilla::ratatui::layout::Rect::new(0, 0, cols, rows);
+    let viewport = ratzilla::ratatui::Viewport::Fixed(area);
+    Terminal::with_options(backend, ratzilla::ratatui::TerminalOptions { viewport })
+        .map_err(|e| e.to_string())
+}
+
+/// The screen the settings ask for, on `terminal`.
+fn show_page<G, B>(terminal: Terminal<B>, clicks: Clicks, game: G, page: Page<G>, s: &Settings)
+where
+    G: BoardView + LabelView + 'static,
+    B: Backend + WebEventHandler + 'static,
+{
+    let Page {
+        titles,
+        session,
+        keys,
+    } = page;
+    match s.screen {
+        Screen::Watch => watch(terminal, clicks, game, titles, session, s, keys),
+        Screen::Play => play(terminal, clicks, titles, session, keys),
+    }
+}
+
+use screen::Clicks;
 
 /// Listens for clicks on the terminal's grid.
 fn listen_clicks(terminal: &mut Terminal<DomBackend>) -> Clicks {
@@ -285,8 +325,9 @@ fn watch_app<G: BoardView>(
 }
 
 /// The watch screen: the match trained at the chosen speed between frames.
-fn watch<G: BoardView + LabelView + 'static>(
-    mut terminal: Terminal<DomBackend>,
+fn watch<G: BoardView + LabelView + 'static, B: Backend + WebEventHandler + 'static>(
+    terminal: Terminal<B>,
+    clicked: Clicks,
     game: G,
     titles: Titles,
     session: Session<G>,
@@ -311,7 +352,6 @@ fn watch<G: BoardView + LabelView + 'static>(
         Showing::Play(p) => files::make(&p.session, what),
         Showing::Switching => Err("the screen is changing: try again".into()),
     }));
-    let clicked = listen_clicks(&mut terminal);
     terminal.draw_web(move |f| {
         let t = now();
         let mut showing = shared.borrow_mut();
@@ -332,6 +372,7 @@ fn watch<G: BoardView + LabelView + 'static>(
             } else {
                 render::play(f, play);
                 play.theme.explicit_reverse(f.buffer_mut());
+                screen::keep(f.buffer_mut());
                 return;
             }
         }
@@ -362,6 +403,7 @@ fn watch<G: BoardView + LabelView + 'static>(
             play.browser.screen = (area.width, area.height);
             render::play(f, &play);
             play.theme.explicit_reverse(f.buffer_mut());
+            screen::keep(f.buffer_mut());
             *showing = Showing::Play(Box::new(play));
             return;
         }
@@ -371,6 +413,7 @@ fn watch<G: BoardView + LabelView + 'static>(
         rate.frame(t, &mut app);
         render::watch(f, &app);
         app.theme.explicit_reverse(f.buffer_mut());
+        screen::keep(f.buffer_mut());
     });
 }
 
@@ -481,8 +524,9 @@ impl Rate {
 }
 
 /// The play screen: the person moves, the machine answers at once.
-fn play<G: BoardView + LabelView + 'static>(
-    mut terminal: Terminal<DomBackend>,
+fn play<G: BoardView + LabelView + 'static, B: Backend + WebEventHandler + 'static>(
+    terminal: Terminal<B>,
+    clicked: Clicks,
     titles: Titles,
     session: Session<G>,
     keys: Keys,
@@ -495,11 +539,11 @@ fn play<G: BoardView + LabelView + 'static>(
     files::offer(Box::new(move |what| {
         files::make(&offered.borrow().session, what)
     }));
-    let clicked = listen_clicks(&mut terminal);
     terminal.draw_web(move |f| {
         let mut app = app.borrow_mut();
         play_frame(&mut app, &clicked, &keys, f.area());
         render::play(f, &app);
         app.theme.explicit_reverse(f.buffer_mut());
+        screen::keep(f.buffer_mut());
     });
 }

@@ -33,7 +33,8 @@ async function open(query, viewport = { width: 1280, height: 800 }, touch = fals
   }
   return page;
 }
-const screenText = page => page.locator('#screen').innerText();
+// The screen's text as the page last drew it (on a canvas or in spans alike).
+const screenText = page => page.evaluate(() => window.matchboxScreen?.text() ?? '').catch(() => ''); // '' while the page reloads
 async function waitFor(page, test, ms = 15000) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
@@ -51,19 +52,22 @@ async function games(page) {
 /// The middle of the character `offset` after the first match of `pattern` on a row of the
 /// screen, in page coordinates; null if no row matches.
 async function placeOf(page, pattern, offset = 0) {
-  return page.evaluate(([source, offset]) => {
-    const re = new RegExp(source);
-    for (const pre of document.querySelectorAll('#screen pre')) {
-      const text = [...pre.children].map(s => s.textContent).join('');
-      const m = re.exec(text);
-      if (m) {
-        const r = pre.children[m.index + offset].getBoundingClientRect();
-        return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
-      }
+  const lines = (await screenText(page)).split('\n');
+  const re = new RegExp(pattern);
+  for (let row = 0; row < lines.length; row++) {
+    const m = re.exec(lines[row]);
+    if (m) {
+      const col = [...lines[row].slice(0, m.index)].length + offset;
+      return page.evaluate(([c, r]) => window.matchboxScreen.cell(c, r), [col, row]);
     }
-    return null;
-  }, [pattern, offset]);
+  }
+  return null;
 }
+/// The grid's columns and rows, and how it is drawn.
+const gridOf = page => page.evaluate(() => {
+  const [cols, rows] = window.matchboxScreen.grid();
+  return { cols, rows, render: window.matchboxScreen.render };
+});
 
 try {
   // HER, as the page opens with no settings.
@@ -113,15 +117,7 @@ try {
   // white on white), on the watch screen with a box just opened.
   await page.keyboard.press('+');
   await page.waitForTimeout(1500);
-  const unreadable = await page.evaluate(() => {
-    const out = [];
-    for (const span of document.querySelectorAll('#screen pre span')) {
-      if (!span.textContent.trim()) continue;
-      const st = getComputedStyle(span);
-      if (st.color === st.backgroundColor) out.push(`${span.textContent} ${st.color}`);
-    }
-    return out;
-  });
+  const unreadable = await page.evaluate(() => window.matchboxScreen.unreadable());
   check(unreadable.length === 0, `no text in its background's colour (${unreadable.slice(0, 5).join('; ')})`);
   await page.close();
   page = await open('?game=havannah&size=3');
@@ -158,17 +154,7 @@ try {
   // Play: a legal move by a click on the list, an illegal one by keys.
   page = await open('?screen=play');
   check(await waitFor(page, t => t.includes('Your move')), 'the play screen opens');
-  const at = await page.evaluate(() => {
-    for (const pre of document.querySelectorAll('#screen pre')) {
-      const text = [...pre.children].map(s => s.textContent).join('');
-      const col = text.indexOf('  b1-b2');
-      if (col >= 0) {
-        const r = pre.children[col + 3].getBoundingClientRect();
-        return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
-      }
-    }
-    return null;
-  });
+  const at = await placeOf(page, '  b1-b2', 3);
   check(at !== null, 'the move b1-b2 is listed');
   if (at) await page.mouse.click(at.x, at.y);
   check(await waitFor(page, t => /b1-b2 [a-c][1-3][-x][a-c][1-3]/.test(t), 5000), 'a click on b1-b2 plays it, and the machine answers');
@@ -181,11 +167,8 @@ try {
   // by two taps on the board (the pawn, then where it goes).
   page = await open('?screen=play', { width: 390, height: 844 }, true);
   check(await waitFor(page, t => t.includes('Your move')), 'the play screen opens on a phone');
-  const grid = await page.evaluate(() => {
-    const pres = [...document.querySelectorAll('#screen pre')];
-    const size = parseFloat(getComputedStyle(document.getElementById('screen')).fontSize);
-    return { cols: pres[0].children.length, rows: pres.length, size };
-  });
+  const grid = { ...(await gridOf(page)), size: await page.evaluate(() => parseFloat(getComputedStyle(document.getElementById('screen')).fontSize)) };
+  check(grid.render === 'dom', `a phone's screen is drawn by the DOM (${grid.render})`);
   check(grid.cols >= 40 && grid.cols < 80 && grid.size >= 11, `the phone's grid is ${grid.cols}×${grid.rows} in a ${grid.size} px font`);
   const text = await screenText(page);
   check(text.indexOf('Your move') > text.indexOf('Game 1'), 'the move list is under the board');
@@ -267,10 +250,8 @@ try {
   // A projector: a bigger grid, not only a bigger font; the whole machine pages by buttons.
   page = await open('?game=tictactoe&speed=flat-out&seed=3', { width: 1920, height: 1080 });
   check(await waitFor(page, t => t.includes('Game')), 'MENACE opens on a projector');
-  const big = await page.evaluate(() => {
-    const pres = [...document.querySelectorAll('#screen pre')];
-    return { cols: pres[0].children.length, rows: pres.length };
-  });
+  const big = await gridOf(page);
+  check(big.render === 'canvas', `a projector's screen is drawn on a canvas (${big.render})`);
   check(big.cols >= 240 && big.rows >= 67, `the projector's grid is ${big.cols}×${big.rows}`);
   check(await waitFor(page, t => t.includes('First box'), 5000), "the first box's chart shows on a projector");
   await page.locator('#keys button', { hasText: 'machine' }).click();
