@@ -12,8 +12,8 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use matchbox::view::theme::rgb;
 use ratzilla::ratatui::buffer::Buffer;
-use ratzilla::ratatui::style::Color;
 use wasm_bindgen::prelude::*;
 
 /// The canvas backend's cell, in canvas pixels, and the margin it draws within.
@@ -100,31 +100,6 @@ pub fn keep(buffer: &Buffer) {
         }
     }
     UNREADABLE.with(|u| *u.borrow_mut() = unreadable);
-}
-
-/// A colour as the page draws it: the default letter white, the default background black.
-fn rgb(c: Color, letter: bool) -> (u8, u8, u8) {
-    match c {
-        Color::Reset if letter => (255, 255, 255),
-        Color::Reset | Color::Black => (0, 0, 0),
-        Color::White => (255, 255, 255),
-        Color::Rgb(r, g, b) => (r, g, b),
-        Color::Indexed(i) => (i, i, i),
-        Color::Red => (205, 0, 0),
-        Color::Green => (0, 205, 0),
-        Color::Yellow => (205, 205, 0),
-        Color::Blue => (0, 0, 238),
-        Color::Magenta => (205, 0, 205),
-        Color::Cyan => (0, 205, 205),
-        Color::Gray => (229, 229, 229),
-        Color::DarkGray => (127, 127, 127),
-        Color::LightRed => (255, 0, 0),
-        Color::LightGreen => (0, 255, 0),
-        Color::LightYellow => (255, 255, 0),
-        Color::LightBlue => (92, 92, 255),
-        Color::LightMagenta => (255, 0, 255),
-        Color::LightCyan => (0, 255, 255),
-    }
 }
 
 /// The screen's text as last drawn, a line a row (trailing spaces trimmed), for the browser test:
