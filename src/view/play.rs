@@ -83,6 +83,8 @@ impl<G: BoardView> PlayApp<G> {
     /// stop the person.
     pub fn from_watch(mut session: Session<G>, titles: Titles) -> Self {
         session.finish_game();
+        // The box panel starts clean: what the watched games taught it is not this game's.
+        session.reinforced = None;
         let score_from = *session.stats();
         let back = WatchState {
             opponent: session.opponent(),

@@ -78,6 +78,10 @@ fn the_person_plays_the_machine_just_watched_and_goes_back() {
     assert!(screen.contains("you play o against"), "{screen}");
     // The score is the person's: no games yet.
     assert!(screen.contains("games      0"), "{screen}");
+    // The box panel starts clean: the machine's first box, not the watched game's last box and
+    // what that game taught it.
+    assert!(!screen.contains("game 31 "), "{screen}");
+    assert!(screen.contains("Box 1 · move 1"), "{screen}");
     // A whole game, the first move offered each time: the machine learns from it.
     while play.session.in_game() {
         play.update(Action::Enter);
