@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use tokio::sync::{mpsc, oneshot};
 
 use super::protocol::{FromPupil, FromTeacher, RelayInfo, Standing, ToClient};
-use crate::learn::GameDefaults;
+use crate::labels::LabelView;
 use crate::learn::lesson::{Event, Lesson, PupilId, RelayView};
+use crate::learn::{GameDefaults, Machine};
 use crate::view::board::BoardView;
 
 /// A connection's outbox: JSON text to send.
@@ -28,8 +29,8 @@ pub enum Cmd {
     /// The teacher's page connects: it hears the class from now on.
     Watch(Outbox),
     Teacher(FromTeacher),
-    /// The machine as it stands, as the command line's YAML (the teacher's download).
-    Yaml(oneshot::Sender<String>),
+    /// A file of the machine as it stands (the teacher's download): what makes it, from a copy.
+    File(super::files::Want, oneshot::Sender<super::files::Maker>),
     /// Stop: save and end (Ctrl-C).
     Stop,
 }
@@ -65,12 +66,15 @@ struct Actor<G: GameDefaults + BoardView> {
 const SAVE_GAP: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Runs the lesson until the teacher ends it or `Stop` comes; returns the lesson.
-pub async fn run<G: GameDefaults + BoardView>(
+pub async fn run<G: GameDefaults + BoardView + LabelView + Send + 'static>(
     lesson: Lesson<G>,
     keep: Keeping,
     mut inbox: mpsc::Receiver<Cmd>,
     done: oneshot::Sender<()>,
-) -> Lesson<G> {
+) -> Lesson<G>
+where
+    Machine<G>: Send,
+{
     let title = crate::view::app::Titles::of(lesson.game(), lesson.machine()).machine;
     let mut a = Actor {
         lesson,
@@ -104,7 +108,10 @@ pub async fn run<G: GameDefaults + BoardView>(
     a.lesson
 }
 
-impl<G: GameDefaults + BoardView> Actor<G> {
+impl<G: GameDefaults + BoardView + LabelView + Send + 'static> Actor<G>
+where
+    Machine<G>: Send,
+{
     /// Does one command; whether the lesson ends.
     fn handle(&mut self, cmd: Cmd) -> bool {
         match cmd {
@@ -153,12 +160,13 @@ impl<G: GameDefaults + BoardView> Actor<G> {
                 self.tell_projectors();
             }
             Cmd::Teacher(t) => return self.teacher(t),
-            Cmd::Yaml(reply) => {
-                let g = self.lesson.game();
-                let _ = reply.send(crate::store::to_yaml(
-                    g,
-                    self.lesson.machine(),
-                    g.size_key(),
+            Cmd::File(want, reply) => {
+                let copy = (self.lesson.game().clone(), self.lesson.machine().clone());
+                let _ = reply.send(super::files::maker(
+                    want,
+                    copy.0,
+                    copy.1,
+                    self.curve.clone(),
                 ));
             }
             Cmd::Stop => return true,

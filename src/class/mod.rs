@@ -6,6 +6,7 @@
 //! address are locked out after a few tries; a WebSocket from another site's page is refused.
 
 pub mod actor;
+pub mod files;
 mod guard;
 mod pages;
 pub mod protocol;
@@ -35,6 +36,7 @@ use axum::Router;
 use axum::routing::get;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::labels::LabelView;
 use crate::learn::GameDefaults;
 use crate::learn::lesson::Lesson;
 use crate::view::board::BoardView;
@@ -81,7 +83,7 @@ pub struct Running<G: GameDefaults> {
 
 /// Starts serving `lesson`: binds, starts the actor and the server, and returns at once. The
 /// server stops when the lesson ends.
-pub async fn start<G: GameDefaults + BoardView + Send + 'static>(
+pub async fn start<G: GameDefaults + BoardView + LabelView + Send + 'static>(
     lesson: Lesson<G>,
     keep: Keeping,
     config: Config,
@@ -89,6 +91,7 @@ pub async fn start<G: GameDefaults + BoardView + Send + 'static>(
 where
     G::Position: Send,
     G::Move: Send,
+    crate::learn::Machine<G>: Send,
 {
     let listener = tokio::net::TcpListener::bind(config.listen).await?;
     let addr = listener.local_addr()?;
@@ -101,6 +104,10 @@ where
         .route("/projector", get(pages::projector_page))
         .route("/teacher", get(pages::teacher_login))
         .route("/machine.yaml", get(pages::machine_yaml))
+        .route("/labels.pdf", get(pages::labels_pdf))
+        .route("/labels-trained.pdf", get(pages::trained_labels_pdf))
+        .route("/chart.svg", get(pages::chart_svg))
+        .route("/chart.png", get(pages::chart_png))
         .route("/ws", get(socket::pupil_upgrade))
         .route("/ws/teacher", get(socket::teacher_upgrade))
         .with_state(Arc::new(shared));

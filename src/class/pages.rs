@@ -8,6 +8,7 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 
+use super::files::Want;
 use super::guard::same_secret;
 use super::socket::{Shared, teacher_token};
 
@@ -42,28 +43,62 @@ pub async fn teacher_login(State(shared): State<Arc<Shared>>, Query(q): Query<To
 
 /// The machine as it stands, as a YAML file the command line loads (`--boxes`): the teacher's
 /// download, with the teacher's cookie only.
-pub async fn machine_yaml(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+pub async fn machine_yaml(state: State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    file(state, headers, Want::Machine).await
+}
+
+/// Blank labels to build the class's machine (each box's beads as a new machine starts).
+pub async fn labels_pdf(state: State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    file(state, headers, Want::Labels).await
+}
+
+/// The labels with the beads the class's machine holds now.
+pub async fn trained_labels_pdf(state: State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    file(state, headers, Want::TrainedLabels).await
+}
+
+/// The class's learning curve, as `train --plot` draws a run's.
+pub async fn chart_svg(state: State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    file(state, headers, Want::ChartSvg).await
+}
+
+pub async fn chart_png(state: State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    file(state, headers, Want::ChartPng).await
+}
+
+/// A file of the machine as it stands, for the teacher only: the actor hands over a copy and
+/// what makes the file, which runs here, off the actor's task.
+async fn file(State(shared): State<Arc<Shared>>, headers: HeaderMap, want: Want) -> Response {
     let token = teacher_token(&headers, None).unwrap_or_default();
     if !same_secret(&token, &shared.token) {
         return (StatusCode::FORBIDDEN, "open the teacher's address first").into_response();
     }
+    let over = || (StatusCode::SERVICE_UNAVAILABLE, "the lesson is over").into_response();
     let (tx, rx) = tokio::sync::oneshot::channel();
-    if shared.inbox.send(super::Cmd::Yaml(tx)).await.is_err() {
-        return (StatusCode::SERVICE_UNAVAILABLE, "the lesson is over").into_response();
+    if shared.inbox.send(super::Cmd::File(want, tx)).await.is_err() {
+        return over();
     }
-    match rx.await {
-        Ok(yaml) => (
+    let Ok(maker) = rx.await else {
+        return over();
+    };
+    match tokio::task::spawn_blocking(maker).await {
+        Ok(Ok(d)) => (
             [
-                (header::CONTENT_TYPE, "application/yaml; charset=utf-8"),
+                (header::CONTENT_TYPE, d.mime.to_string()),
                 (
                     header::CONTENT_DISPOSITION,
-                    "attachment; filename=\"class-machine.yaml\"",
+                    format!("attachment; filename=\"{}\"", d.name),
                 ),
             ],
-            yaml,
+            d.bytes,
         )
             .into_response(),
-        Err(_) => (StatusCode::SERVICE_UNAVAILABLE, "the lesson is over").into_response(),
+        Ok(Err(e)) => (StatusCode::INTERNAL_SERVER_ERROR, e).into_response(),
+        Err(_) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the file could not be made",
+        )
+            .into_response(),
     }
 }
 

@@ -403,6 +403,30 @@ pub fn sheet_title<G: crate::learn::GameDefaults>(
     )
 }
 
+/// The label sheets of machine `m` as SVG pages, and their title: blank labels to build it (each
+/// box with the beads a new machine starts with) or, where `trained`, with the beads it holds now.
+/// What the page and the class server offer for download.
+pub fn machine_sheets<G: LabelView + crate::learn::GameDefaults>(
+    game: &G,
+    m: &crate::learn::Machine<G>,
+    trained: bool,
+    colours: BeadColours,
+) -> (Vec<String>, String) {
+    let set = &m.boxes;
+    let (beads, what) = match trained {
+        true => (
+            LabelBeads::counts(|b| m.beads_in(b).iter().map(|n| n.get()).collect(), colours),
+            format!("beads after {} games", crate::text::group(m.games_played)),
+        ),
+        false => (
+            LabelBeads::initial(set, &m.initial, colours),
+            format!("beads {}", m.initial),
+        ),
+    };
+    let title = sheet_title(game, set, &what, colours);
+    (sheets(game, set, &beads, &title, Layout::default()), title)
+}
+
 /// About how many bytes the SVG pages of every box's label take: labels of up to 32 boxes
 /// spread over the set are drawn, and their mean scaled to the set (the pages' other text is
 /// small beside them). What [`sheets`] would make, known before it is made.

@@ -32,7 +32,9 @@ async fn serve(dir: &Path, limits: Limits) -> Running<TicTacToe> {
     serve_game(dir, limits, TicTacToe).await
 }
 
-async fn serve_game<G: GameDefaults + matchbox::view::board::BoardView>(
+async fn serve_game<
+    G: GameDefaults + matchbox::view::board::BoardView + matchbox::labels::LabelView,
+>(
     dir: &Path,
     limits: Limits,
     game: G,
@@ -580,6 +582,12 @@ fn the_pupils_address_as_a_qr_code() {
 
 /// A plain HTTP GET on loopback; the status line and the body.
 async fn http_get(addr: SocketAddr, path: &str, cookie: Option<&str>) -> (String, String) {
+    let (status, body) = http_get_bytes(addr, path, cookie).await;
+    (status, String::from_utf8(body).unwrap())
+}
+
+/// A GET on loopback: the status line and the body's bytes.
+async fn http_get_bytes(addr: SocketAddr, path: &str, cookie: Option<&str>) -> (String, Vec<u8>) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
     let cookie = cookie
@@ -587,14 +595,78 @@ async fn http_get(addr: SocketAddr, path: &str, cookie: Option<&str>) -> (String
         .unwrap_or_default();
     let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n{cookie}Connection: close\r\n\r\n");
     s.write_all(req.as_bytes()).await.unwrap();
-    let mut text = String::new();
-    s.read_to_string(&mut text).await.unwrap();
-    let status = text.lines().next().unwrap_or_default().to_string();
-    let body = text
-        .split_once("\r\n\r\n")
-        .map(|x| x.1.to_string())
-        .unwrap_or_default();
+    let mut bytes = Vec::new();
+    s.read_to_end(&mut bytes).await.unwrap();
+    let end = bytes
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or(bytes.len());
+    let head = String::from_utf8_lossy(&bytes[..end]).to_string();
+    let status = head.lines().next().unwrap_or_default().to_string();
+    let body = bytes.get(end + 4..).unwrap_or_default().to_vec();
     (status, body)
+}
+
+/// The PDF's document title (UTF-16 in a hex string, as the labels write it).
+fn pdf_title(pdf: &[u8]) -> String {
+    let text = String::from_utf8_lossy(pdf);
+    let hex = text
+        .split_once("/Title <FEFF")
+        .and_then(|(_, rest)| rest.split_once('>'))
+        .map_or("", |(h, _)| h);
+    let units: Vec<u16> = (0..hex.len() / 4)
+        .map(|i| u16::from_str_radix(&hex[4 * i..4 * i + 4], 16).unwrap())
+        .collect();
+    String::from_utf16_lossy(&units)
+}
+
+/// The teacher downloads the labels (blank to build the machine, or as trained) and the class's
+/// learning curve from the projector; a pupil cannot; the class's games go on meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_teacher_downloads_labels_and_the_learning_curve() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = serve(dir.path(), Limits::default()).await;
+    let addr = running.addr;
+    let mut ws = join(addr).await;
+    assert_eq!(play_games(&mut ws, 4, 3).await, 4);
+    let cookie = format!("matchbox_teacher={TOKEN}");
+    for path in [
+        "/labels.pdf",
+        "/labels-trained.pdf",
+        "/chart.svg",
+        "/chart.png",
+    ] {
+        let (status, _) = http_get_bytes(addr, path, None).await;
+        assert!(status.contains("403"), "{path}: {status}");
+    }
+    let (status, blank) = http_get_bytes(addr, "/labels.pdf", Some(&cookie)).await;
+    assert!(
+        status.contains("200") && blank.starts_with(b"%PDF-"),
+        "{status}"
+    );
+    let title = pdf_title(&blank);
+    assert!(
+        title.starts_with("MENACE: tictactoe") && title.ends_with("beads 8,3,2,1"),
+        "{title}"
+    );
+    let (_, trained) = http_get_bytes(addr, "/labels-trained.pdf", Some(&cookie)).await;
+    assert!(
+        pdf_title(&trained).ends_with("beads after 4 games"),
+        "{}",
+        pdf_title(&trained)
+    );
+    let (status, svg) = http_get(addr, "/chart.svg", Some(&cookie)).await;
+    assert!(status.contains("200"), "{status}");
+    assert!(
+        svg.starts_with("<svg") && svg.contains("MENACE (x) v the class"),
+        "{svg:.300}"
+    );
+    let (_, png) = http_get_bytes(addr, "/chart.png", Some(&cookie)).await;
+    assert_eq!(&png[1..4], b"PNG");
+    // The lesson went on: one more game after the downloads.
+    assert_eq!(play_games(&mut ws, 1, 5).await, 1);
+    let lesson = stop(running).await;
+    assert_eq!(lesson.machine().games_played, 5);
 }
 
 /// The teacher downloads the machine as it stands, as the command line's YAML; nobody else can.

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::path::Path;
 
 use matchbox::chart::ChartSpec;
-use matchbox::labels::{self, LabelBeads, LabelView, Layout};
+use matchbox::labels::{self, LabelView};
 use matchbox::learn::GameDefaults;
 use matchbox::view::board::BoardView;
 use matchbox::view::session::Session;
@@ -99,25 +99,7 @@ fn label_pages<G: BoardView + LabelView>(s: &Session<G>, trained: bool) -> Resul
             set.len()
         ));
     }
-    let (beads, what) = if trained {
-        (
-            LabelBeads::counts(
-                |b| m.beads_in(b).iter().map(|n| n.get()).collect(),
-                s.colours,
-            ),
-            format!(
-                "beads after {} games",
-                matchbox::text::group(m.games_played)
-            ),
-        )
-    } else {
-        (
-            LabelBeads::initial(set, &m.initial, s.colours),
-            format!("beads {}", m.initial),
-        )
-    };
-    let title = labels::sheet_title(game, set, &what, s.colours);
-    let pages = labels::sheets(game, set, &beads, &title, Layout::default());
+    let (pages, title) = labels::machine_sheets(game, m, trained, s.colours);
     Ok(Body::Pdf(pages, title))
 }
 
