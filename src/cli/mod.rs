@@ -94,6 +94,13 @@ pub struct ClassArgs {
     /// Continue the lesson in --save's log (after a crash: every finished game kept)
     #[arg(long)]
     pub resume: bool,
+    /// Replay a lesson's log (FILE.log beside its --save) and report the machine it leads to,
+    /// without serving; with --save, write that machine there
+    #[arg(long, value_name = "LOG", conflicts_with = "resume")]
+    pub replay: Option<PathBuf>,
+    /// The replay's report as one JSON object
+    #[arg(long, requires = "replay")]
+    pub json: bool,
     /// Save the machine every N finished games (at most every 5 seconds; the log keeps every
     /// game in between)
     #[arg(long, default_value_t = 5, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]

@@ -440,6 +440,41 @@ async fn after_a_kill_the_lesson_resumes_with_every_finished_game() {
     assert!(!refused.status.success());
     let msg = String::from_utf8_lossy(&refused.stderr);
     assert!(msg.contains("--resume continues that lesson"), "{msg}");
+    // `class --replay LOG` replays the log alone (no server), the resumed lesson's departures
+    // too: the 20 finished games, the machine saved where asked.
+    let (log, replayed) = (dir.path().join("m.yaml.log"), dir.path().join("r.yaml"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args(["class", "tictactoe", "--json", "--replay"])
+        .arg(&log)
+        .arg("--save")
+        .arg(&replayed)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["games"], 20, "{report}");
+    assert_eq!(report["games_played"], 20);
+    let read = |p: &Path| {
+        let text = std::fs::read_to_string(p).unwrap();
+        matchbox::store::from_yaml(&TicTacToe, p, &text).unwrap()
+    };
+    let machine = read(&replayed);
+    assert_eq!(machine.games_played, 20);
+    assert_eq!(report["digest"], machine.digest());
+    // Its --save never replaces the log it reads.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args(["class", "tictactoe", "--replay"])
+        .arg(&log)
+        .arg("--save")
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("names the log being replayed"));
 }
 
 /// "The class is the machine" over the sockets: 10 pupils hold HER's 24 boxes; the teacher deals

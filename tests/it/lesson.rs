@@ -254,9 +254,21 @@ fn the_class_is_the_machine_ten_pupils_hold_hers_boxes() {
     assert!(lesson.held(pupil).is_empty());
     view = lesson.relay_view(None);
     assert_ne!(view.waiting.map(|w| w.1), Some(pupil));
+    let again = Lesson::replay(game.clone(), start.clone(), &log).unwrap();
+    assert_eq!(state(again.machine()), state(lesson.machine()));
+    // Collected during the class's game: the game abandoned (no box changed), and the class
+    // plays the machine again; a pupil who leaves mid-game abandons theirs. The log replays.
+    let collected = lesson.collect().unwrap();
+    assert!(
+        matches!(collected[0], Event::Abandoned { .. }),
+        "{collected:?}"
+    );
+    log.extend(collected);
+    let (_, e) = lesson.start(ids[1]).unwrap();
+    log.extend(e);
+    let left = lesson.leave(ids[1]).unwrap();
+    assert!(matches!(left[0], Event::Abandoned { .. }), "{left:?}");
+    log.extend(left);
     let again = Lesson::replay(game, start, &log).unwrap();
     assert_eq!(state(again.machine()), state(lesson.machine()));
-    // Collected: the class plays the machine again.
-    lesson.collect().unwrap();
-    assert!(lesson.start(ids[1]).is_ok());
 }

@@ -24,6 +24,9 @@ where
     G::Position: Send,
     G::Move: Send,
 {
+    if let Some(log) = &a.replay {
+        return Out::new(a.json).report(&replay(&game, log, a)?);
+    }
     let save = a
         .save
         .clone()
@@ -84,9 +87,8 @@ fn fresh<G: FullGame>(game: &G, a: &ClassArgs, log: &Path) -> Result<(Lesson<G>,
     Ok((Lesson::new(game.clone(), machine), f))
 }
 
-/// The lesson of a log, replayed (a last line cut short by a crash left out); the pupils of
-/// then have gone, their games abandoned.
-fn resume<G: FullGame>(game: &G, log: &Path) -> Result<(Lesson<G>, std::fs::File)> {
+/// The lesson of a log, replayed (a last line cut short by a crash left out), and its events.
+fn read_log<G: FullGame>(game: &G, log: &Path) -> Result<(Lesson<G>, Vec<Event>)> {
     let name = log.display();
     let f = std::fs::File::open(log).with_context(|| format!("{name}: no lesson to resume"))?;
     let mut lines = std::io::BufReader::new(f).lines();
@@ -104,8 +106,15 @@ fn resume<G: FullGame>(game: &G, log: &Path) -> Result<(Lesson<G>, std::fs::File
             Err(e) => bail!("{name}: line {}: {e}", i + 2),
         }
     }
-    let mut lesson = Lesson::replay(game.clone(), machine, &events)
+    let lesson = Lesson::replay(game.clone(), machine, &events)
         .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    Ok((lesson, events))
+}
+
+/// The lesson of a log, replayed; the pupils of then have gone, their games abandoned.
+fn resume<G: FullGame>(game: &G, log: &Path) -> Result<(Lesson<G>, std::fs::File)> {
+    let name = log.display();
+    let (mut lesson, events) = read_log(game, log)?;
     let mut f = std::fs::OpenOptions::new().append(true).open(log)?;
     let gone: Vec<_> = lesson.pupils().keys().copied().collect();
     for p in gone {
@@ -205,4 +214,76 @@ fn local_ip() -> Option<IpAddr> {
     let s = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
     s.connect("192.0.2.1:9").ok()?;
     s.local_addr().ok().map(|a| a.ip())
+}
+
+/// What `class --replay LOG` found: the lesson's log replayed, and the machine it leads to.
+#[derive(serde::Serialize)]
+struct ReplayReport {
+    log: String,
+    events: usize,
+    /// The lesson's finished games, and the machine's results in them.
+    games: u64,
+    won: u64,
+    drawn: u64,
+    lost: u64,
+    /// The machine's games in all (before the lesson too), and a digest of its beads.
+    games_played: u64,
+    digest: String,
+    saved: Option<String>,
+}
+
+impl std::fmt::Display for ReplayReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{}: {} replayed: {} (the machine won {}, drew {}, lost {}); the machine at {} games in all, digest {}",
+            self.log,
+            crate::text::count(self.events as u64, "event", "events"),
+            crate::text::count(self.games, "game", "games"),
+            self.won,
+            self.drawn,
+            self.lost,
+            crate::text::group(self.games_played),
+            self.digest
+        )?;
+        if let Some(path) = &self.saved {
+            writeln!(f, "the machine saved to {path}")?;
+        }
+        Ok(())
+    }
+}
+
+/// `class --replay LOG`: the log replayed on its own (no server), the machine it leads to
+/// reported and, with `--save`, written.
+fn replay<G: FullGame>(game: &G, log: &Path, a: &ClassArgs) -> Result<ReplayReport> {
+    if let Some(save) = &a.save {
+        if store::same_file(save, log) {
+            bail!(
+                "{}: --save names the log being replayed: save to another file",
+                save.display()
+            );
+        }
+        store::check_writable(save)?;
+        store::check_replace("--save", save, None, a.force)?;
+    }
+    let (lesson, events) = read_log(game, log)?;
+    let (won, drawn, lost) = lesson.score;
+    let m = lesson.machine();
+    if let Some(save) = &a.save {
+        store::save_machine(save, game, m)?;
+    }
+    Ok(ReplayReport {
+        log: crate::text::quote(&log.display().to_string()),
+        events: events.len(),
+        games: won + drawn + lost,
+        won,
+        drawn,
+        lost,
+        games_played: m.games_played,
+        digest: m.digest(),
+        saved: a
+            .save
+            .as_ref()
+            .map(|p| crate::text::quote(&p.display().to_string())),
+    })
 }

@@ -584,6 +584,15 @@ impl<G: GameDefaults> Lesson<G> {
             Event::Collected { .. } => self.collect()?,
             Event::RelayStarted { .. } => self.relay_start()?.1,
             Event::Tapped { pupil, .. } => self.draw(*pupil)?.1,
+            // A game abandoned first: its pupil left mid-game, or the boxes were collected
+            // during the class's game as the machine.
+            Event::Abandoned { game, .. } => match self.games.get(game) {
+                Some(g) => {
+                    let pupil = g.pupil;
+                    self.leave(pupil)?
+                }
+                None => self.collect()?,
+            },
             _ => return Err(bad("an answer where a pupil's step belongs")),
         })
     }
