@@ -48,3 +48,39 @@ fn every_document_the_readme_links_is_there() {
         );
     }
 }
+
+/// The README's watch screen is what its command draws today (`film … --out her.txt`), not a
+/// screen typed once: `UPDATE_README=1 cargo test --test it docs::` writes it there again.
+#[test]
+fn the_readmes_screen_is_what_its_command_draws() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("her.txt");
+    crate::common::stdout(&[
+        "film",
+        "hexapawn",
+        "--games",
+        "40",
+        "--seed",
+        "1",
+        "--screen",
+        "80x24",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let drawn = std::fs::read_to_string(&out).unwrap();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = read("README.md");
+    let intro = "--screen 80x24 --out her.txt` writes it as text):\n\n```\n";
+    let start = readme.find(intro).expect("the README's watch screen") + intro.len();
+    let end = start + readme[start..].find("```\n").unwrap();
+    if readme[start..end] != drawn && std::env::var_os("UPDATE_README").is_some() {
+        let updated = format!("{}{drawn}{}", &readme[..start], &readme[end..]);
+        std::fs::write(&path, updated).unwrap();
+        return;
+    }
+    assert_eq!(
+        readme[start..end],
+        drawn,
+        "the README's screen is out of date: UPDATE_README=1 cargo test --test it docs::"
+    );
+}
