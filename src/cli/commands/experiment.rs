@@ -127,7 +127,11 @@ pub(super) struct VariantReport {
 impl VariantReport {
     fn of(name: &str, settings: RunSettings, result: &ExperimentResult, runs: usize) -> Self {
         let games = result.losses_by_game.len();
-        let window = ExperimentResult::mean_over;
+        // A mean of shares carries the sum's rounding (0.33699999999999997): ten decimals
+        // say it as the shares do (0.337).
+        let window = |rates: &[f64], from, to| {
+            (ExperimentResult::mean_over(rates, from, to) * 1e10).round() / 1e10
+        };
         let last = games.saturating_sub(19).max(1);
         let (loss_rate, kept) = (result.loss_rate(), result.loss_rate_first_box_kept());
         VariantReport {
