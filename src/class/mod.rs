@@ -52,6 +52,9 @@ pub struct Config {
     /// The teacher's secret (128 bits, hex).
     pub token: String,
     pub limits: Limits,
+    /// The browser page's folder (`web/dist`, or `page/` beside a released program), served at
+    /// `/page/` for the laptop's own screen: watch, play, labels and charts with no other server.
+    pub page: Option<std::path::PathBuf>,
 }
 
 impl Config {
@@ -67,6 +70,7 @@ impl Config {
             code,
             token: format!("{:032x}", rand::random::<u128>()),
             limits: Limits::default(),
+            page: None,
         }
     }
 }
@@ -99,7 +103,7 @@ where
     let (done_tx, done_rx) = oneshot::channel();
     let finished = tokio::spawn(actor::run(lesson, keep, rx, done_tx));
     let shared = socket::Shared::new(inbox.clone(), &config);
-    let app = Router::new()
+    let mut app = Router::new()
         .route("/", get(pages::pupil_page))
         .route("/projector", get(pages::projector_page))
         .route("/teacher", get(pages::teacher_login))
@@ -111,6 +115,10 @@ where
         .route("/ws", get(socket::pupil_upgrade))
         .route("/ws/teacher", get(socket::teacher_upgrade))
         .with_state(Arc::new(shared));
+    if let Some(dir) = &config.page {
+        // Files under the folder only (tower-http refuses `..` and what lies outside).
+        app = app.nest_service("/page", tower_http::services::ServeDir::new(dir));
+    }
     let service = app.into_make_service_with_connect_info::<SocketAddr>();
     tokio::spawn(async move {
         let _ = axum::serve(listener, service)

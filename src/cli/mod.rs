@@ -94,6 +94,10 @@ pub struct ClassArgs {
     /// Continue the lesson in --save's log (after a crash: every finished game kept)
     #[arg(long)]
     pub resume: bool,
+    /// The browser page's folder, served at /page/ for the laptop's own screen [default: page/
+    /// beside the program, or web/dist here, where either holds index.html]
+    #[arg(long, value_name = "DIR")]
+    pub page: Option<PathBuf>,
     /// Replay a lesson's log (FILE.log beside its --save) and report the machine it leads to,
     /// without serving; with --save, write that machine there
     #[arg(long, value_name = "LOG", conflicts_with = "resume")]

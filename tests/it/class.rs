@@ -50,6 +50,7 @@ async fn serve_game<
         code: CODE.into(),
         token: TOKEN.into(),
         limits,
+        page: None,
     };
     matchbox::class::start(lesson, keep, config).await.unwrap()
 }
@@ -729,4 +730,59 @@ async fn the_teacher_downloads_the_machine_as_yaml() {
     let lesson = stop(running).await;
     assert_eq!(state(&loaded), state(lesson.machine()));
     assert_eq!(loaded.games_played, 3);
+}
+
+/// `class --page DIR` serves the browser page's folder at /page/ for the laptop's own screen:
+/// its files, nothing outside it; a folder without index.html is refused in one line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_class_server_serves_the_page_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("page");
+    std::fs::create_dir_all(page.join("fonts")).unwrap();
+    std::fs::write(page.join("index.html"), "<title>matchbox page</title>").unwrap();
+    std::fs::write(page.join("fonts/a.ttf"), "font").unwrap();
+    std::fs::write(dir.path().join("secret.txt"), "not served").unwrap();
+    let p = page.to_str().unwrap();
+    let (mut child, addr, _) = start_binary(dir.path(), &["--page", p]);
+    let (status, body) = http_get(addr, "/page/index.html", None).await;
+    assert!(
+        status.contains("200") && body.contains("matchbox page"),
+        "{status} {body}"
+    );
+    let (status, body) = http_get(addr, "/page/", None).await;
+    assert!(
+        status.contains("200") && body.contains("matchbox page"),
+        "{status}"
+    );
+    assert!(
+        http_get(addr, "/page/fonts/a.ttf", None)
+            .await
+            .0
+            .contains("200")
+    );
+    for outside in [
+        "/page/../secret.txt",
+        "/page/%2e%2e/secret.txt",
+        "/page/..%2fsecret.txt",
+    ] {
+        let (status, body) = http_get(addr, outside, None).await;
+        assert!(
+            !status.contains("200") && !body.contains("not served"),
+            "{outside}: {status}"
+        );
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // Refused before any file is written (no machine, no log).
+    let save = dir.path().join("new.yaml");
+    let refused = crate::common::refused(&[
+        "class",
+        "tictactoe",
+        "--save",
+        save.to_str().unwrap(),
+        "--page",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert!(refused.contains("--page: no index.html there"), "{refused}");
+    assert!(!save.exists() && !dir.path().join("new.yaml.log").exists());
 }

@@ -27,6 +27,8 @@ where
     if let Some(log) = &a.replay {
         return Out::new(a.json).report(&replay(&game, log, a)?);
     }
+    // Every option checked before any file is touched.
+    let page = page_folder(a.page.as_deref())?;
     let save = a
         .save
         .clone()
@@ -54,6 +56,7 @@ where
         log: Some(log),
     };
     let mut config = Config::fresh(a.listen);
+    config.page = page;
     config.limits.connections = a.max_pupils as usize;
     config.limits.per_second = a.rate;
     config.limits.burst = a.rate.saturating_mul(3);
@@ -148,6 +151,7 @@ where
     G::Move: Send,
 {
     let (code, token) = (config.code.clone(), config.token.clone());
+    let page = config.page.is_some();
     let listen = config.listen;
     let running = crate::class::start(lesson, keep, config)
         .await
@@ -157,6 +161,12 @@ where
         "pupils: open http://{host}/ and type the code {code}   (or http://{host}/?code={code})"
     );
     println!("teacher: http://{host}/teacher?token={token}   (keep this address to yourself)");
+    match page {
+        true => println!("the page (watch, play, labels, charts): http://{host}/page/"),
+        false => println!(
+            "the page (watch, play) is not built here: web/build.sh builds it, or give --page DIR"
+        ),
+    }
     println!(
         "phones that cannot reach the laptop: the school Wi-Fi may keep devices apart; use the laptop's hotspot"
     );
@@ -286,4 +296,26 @@ fn replay<G: FullGame>(game: &G, log: &Path, a: &ClassArgs) -> Result<ReplayRepo
             .as_ref()
             .map(|p| crate::text::quote(&p.display().to_string())),
     })
+}
+
+/// The page's folder to serve: the one asked for (it must hold `index.html`), else `page/` beside
+/// the program (a release's archive) or `web/dist` here (a built checkout), where either holds it.
+fn page_folder(asked: Option<&Path>) -> Result<Option<PathBuf>> {
+    let holds_page = |d: &Path| d.join("index.html").is_file();
+    if let Some(dir) = asked {
+        if !holds_page(dir) {
+            bail!(
+                "{}: --page: no index.html there (web/build.sh builds the page into web/dist)",
+                crate::text::quote(&dir.display().to_string())
+            );
+        }
+        return Ok(Some(dir.to_path_buf()));
+    }
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|d| d.join("page")));
+    Ok(beside
+        .into_iter()
+        .chain([PathBuf::from("web/dist")])
+        .find(|d| holds_page(d)))
 }
