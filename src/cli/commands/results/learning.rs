@@ -51,18 +51,18 @@ fn her_check() -> Section {
     let c = her_curve(Some(TieBreak::Random), 1, games).expect("HER's chain is small");
     let (en, table, m) = her_parts(Some(TieBreak::Random), 1);
     let sim = Trainer::new(&en, &table).experiment(&m, SEED, runs, games);
-    let worst = (0..games)
+    // The simulated rate less the exact chance, in standard errors of a million runs.
+    let gaps: Vec<(f64, f64)> = (0..games)
         .map(|g| {
             let p = c.lost(g + 1);
             let seen = sim.losses_by_game[g] as f64 / runs as f64;
             let sd = (p * (1.0 - p) / runs as f64).sqrt();
-            if sd == 0.0 {
-                0.0
-            } else {
-                (seen - p).abs() / sd
-            }
+            let z = if sd == 0.0 { 0.0 } else { (seen - p) / sd };
+            ((g + 1) as f64, z)
         })
-        .fold(0.0, f64::max);
+        .collect();
+    let worst = gaps.iter().map(|&(_, z)| z.abs()).fold(0.0, f64::max);
+    let outside = gaps.iter().filter(|&&(_, z)| z.abs() > 1.96).count();
     let exact60: f64 = c.games.iter().map(|g| g[2]).sum();
     let (mean, ci) = mean_within(
         sim.cumulative_losses[games - 1] as f64,
@@ -81,9 +81,9 @@ fn her_check() -> Section {
     };
     let rows = vec![
         Row::exact("HER against the random player, exactly", "–", "–", random, "matchbox results").slow(),
-        Row::exact("HER's exact curve against simulation: losses in its first 60 games", "matchbox", "–", format!("exact {exact60:.4}; simulated {mean}; the largest gap over the 60 games {worst:.2} standard errors"), &format!("matchbox experiment hexapawn --runs {runs} --games {games} --seed {SEED}")).within(ci).slow(),
+        Row::exact("HER's exact curve against simulation: losses in its first 60 games", "matchbox", "–", format!("exact {exact60:.4}; simulated {mean}; the largest gap over the 60 games {worst:.2} standard errors, {outside} of 60 games beyond 1.96 (about 3 expected by chance)"), &format!("matchbox experiment hexapawn --runs {runs} --games {games} --seed {SEED}")).within(ci).slow(),
     ];
-    let mut s = section("HER's exact curve against a million runs", "The exact chance that each game is lost, drawn over the simulated rate's 95 % band from a million runs.".into(), rows);
+    let mut s = section("HER's exact curve against a million runs", "The exact chance that each game is lost, drawn over the simulated rate's 95 % band from a million runs (the band is a thousandth wide: the lines lie on each other), and the gap between them game by game in standard errors.".into(), rows);
     let band = (0..games)
         .map(|g| {
             let (lo, hi) = crate::chart::data::wilson(sim.losses_by_game[g] as u64, runs as u64);
@@ -112,7 +112,36 @@ fn her_check() -> Section {
             series: vec![sim_series, exact],
         },
     ));
+    s.charts.push(gap_chart(gaps, runs));
     s
+}
+
+/// The simulated rate less the exact chance, game by game, in standard errors, between the
+/// lines at ±1.96 that 95 % of games should keep within.
+fn gap_chart(gaps: Vec<(f64, f64)>, runs: usize) -> (String, ChartSpec) {
+    let last = gaps.last().map_or(1.0, |&(x, _)| x);
+    let bound = |y: f64| {
+        let mut s = Series::line(format!("{y:+}"), vec![(1.0, y), (last, y)]);
+        s.reference = true;
+        s
+    };
+    let spec = ChartSpec {
+        title: "HER against the perfect player: simulation less the exact chance".into(),
+        subtitle: format!(
+            "{} runs; each game's gap in standard errors, 95 % of games within ±1.96",
+            crate::text::group(runs as u64)
+        ),
+        x_label: "game".into(),
+        y_label: "gap (standard errors)".into(),
+        y2_label: None,
+        kind: Kind::Lines,
+        series: vec![
+            Series::line("simulated − exact", gaps),
+            bound(1.96),
+            bound(-1.96),
+        ],
+    };
+    ("her-exact-gap.png".into(), spec)
 }
 
 fn menace_table(side: Side, rival: bool) -> (BoxSet<TicTacToe>, Option<BoxSet<TicTacToe>>, Table) {
@@ -183,63 +212,98 @@ fn michie() -> Section {
     )
 }
 
-/// The sweep he announced: which A, B and D learn, how fast, and which do not converge.
+/// The sweep he announced: which A, B and D learn, how fast, and which do not converge. A table
+/// of every setting, and a chart for each sliding origin (none, D 0.5, D 0.9): the share of runs
+/// converged against A, a line for each B with its 95 % band.
 fn sweep() -> Section {
     let (runs, n) = (100u64, ODDS_GAMES);
     let mut lines = vec![
         "| A | B | D | lost, plays 1–200 | lost, last 200 plays | runs converged | median run's final loss chance |".to_string(),
         "|---|---|---|---|---|---|---|".to_string(),
     ];
-    let mut series: Vec<Series> = Vec::new();
+    let mut charts = Vec::new();
     for decay in [None, Some(0.5), Some(0.9)] {
+        let mut series: Vec<Series> = Vec::new();
         for b in [0.8, 0.9, 1.0] {
-            let mut points = Vec::new();
+            let (mut points, mut band) = (Vec::new(), Vec::new());
             for a in [1.1, 1.25, 1.5, 2.0, 3.0] {
                 let x = odds_run(Side::First, OddsRule { a, b, decay }, false, runs);
                 let (early, _) = rate_cell(&x, GameResult::Loss, 0, 200);
                 let (late, _) = rate_cell(&x, GameResult::Loss, n - 200, n);
-                let share = x.share_below(0.01);
+                let converged = (x.share_below(0.01) * runs as f64).round() as u64;
+                let (share, within) = percent_within(converged, runs);
                 let median = x.final_loss[x.final_loss.len() / 2];
                 let d = decay.map_or("–".into(), |d| d.to_string());
                 lines.push(format!(
-                    "| {a} | {b} | {d} | {early} | {late} | {:.0} % | {:.2} % |",
-                    100.0 * share,
+                    "| {a} | {b} | {d} | {early} | {late} | {share} ({within}) | {:.2} % |",
                     100.0 * median
                 ));
-                points.push((a, 100.0 * share));
+                let (lo, hi) = crate::chart::data::wilson(converged, runs);
+                points.push((a, 100.0 * converged as f64 / runs as f64));
+                band.push((a, 100.0 * lo, 100.0 * hi));
             }
-            // B 0.9 lies between the other two (the table has it): six lines keep six colours.
-            if b != 0.9 {
-                let d = decay.map_or("no origin".into(), |d| format!("D {d}"));
-                series.push(Series::line(format!("B {b}, {d}"), points));
-            }
+            let mut line = Series::line(format!("B {b}"), points);
+            line.band = Some(band);
+            series.push(line);
         }
+        charts.push(sweep_chart(decay, runs, n, series));
     }
     let mut s = section(
         "The sweep Michie announced",
         format!(
-            "Nought learning against a random Cross, {runs} runs of {n} plays for each setting (seed {SEED}); a run converged when its final machine loses under 1 % of plays. His Part II, which was to report this, we cannot find published."
+            "Nought learning against a random Cross, {runs} runs of {n} plays for each setting (seed {SEED}); a run converged when its final machine loses under 1 % of plays (the share of runs converged with its 95 % interval: a hundred runs tell settings apart only when they differ by some twenty points). His Part II, which was to report this, we cannot find published."
         ),
         Vec::new(),
     );
     s.extra.push(lines.join("\n"));
-    s.charts.push((
-        "michie-sweep.png".into(),
-        ChartSpec {
-            title: "Michie's learner: runs that converge, by A, B and D".into(),
-            subtitle: format!("Nought against a random Cross, {runs} runs of {n} plays each"),
-            x_label: "A (the multiplier of a move eight from the end)".into(),
-            y_label: "runs converged (%)".into(),
-            y2_label: None,
-            kind: Kind::Lines,
-            series,
-        },
-    ));
+    s.charts = charts;
     s
+}
+
+/// The sweep's chart for one sliding origin.
+fn sweep_chart(
+    decay: Option<f64>,
+    runs: u64,
+    n: usize,
+    series: Vec<Series>,
+) -> (String, ChartSpec) {
+    let (file, origin) = match decay {
+        None => (
+            "michie-sweep.png".to_string(),
+            "no sliding origin".to_string(),
+        ),
+        Some(d) => (
+            format!("michie-sweep-d{d}.png"),
+            format!("sliding origin, D {d}"),
+        ),
+    };
+    let spec = ChartSpec {
+        title: format!("Michie's learner, {origin}: runs that converge"),
+        subtitle: format!(
+            "Nought against a random Cross, {runs} runs of {n} plays each; 95 % bands"
+        ),
+        x_label: "A (the multiplier of a move eight from the end)".into(),
+        y_label: "runs converged (%)".into(),
+        y2_label: None,
+        kind: Kind::Lines,
+        series,
+    };
+    (file, spec)
 }
 
 /// A MENACE experiment against the perfect player.
 fn menace_vs_perfect(
+    beads: &[u32],
+    r: Reinforcement,
+    runs: usize,
+    games: usize,
+) -> ExperimentResult {
+    menace_against(true, beads, r, runs, games)
+}
+
+/// A MENACE experiment against the perfect player (or the random one).
+fn menace_against(
+    perfect: bool,
     beads: &[u32],
     r: Reinforcement,
     runs: usize,
@@ -252,8 +316,11 @@ fn menace_vs_perfect(
         SymmetryMode::Full,
         Forced::Skip,
     ));
-    let table =
-        Table::against_perfect(&en, &boxes, TieBreak::Random).expect("noughts and crosses solves");
+    let table = if perfect {
+        Table::against_perfect(&en, &boxes, TieBreak::Random).expect("noughts and crosses solves")
+    } else {
+        Table::against_random(&en, &boxes)
+    };
     let stage = StageBeads::new(beads.to_vec()).expect("small counts");
     let m = Machine::new(boxes, stage, r, SEED);
     Trainer::new(&en, &table).experiment(&m, SEED, runs, games)
@@ -302,20 +369,107 @@ fn quoted() -> Section {
         let (res, ci) = percent_within(x.first_box_empty as u64, runs as u64);
         rows.push(Row::exact(&format!("the 2017 festival MENACE, {name} beads: \"learned more quickly than we had expected\""), "the festival's write-up, 2017", "quickly", format!("median game of the last loss {}; {res} of runs resign for ever", median_last(&x)), &cmd(&name.replace('/', ","), "michie")).within(ci).slow());
     }
-    for beads in [1u32, 2, 3] {
-        let text = match her_curve(Some(TieBreak::Random), beads, 2000) {
-            Ok(c) => format!(
-                "exactly: mean game of the last loss {}, median {}",
-                c.mean_last_loss
-                    .map_or("infinite".into(), |m| format!("{m:.2}")),
-                c.last_loss_quantile(0.5)
-                    .map_or("beyond 2000".into(), |n| n.to_string())
-            ),
-            Err(e) => e,
-        };
-        rows.push(Row::exact(&format!("\"how long does it take to reach equilibrium where it avoids losing?\" HER, {beads} bead(s) an arrow, punished only"), "Russell & Norvig, exercise", "–", text, "matchbox results").slow());
+    rows.extend(equilibrium_rows());
+    rows.extend(punishment_rows(runs, games));
+    section(
+        "Figures quoted today",
+        format!(
+            "Against matchbox's perfect player (it picks at random among its best moves) unless a row names the random player; MENACE's rows {games} games a run. \"Resign for ever\": the machine's first box emptied, so it resigns every later game. Against the perfect player +1/+1/−1 and +3/+1/−1 are one machine (it never wins, and both pay a draw +1); the random player tells them apart. HER's rows ask the textbook's question of Gardner's machine: exactly for one bead an arrow, by simulation where its bead states are too many for the exact chain."
+        ),
+        rows,
+    )
+}
+
+/// The textbook's "how long does it take to reach equilibrium where it avoids losing?" for HER
+/// with one, two and three beads an arrow, punished only: exact where the chain is small enough
+/// (one bead), simulated with intervals where it is not.
+fn equilibrium_rows() -> Vec<Row> {
+    let claim = |beads: u32| {
+        format!(
+            "\"how long does it take to reach equilibrium where it avoids losing?\" HER, {beads} bead(s) an arrow, punished only"
+        )
+    };
+    let source = "Russell & Norvig, exercise";
+    let mut rows = Vec::new();
+    if let Ok(c) = her_curve(Some(TieBreak::Random), 1, 2000) {
+        let text = format!(
+            "exactly: mean game of the last loss {}, median {}, 99 % of machines by game {}",
+            c.mean_last_loss
+                .map_or("infinite".into(), |m| format!("{m:.2}")),
+            quantile_or_beyond(c.last_loss_quantile(0.5), 2000),
+            quantile_or_beyond(c.last_loss_quantile(0.99), 2000)
+        );
+        rows.push(Row::exact(&claim(1), source, "–", text, "matchbox results").slow());
     }
-    for (r, name) in [
+    let (runs, games) = (100_000usize, 3000usize);
+    for beads in [2u32, 3] {
+        let (en, table, m) = her_parts(Some(TieBreak::Random), beads);
+        let x = Trainer::new(&en, &table).experiment(&m, SEED, runs, games);
+        let (mean, ci) = last_loss_mean(&x);
+        let late: u64 = x.losses_by_game[games - games / 10..]
+            .iter()
+            .map(|&k| k as u64)
+            .sum();
+        let text = format!(
+            "simulated ({} bead states: too many for the exact chain): mean game of the last loss {mean}, median {}, 99 % of machines by game {}; {} losses in games {}–{games} of all runs",
+            exact_reach(beads),
+            median_last(&x),
+            last_loss_quantile(&x, 0.99),
+            crate::text::group(late),
+            games - games / 10 + 1,
+        );
+        let cmd = format!(
+            "matchbox experiment hexapawn --beads {beads} --runs {runs} --games {games} --seed {SEED}"
+        );
+        rows.push(
+            Row::exact(&claim(beads), source, "–", text, &cmd)
+                .within(ci)
+                .slow(),
+        );
+    }
+    rows
+}
+
+/// What the exact chain says of a machine with this many beads an arrow: its error.
+fn exact_reach(beads: u32) -> String {
+    match super::history::her_curve_within(Some(TieBreak::Random), beads, 1, 400_000) {
+        Ok(c) => crate::text::group(c.states as u64),
+        Err(_) => "over 400,000".into(),
+    }
+}
+
+fn quantile_or_beyond(q: Option<usize>, games: usize) -> String {
+    q.map_or(format!("beyond {games}"), |n| n.to_string())
+}
+
+/// The mean game of the last loss over runs (a run that never lost counts 0), with its interval.
+fn last_loss_mean(x: &ExperimentResult) -> (String, String) {
+    let (mut sum, mut sq) = (0.0, 0.0);
+    for (g, &k) in x.last_loss.iter().enumerate() {
+        sum += g as f64 * k as f64;
+        sq += (g * g) as f64 * k as f64;
+    }
+    mean_within(sum, sq, x.runs as f64, 1)
+}
+
+/// The game by which a share `q` of runs had lost for the last time.
+fn last_loss_quantile(x: &ExperimentResult, q: f64) -> String {
+    let need = (q * x.runs as f64).ceil() as u64;
+    let mut sum = 0u64;
+    match x.last_loss.iter().position(|&k| {
+        sum += k as u64;
+        sum >= need
+    }) {
+        Some(g) => g.to_string(),
+        None => format!("beyond {}", x.last_loss.len() - 1),
+    }
+}
+
+/// Punishment against reward, as the textbook's exercise asks: MENACE 4/3/2/1 punished only,
+/// +1/+1/−1 and +3/+1/−1, against the perfect player (which it cannot beat, so the two rewards
+/// differ only in what a draw pays: both +1) and against the random one (where wins pay).
+fn punishment_rows(runs: usize, games: usize) -> Vec<Row> {
+    let rules = [
         (
             Reinforcement {
                 win: 0,
@@ -335,29 +489,84 @@ fn quoted() -> Section {
             "+1/+1/−1",
         ),
         (Reinforcement::MICHIE, "+3/+1/−1"),
-    ] {
-        let x = menace_vs_perfect(&[4, 3, 2, 1], r, 2000, games);
-        let (res, ci) = percent_within(x.first_box_empty as u64, 2000);
-        rows.push(
-            Row::exact(
-                &format!("punishment against reward: MENACE 4/3/2/1, {name}"),
-                "Russell & Norvig, exercise",
-                "–",
-                format!(
-                    "median game of the last loss {}; {res} resign for ever",
-                    median_last(&x)
-                ),
-                &cmd("4,3,2,1", &r.to_string()),
+    ];
+    let source = "Russell & Norvig, exercise";
+    let mut rows = Vec::new();
+    for (r, name) in rules {
+        let cmd = |opponent: &str| {
+            format!(
+                "matchbox experiment tictactoe --beads 4,3,2,1 --reinforcement {r}{opponent} --runs {runs} --games {games} --seed {SEED}"
             )
-            .within(ci)
-            .slow(),
+        };
+        let x = menace_against(true, &[4, 3, 2, 1], r, runs, games);
+        let (res, ci) = percent_within(x.first_box_empty as u64, runs as u64);
+        let text = format!(
+            "median game of the last loss {}; {res} resign for ever",
+            median_last(&x)
+        );
+        let claim = format!(
+            "punishment against reward: MENACE 4/3/2/1, {name}, against the perfect player"
+        );
+        rows.push(
+            Row::exact(&claim, source, "–", text, &cmd(""))
+                .within(ci)
+                .slow(),
+        );
+        let x = menace_against(false, &[4, 3, 2, 1], r, runs, games);
+        let tail = games - games / 10;
+        let lost: u64 = x.losses_by_game[tail..].iter().map(|&k| k as u64).sum();
+        let won: u64 = x.wins_by_game[tail..].iter().map(|&k| k as u64).sum();
+        let all = (runs * (games - tail)) as u64;
+        let (lost_pc, ci) = percent_within(lost, all);
+        let (won_pc, _) = percent_within(won, all);
+        let (res, _) = percent_within(x.first_box_empty as u64, runs as u64);
+        let text = format!(
+            "games {}–{games}: lost {lost_pc}, won {won_pc}; {res} resign for ever",
+            tail + 1
+        );
+        let claim =
+            format!("punishment against reward: MENACE 4/3/2/1, {name}, against the random player");
+        rows.push(
+            Row::exact(&claim, source, "–", text, &cmd(" --opponent random"))
+                .within(ci)
+                .slow(),
         );
     }
-    section(
-        "Figures quoted today",
-        format!(
-            "Against matchbox's perfect player (it picks at random among its best moves), {games} games a run. \"Resign for ever\": the machine's first box emptied, so it resigns every later game."
-        ),
-        rows,
-    )
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ten runs: four never lost, three last lost at game 2, three at game 5.
+    fn ten_runs() -> ExperimentResult {
+        let mut x = ExperimentResult::empty(6);
+        x.runs = 10;
+        x.last_loss = vec![4, 0, 3, 0, 0, 3, 0];
+        x
+    }
+
+    #[test]
+    fn the_mean_game_of_the_last_loss_counts_a_run_that_never_lost_as_zero() {
+        // (3·2 + 3·5) / 10 = 2.1; variance 0.3·4 + 0.3·25 − 2.1² = 4.29.
+        let (mean, within) = last_loss_mean(&ten_runs());
+        assert_eq!(mean, "2.1");
+        let half = 1.959_963_984_540_054 * (4.29f64 / 10.0).sqrt();
+        assert_eq!(within, format!("{:.1}–{:.1}", 2.1 - half, 2.1 + half));
+    }
+
+    #[test]
+    fn quantiles_of_the_last_loss_are_the_games_by_which_that_share_had_ended() {
+        let x = ten_runs();
+        assert_eq!(last_loss_quantile(&x, 0.4), "0");
+        assert_eq!(last_loss_quantile(&x, 0.5), "2");
+        assert_eq!(last_loss_quantile(&x, 0.7), "2");
+        assert_eq!(last_loss_quantile(&x, 0.71), "5");
+        assert_eq!(median_last(&x), "2");
+        let mut late = x.clone();
+        late.last_loss = vec![0, 0, 0, 0, 0, 0, 10];
+        assert_eq!(last_loss_quantile(&late, 0.99), "6");
+        assert_eq!(median_last(&late), "beyond game 6");
+    }
 }
