@@ -149,6 +149,10 @@ pub struct IndexRow {
     pub cumulative_losses_high: f64,
     pub runs_with_last_loss_here: u64,
     pub label: String,
+    /// The exact chance the game is lost, where the machine's exact curve is within reach
+    /// ([`crate::learn::exact`]); empty otherwise, and in tables written before it.
+    #[serde(default)]
+    pub exact_loss_rate: Option<f64>,
 }
 
 /// The 95 % Wilson score interval of `k` successes in `n` trials.
@@ -169,6 +173,7 @@ pub fn index_rows<'a>(
     variant: &'a str,
     label: &'a str,
     r: &'a ExperimentResult,
+    exact: Option<&'a [f64]>,
 ) -> impl Iterator<Item = IndexRow> + 'a {
     let n = r.runs as u64;
     let nf = n.max(1) as f64;
@@ -191,6 +196,7 @@ pub fn index_rows<'a>(
             cumulative_losses_low: (mean - half).max(0.0),
             cumulative_losses_high: mean + half,
             runs_with_last_loss_here: r.last_loss[g + 1] as u64,
+            exact_loss_rate: exact.and_then(|x| x.get(g).copied()),
             label: label.to_string(),
         }
     })
@@ -339,6 +345,7 @@ fn check_values(rows: &Rows) -> Result<(), DataError> {
                     ("loss_rate_high", r.loss_rate_high),
                     ("draw_rate", r.draw_rate),
                     ("win_rate", r.win_rate),
+                    ("exact_loss_rate", r.exact_loss_rate.unwrap_or(0.0)),
                 ];
                 for (column, v) in shares {
                     if !(0.0..=1.0).contains(&v) {
@@ -409,7 +416,13 @@ pub fn chart(kind: ChartKind, rows: &Rows) -> Result<ChartSpec, DataError> {
             "one run's games (train --csv)",
             "many runs (experiment --csv)",
         )),
-        (_, Rows::Index(rows)) => Ok(index_chart(kind, rows)),
+        (_, Rows::Index(rows)) => {
+            let mut spec = index_chart(kind, rows);
+            if kind == ChartKind::LossRate {
+                spec.series.extend(exact_lines(rows));
+            }
+            Ok(spec)
+        }
         (_, Rows::Games(_)) => Err(wrong(
             "many runs (experiment --csv)",
             "one run's games (train --csv)",
@@ -704,4 +717,34 @@ fn index_chart(kind: ChartKind, rows: &[IndexRow]) -> ChartSpec {
         kind: if bars { Kind::Bars } else { Kind::Lines },
         series,
     }
+}
+
+/// The exact chance each game is lost, drawn dashed over the simulated band: a line for each
+/// variant whose rows carry it.
+fn exact_lines(rows: &[IndexRow]) -> Vec<Series> {
+    let mut variants: Vec<&str> = Vec::new();
+    for r in rows {
+        if !variants.contains(&r.variant.as_str()) {
+            variants.push(&r.variant);
+        }
+    }
+    (variants.iter())
+        .filter_map(|&v| exact_series(rows.iter().filter(|r| r.variant == v).collect(), v))
+        .collect()
+}
+
+fn exact_series(rows: Vec<&IndexRow>, variant: &str) -> Option<Series> {
+    let points: Vec<(f64, f64)> = (rows.iter())
+        .filter_map(|r| Some((r.game as f64, r.exact_loss_rate?)))
+        .collect();
+    if points.is_empty() {
+        return None;
+    }
+    let name = match variant {
+        "" => "exact".to_string(),
+        v => format!("{v}, exact"),
+    };
+    let mut s = Series::line(name, points);
+    s.reference = true;
+    Some(s)
 }

@@ -122,22 +122,7 @@ where
                 }
                 let (id, events) = self.lesson.join();
                 self.log(&events);
-                let p = &self.lesson.pupils()[&id];
-                let welcome = ToClient::Welcome {
-                    pupil: id,
-                    name: p.name.clone(),
-                    game: format!(
-                        "{} {}",
-                        self.lesson.game().name(),
-                        self.lesson.game().variant()
-                    ),
-                    side: self
-                        .lesson
-                        .game()
-                        .side_name(self.lesson.pupil_side())
-                        .into(),
-                };
-                let _ = out.try_send(welcome.json());
+                let _ = out.try_send(self.welcome(id).json());
                 self.pupils.insert(id, out);
                 let _ = reply.send(Some(id));
                 self.tell_projectors();
@@ -239,6 +224,27 @@ where
                 let started = self.lesson.relay_start();
                 self.relay_done(None, started);
             }
+            FromTeacher::Reset {} => {
+                let before = self.lesson.machine().clone();
+                let done = self.lesson.reset();
+                self.new_machine(before, done, "the machine is reset: every box as new");
+            }
+            FromTeacher::Side { side } => {
+                let before = self.lesson.machine().clone();
+                let done = self.lesson.change_side(side);
+                let said = format!(
+                    "the machine plays {} now: a new machine",
+                    self.lesson.game().side_name(side)
+                );
+                self.new_machine(before, done, &said);
+            }
+            FromTeacher::Opponent { opponent } => {
+                if let Ok(events) = self.lesson.set_opponent(opponent) {
+                    self.log(&events);
+                    self.relay_said =
+                        format!("the class's game: the machine plays {}", opponent.name());
+                }
+            }
             FromTeacher::Collect {} => {
                 if let Ok(events) = self.lesson.collect() {
                     self.log(&events);
@@ -251,6 +257,64 @@ where
         }
         self.tell_projectors();
         false
+    }
+
+    /// After a reset or a change of side: the log, the curve begun again, the machine that was
+    /// (if it played) kept in a file beside the lesson's, the new one saved in the lesson's file,
+    /// and every pupil welcomed to it afresh (their games under way were abandoned; the page
+    /// starts a new one).
+    fn new_machine(
+        &mut self,
+        before: Machine<G>,
+        done: Result<Vec<Event>, crate::learn::lesson::LessonError>,
+        said: &str,
+    ) {
+        let events = match done {
+            Ok(events) => events,
+            Err(e) => {
+                self.last = Some(format!("not done: {e}"));
+                return;
+            }
+        };
+        self.log(&events);
+        let game = self.lesson.game().clone();
+        self.title = crate::view::app::Titles::of(&game, self.lesson.machine()).machine;
+        self.curve.clear();
+        self.last = Some(said.to_string());
+        if before.games_played > 0 {
+            let kept = crate::store::beside(&self.keep.save);
+            match crate::store::save_machine(&kept, &game, &before) {
+                Ok(()) => {
+                    self.last = Some(format!(
+                        "{said}; the machine before is kept in {}",
+                        kept.display()
+                    ))
+                }
+                Err(e) => eprintln!(
+                    "class: could not keep the machine before in {}: {e}",
+                    kept.display()
+                ),
+            }
+        }
+        self.save();
+        let ids: Vec<PupilId> = self.pupils.keys().copied().collect();
+        for id in ids {
+            let welcome = self.welcome(id);
+            if let Some(out) = self.pupils.get(&id) {
+                let _ = out.try_send(welcome.json());
+            }
+        }
+    }
+
+    /// What a pupil is told on joining: their number and name, the game and their side.
+    fn welcome(&self, id: PupilId) -> ToClient {
+        let g = self.lesson.game();
+        ToClient::Welcome {
+            pupil: id,
+            name: self.lesson.pupils()[&id].name.clone(),
+            game: format!("{} {}", g.name(), g.variant()),
+            side: g.side_name(self.lesson.pupil_side()).into(),
+        }
     }
 
     /// The boxes dealt: each pupil told which they hold.
@@ -426,6 +490,12 @@ where
             last: self.last.clone(),
             relay: self.relay_info(),
             curve: thinned(&self.curve, 400),
+            side: self.lesson.machine().boxes.side(),
+            side_names: (
+                g.side_name(crate::game::Side::First).into(),
+                g.side_name(crate::game::Side::Second).into(),
+            ),
+            opponent: self.lesson.relay_opponent(),
         }
         .json();
         self.projectors.retain(|out| !out.is_closed());

@@ -39,6 +39,16 @@ pub enum FromTeacher {
     Collect {},
     /// Ends the lesson: saves, tells every pupil, stops the server.
     EndLesson {},
+    /// A fresh machine: every box refilled with its first beads (games under way abandoned).
+    Reset {},
+    /// The machine plays this side from now (a new machine; the pupils play the other).
+    Side {
+        side: crate::game::Side,
+    },
+    /// The opponent of the class's game as the machine: `perfect` or `random`.
+    Opponent {
+        opponent: crate::learn::lesson::RelayOpponent,
+    },
 }
 
 /// A pupil on the teacher's leaderboard.
@@ -103,6 +113,11 @@ pub enum ToClient {
         /// 400 points, evenly spaced).
         #[serde(default)]
         curve: Vec<i64>,
+        /// The side the machine plays, and the names of the first and second sides (`x`, `o`).
+        side: crate::game::Side,
+        side_names: (String, String),
+        /// Who the machine plays in the class's game as the machine.
+        opponent: crate::learn::lesson::RelayOpponent,
     },
     /// While the class is the machine, to a pupil: the boxes they hold and their beads, and
     /// what to do now ("your box 7: draw a bead", "take 1 bead b2 out of box 7").

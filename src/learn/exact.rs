@@ -28,6 +28,12 @@ pub enum ExactError {
     Grows,
     #[error("an exact curve is for a machine against a player, not against a second machine")]
     Rival,
+    #[error(
+        "an exact curve needs the game's whole graph against the perfect or the random player (the table engine)"
+    )]
+    NoTable,
+    #[error("the machine's bead states have more than {} games to walk: too many for an exact curve", crate::text::group(*.0))]
+    TooManyGames(u64),
     #[error("the machine has more than {} bead states within reach: too many for an exact curve", crate::text::group(*.0 as u64))]
     TooManyStates(usize),
 }
@@ -107,6 +113,29 @@ pub fn exact_curve<G: Game>(
     games: usize,
     max_states: usize,
 ) -> Result<ExactCurve, ExactError> {
+    exact_curve_within(table, machine, games, max_states, u64::MAX)
+}
+
+/// The bytes one bead state of `machine` takes in the chain (its beads, and their index).
+pub fn state_bytes<G: Game>(machine: &Machine<G>) -> u64 {
+    8 * machine.raw_beads().len() as u64 + 64
+}
+
+/// As [`exact_curve`], within `bytes` of bead states, and a walk that copies no more than fifty
+/// times that many bytes of beads (one machine's beads for each game walked): a machine of many
+/// boxes (octopawn, MENACE punished only) is refused in a moment instead of filling the memory.
+pub fn exact_curve_within<G: Game>(
+    table: &Table,
+    machine: &Machine<G>,
+    games: usize,
+    max_states: usize,
+    bytes: u64,
+) -> Result<ExactCurve, ExactError> {
+    let per_state = state_bytes(machine);
+    let max_states = max_states.min((bytes / per_state).min(usize::MAX as u64) as usize);
+    let most_walked = (max_states as u64)
+        .saturating_mul(GAMES_PER_STATE)
+        .min(bytes.saturating_mul(50) / per_state);
     let r = machine.reinforcement;
     if r.win > 0 || r.draw > 0 || r.loss > 0 {
         return Err(ExactError::Grows);
@@ -118,7 +147,12 @@ pub fn exact_curve<G: Game>(
     {
         return Err(ExactError::Rival);
     }
-    let chain = explore(table, machine, max_states)?;
+    // Each bead state's games are walked one by one: a game tree too big to walk (octopawn
+    // against the random player) is refused before the walk, not after hours of it.
+    if games_from(table, 0, &mut vec![0; table.len()]) > most_walked {
+        return Err(ExactError::TooManyGames(most_walked));
+    }
+    let chain = explore(table, machine, max_states, most_walked)?;
     let summary = Summary::new(&chain);
     let (games_p, last_loss) = forward(&chain, &summary, games);
     let (losses, losses_beyond, loses_for_ever) = loss_counts(&chain, &summary);
@@ -139,11 +173,33 @@ pub fn exact_curve<G: Game>(
     })
 }
 
+/// The games the walks may pass through in all, for each bead state allowed: HER against the
+/// perfect player walks 50 a state, HIM against the random one 46.
+const GAMES_PER_STATE: u64 = 100;
+
+/// The number of games from table state `state` when every arrow holds beads (a bound on any
+/// bead state's walk), saturating; `memo` holds each state's count plus one, 0 for not yet.
+fn games_from(table: &Table, state: u32, memo: &mut Vec<u64>) -> u64 {
+    if memo[state as usize] > 0 {
+        return memo[state as usize] - 1;
+    }
+    let options = table.options(state);
+    let n = match table.raw_states()[state as usize].mover {
+        OPPONENT | LEARNER | FORCED => options.iter().fold(0u64, |sum, &c| {
+            sum.saturating_add(games_from(table, c, memo))
+        }),
+        _ => 1,
+    };
+    memo[state as usize] = n.saturating_add(1).max(1);
+    n
+}
+
 /// Every bead state reachable from the machine's, with its games.
 fn explore<G: Game>(
     table: &Table,
     machine: &Machine<G>,
     max_states: usize,
+    most_walked: u64,
 ) -> Result<Chain, ExactError> {
     let mut chain = Chain {
         beads: vec![machine.raw_beads().to_vec()],
@@ -152,10 +208,16 @@ fn explore<G: Game>(
     let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
     index.insert(chain.beads[0].clone(), 0);
     let mut at = 0;
+    // Games walked in all: the walk stops when they pass the budget, or the states theirs.
+    let mut walked = 0u64;
     while at < chain.beads.len() {
         let mut next: HashMap<(u32, u8), f64> = HashMap::new();
         let beads = chain.beads[at].clone();
         let mut each = |played: &[(u32, u32)], p: f64, result: GameResult| {
+            walked += 1;
+            if walked > most_walked || chain.beads.len() > max_states {
+                return false;
+            }
             let mut after = beads.clone();
             reinforce_beads(&mut after, machine.reinforcement, played, result);
             let id = match index.get(&after) {
@@ -168,10 +230,13 @@ fn explore<G: Game>(
                 }
             };
             *next.entry((id, result as u8)).or_default() += p;
+            true
         };
-        walk(table, &beads, 0, 1.0, &mut Vec::new(), &mut each);
-        if chain.beads.len() > max_states {
-            return Err(ExactError::TooManyStates(max_states));
+        if !walk(table, &beads, 0, 1.0, &mut Vec::new(), &mut each) {
+            return Err(match walked > most_walked {
+                true => ExactError::TooManyGames(most_walked),
+                false => ExactError::TooManyStates(max_states),
+            });
         }
         let mut steps: Vec<Step> = next
             .into_iter()
@@ -196,11 +261,13 @@ fn result_of(r: u8) -> GameResult {
         .expect("a result's own number")
 }
 
-/// What [`walk`] calls for each game: the learner's draws, the game's chance, its result.
-type EachGame<'a> = dyn FnMut(&[(u32, u32)], f64, GameResult) + 'a;
+/// What [`walk`] calls for each game: the learner's draws, the game's chance, its result;
+/// false to stop the walk.
+type EachGame<'a> = dyn FnMut(&[(u32, u32)], f64, GameResult) -> bool + 'a;
 
 /// Every game from table state `state` with the machine's beads `beads`: `each(played, p,
-/// result)` for each, with the learner's draws and the game's probability.
+/// result)` for each, with the learner's draws and the game's probability. False when `each`
+/// stopped it.
 fn walk(
     table: &Table,
     beads: &[u32],
@@ -208,15 +275,15 @@ fn walk(
     p: f64,
     played: &mut Vec<(u32, u32)>,
     each: &mut EachGame,
-) {
+) -> bool {
     let s = table.raw_states()[state as usize];
     let options = table.options(state);
     match s.mover {
         OPPONENT => {
             let q = p / options.len() as f64;
-            for &child in options {
-                walk(table, beads, child, q, played, each);
-            }
+            options
+                .iter()
+                .all(|&child| walk(table, beads, child, q, played, each))
         }
         LEARNER => {
             let total = beads[s.beads_at as usize];
@@ -227,17 +294,15 @@ fn walk(
                 let n = beads[s.beads_at as usize + 1 + i];
                 if n > 0 {
                     played.push((s.beads_at, i as u32));
-                    walk(
-                        table,
-                        beads,
-                        child,
-                        p * n as f64 / total as f64,
-                        played,
-                        each,
-                    );
+                    let p = p * n as f64 / total as f64;
+                    let go = walk(table, beads, child, p, played, each);
                     played.pop();
+                    if !go {
+                        return false;
+                    }
                 }
             }
+            true
         }
         FORCED => walk(table, beads, options[0], p, played, each),
         WIN => each(played, p, GameResult::Win),

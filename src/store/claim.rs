@@ -122,7 +122,7 @@ pub(super) fn saved(key: PathBuf, target: &Path) {
 }
 
 /// A free name beside `target` for a machine that may not replace it: `m-2.yaml`, `m-3.yaml`…
-pub(super) fn beside(target: &Path) -> PathBuf {
+pub fn beside(target: &Path) -> PathBuf {
     let stem = target
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

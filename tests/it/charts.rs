@@ -140,7 +140,8 @@ fn experiment_csv_has_one_row_per_game_index_and_variant() {
             "cumulative_losses_low",
             "cumulative_losses_high",
             "runs_with_last_loss_here",
-            "label"
+            "label",
+            "exact_loss_rate"
         ]
     );
     let mut r = csv::Reader::from_path(&csv).unwrap();

@@ -208,6 +208,12 @@ async fn hostile_messages_are_refused_and_the_server_and_machine_are_unharmed() 
         (r#"{"type":"start","extra":1}"#, "unknown field"),
         (r#"{"type":"resign"}"#, "unknown variant"),
         (r#"{"type":"end_lesson"}"#, "unknown variant"),
+        (r#"{"type":"reset"}"#, "unknown variant"),
+        (r#"{"type":"side","side":"second"}"#, "unknown variant"),
+        (
+            r#"{"type":"opponent","opponent":"random"}"#,
+            "unknown variant",
+        ),
         (r#"{"type":"move","game":1,"mv":"a1"}"#, "no game under way"),
     ] {
         send(&mut ws, bad).await;
@@ -785,4 +791,91 @@ async fn the_class_server_serves_the_page_folder() {
     ]);
     assert!(refused.contains("--page: no index.html there"), "{refused}");
     assert!(!save.exists() && !dir.path().join("new.yaml.log").exists());
+}
+
+/// The pupil's next welcome (after the teacher gave the class a new machine); its side.
+async fn welcomed(ws: &mut Ws) -> String {
+    loop {
+        match recv(ws).await.expect("the server answers") {
+            ToClient::Welcome { side, .. } => return side,
+            ToClient::Game { .. } => continue,
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+/// The teacher turns the machine round and resets it over the teacher's socket: each time the
+/// pupils are welcomed to the new machine, the machine that was is kept beside the lesson's
+/// file, and the log replays to the machine the lesson ends with.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_teacher_turns_the_machine_round_and_resets_it() {
+    use matchbox::game::Side;
+    use matchbox::learn::lesson::RelayOpponent;
+    let dir = tempfile::tempdir().unwrap();
+    // One pupil plays quickly: more messages a second than a person taps.
+    let limits = Limits {
+        burst: 1000,
+        per_second: 1000,
+        ..Limits::default()
+    };
+    let running = serve(dir.path(), limits).await;
+    let addr = running.addr;
+    let mut pupil = join(addr).await;
+    assert_eq!(play_games(&mut pupil, 3, 1).await, 3);
+    let mut teacher = connect(addr, &format!("/ws/teacher?token={TOKEN}"), None)
+        .await
+        .unwrap();
+    // The projector hears which side the machine plays and the names of the sides.
+    let side_of = |m: &ToClient| match m {
+        ToClient::Class {
+            side, side_names, ..
+        } => Some((*side, side_names.clone())),
+        _ => None,
+    };
+    let first = recv(&mut teacher).await.unwrap();
+    assert_eq!(
+        side_of(&first),
+        Some((Side::First, ("x".into(), "o".into())))
+    );
+    send(&mut teacher, r#"{"type":"side","side":"second"}"#).await;
+    assert_eq!(welcomed(&mut pupil).await, "x", "the pupils play X now");
+    let g = TicTacToe;
+    let load = |name: &str| matchbox::store::load_machine(&g, &dir.path().join(name)).unwrap();
+    let now = load("m.yaml");
+    assert_eq!(
+        (now.boxes.side(), now.boxes.len(), now.games_played),
+        (Side::Second, 289, 0)
+    );
+    let kept = load("m-2.yaml");
+    assert_eq!((kept.boxes.side(), kept.games_played), (Side::First, 3));
+    assert_eq!(play_games(&mut pupil, 2, 2).await, 2);
+    send(&mut teacher, r#"{"type":"reset"}"#).await;
+    assert_eq!(welcomed(&mut pupil).await, "x");
+    assert_eq!(load("m.yaml").games_played, 0);
+    let kept = load("m-3.yaml");
+    assert_eq!((kept.boxes.side(), kept.games_played), (Side::Second, 2));
+    assert_eq!(play_games(&mut pupil, 4, 3).await, 4);
+    // A side the game does not have is refused as a bad message; the lesson goes on.
+    send(&mut teacher, r#"{"type":"side","side":"third"}"#).await;
+    send(&mut teacher, r#"{"type":"opponent","opponent":"random"}"#).await;
+    loop {
+        match recv(&mut teacher)
+            .await
+            .expect("the projector hears the class")
+        {
+            ToClient::Error { message } => assert!(message.contains("third"), "{message}"),
+            ToClient::Class {
+                opponent: RelayOpponent::Random,
+                ..
+            } => break,
+            _ => continue,
+        }
+    }
+    let lesson = stop(running).await;
+    assert_eq!(lesson.machine().games_played, 4);
+    assert_eq!(lesson.machine().boxes.side(), Side::Second);
+    assert_eq!(lesson.score.0 + lesson.score.1 + lesson.score.2, 4);
+    let again = Lesson::replay(g, machine(&g, 42), &log_of(dir.path())).unwrap();
+    assert_eq!(state(again.machine()), state(lesson.machine()));
+    assert_eq!(again.relay_opponent(), RelayOpponent::Random);
 }

@@ -150,3 +150,204 @@ fn a_rewarded_machine_has_no_exact_curve() {
         Err(ExactError::TooManyStates(2))
     ));
 }
+
+#[test]
+fn experiment_reports_and_charts_the_exact_curve_beside_the_simulated_one() {
+    use crate::common::{json, refused, stdout};
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).display().to_string();
+    let (csv, svg) = (d("her.csv"), d("her.svg"));
+    let args = [
+        "experiment",
+        "hexapawn",
+        "--runs",
+        "3000",
+        "--games",
+        "30",
+        "--seed",
+        "1",
+        "--csv",
+        &csv,
+        "--plot",
+        &svg,
+        "--json",
+    ];
+    let report = json(&args);
+    let exact = &report["exact"];
+    assert_eq!(exact["bead_states"], 8192);
+    assert_eq!(exact["mean_losses_in_all"], 10.5);
+    let rates = exact["loss_rate"].as_array().unwrap();
+    assert_eq!(rates.len(), 30);
+    // The same numbers as the library's exact curve.
+    let (_, table, m) = her_parts(true);
+    let c = exact_curve(&table, &m, 30, 1_000_000).unwrap();
+    for (n, r) in rates.iter().enumerate() {
+        assert_eq!(r.as_f64().unwrap(), c.lost(n + 1), "game {}", n + 1);
+    }
+    // 3,000 runs: the simulated rate holds the exact chance at most games (about 95 %).
+    let agreeing = exact["agreeing"].as_u64().unwrap();
+    assert!((24..=30).contains(&agreeing), "{agreeing} of 30");
+    // The table carries the exact chance, the chart draws it, and plot draws it again from the
+    // table.
+    let table_text = std::fs::read_to_string(&csv).unwrap();
+    assert!(
+        table_text
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(",exact_loss_rate")
+    );
+    assert!(
+        table_text
+            .lines()
+            .nth(1)
+            .unwrap()
+            .ends_with(&rates[0].to_string())
+    );
+    let rows = matchbox::chart::data::read_csv(table_text.as_bytes()).unwrap();
+    let spec =
+        matchbox::chart::data::chart(matchbox::chart::data::ChartKind::LossRate, &rows).unwrap();
+    let line = spec
+        .series
+        .iter()
+        .find(|s| s.name == "exact")
+        .expect("an exact line");
+    assert!(
+        line.reference,
+        "drawn as a reference over the simulated band"
+    );
+    assert_eq!(line.points.len(), 30);
+    assert_eq!(line.points[0], (1.0, c.lost(1)));
+    assert!(
+        spec.series.iter().any(|s| s.band.is_some()),
+        "the band it is drawn over"
+    );
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    let replot = d("again.svg");
+    stdout(&["plot", &csv, "--out", &replot]);
+    assert_eq!(std::fs::read_to_string(&replot).unwrap(), chart);
+    // A hand-edited chance out of 0..1 is refused, naming the column.
+    let edited = d("edited.csv");
+    let mut lines: Vec<String> = table_text.lines().map(String::from).collect();
+    let at = lines[1].rfind(',').unwrap();
+    lines[1].replace_range(at + 1.., "1.5");
+    std::fs::write(&edited, lines.join("\n")).unwrap();
+    let err = refused(&["plot", &edited, "--out", &d("x.svg")]);
+    assert!(err.contains("exact_loss_rate"), "{err}");
+    // The text report says it.
+    let text = stdout(&args[..8]);
+    assert!(
+        text.contains("exact (8,192 bead states): ") && text.contains(" of 30 games"),
+        "{text}"
+    );
+}
+
+#[test]
+fn no_exact_curve_where_the_beads_grow_or_the_opponent_is_a_machine() {
+    use crate::common::json;
+    // MENACE's default rewards wins and draws: its beads grow, so there is no exact curve.
+    let grows = json(&[
+        "experiment",
+        "tictactoe",
+        "--runs",
+        "3",
+        "--games",
+        "3",
+        "--json",
+    ]);
+    assert!(grows.get("exact").is_none());
+    let rival = json(&[
+        "experiment",
+        "hexapawn",
+        "--opponent",
+        "matchbox",
+        "--runs",
+        "3",
+        "--games",
+        "3",
+        "--json",
+    ]);
+    assert!(rival.get("exact").is_none());
+    // Octopawn against the random player: a game tree too big to walk for every bead state is
+    // refused before the walk (it once ran for minutes and filled gigabytes).
+    let octopawn = json(&[
+        "experiment",
+        "octopawn",
+        "--opponent",
+        "random",
+        "--runs",
+        "2",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    assert!(octopawn.get("exact").is_none());
+    // HER against the random player has 524,288 bead states: past what an experiment walks.
+    let random = json(&[
+        "experiment",
+        "hexapawn",
+        "--opponent",
+        "random",
+        "--runs",
+        "3",
+        "--games",
+        "3",
+        "--json",
+    ]);
+    assert!(random.get("exact").is_none());
+}
+
+#[test]
+fn merged_parts_keep_the_exact_curve_and_refuse_a_changed_one() {
+    use crate::common::{refused, stdout};
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name).display().to_string();
+    let base = [
+        "experiment",
+        "hexapawn",
+        "--runs",
+        "10",
+        "--games",
+        "5",
+        "--seed",
+        "2",
+    ];
+    let whole = stdout(&[&base[..], &["--json"]].concat());
+    let mut paths = Vec::new();
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let path = d(&format!("p{k}.json"));
+        std::fs::write(&path, stdout(&[&base[..], &["--shard", &shard]].concat())).unwrap();
+        paths.push(path);
+    }
+    assert_eq!(stdout(&["merge", &paths[0], &paths[1], "--json"]), whole);
+    let text = std::fs::read_to_string(&paths[1]).unwrap();
+    let edited = text.replacen("\"bead_states\":8192", "\"bead_states\":8193", 1);
+    assert_ne!(edited, text);
+    std::fs::write(&paths[1], edited).unwrap();
+    let err = refused(&["merge", &paths[0], &paths[1]]);
+    assert!(err.contains("exact curve"), "{err}");
+}
+
+#[test]
+fn a_budget_of_bytes_refuses_a_chain_too_big_for_it() {
+    use matchbox::learn::exact::{exact_curve_within, state_bytes};
+    let (_, table, m) = her_parts(true);
+    // HER against the perfect player: 8,192 bead states. With room for 8,000 it is refused for
+    // its states, with room for all of them it is the curve of no budget at all.
+    let per = state_bytes(&m);
+    assert_eq!(
+        exact_curve_within(&table, &m, 10, 1_000_000, 8_000 * per),
+        Err(ExactError::TooManyStates(8_000))
+    );
+    let whole = exact_curve(&table, &m, 10, 1_000_000).unwrap();
+    assert_eq!(
+        exact_curve_within(&table, &m, 10, 1_000_000, 8_192 * per).unwrap(),
+        whole
+    );
+    // A budget too small for one walk of the game tree is refused before walking.
+    assert!(matches!(
+        exact_curve_within(&table, &m, 10, 1_000_000, per / 60),
+        Err(ExactError::TooManyGames(_))
+    ));
+}

@@ -272,3 +272,101 @@ fn the_class_is_the_machine_ten_pupils_hold_hers_boxes() {
     let again = Lesson::replay(game, start, &log).unwrap();
     assert_eq!(state(again.machine()), state(lesson.machine()));
 }
+
+/// A pupil's game played to its end with the first legal move each time; its events.
+fn play_out<G: GameDefaults>(lesson: &mut Lesson<G>, pupil: u32) -> Vec<Event> {
+    let (mut view, mut log) = lesson.start(pupil).unwrap();
+    while view.over.is_none() {
+        let (v, e) = lesson
+            .play(pupil, view.game, &view.legal[0].clone())
+            .unwrap();
+        log.extend(e);
+        view = v;
+    }
+    log
+}
+
+#[test]
+fn the_teacher_resets_the_machine_and_turns_it_round_and_the_log_follows() {
+    use matchbox::game::Side;
+    use matchbox::learn::lesson::RelayOpponent;
+    let game = TicTacToe;
+    let mut lesson = Lesson::new(game, machine(&game, 11));
+    let fresh = state(lesson.machine());
+    let mut log = Vec::new();
+    let (a, e) = lesson.join();
+    log.extend(e);
+    let (b, e) = lesson.join();
+    log.extend(e);
+    for _ in 0..6 {
+        log.extend(play_out(&mut lesson, a));
+    }
+    assert_ne!(
+        state(lesson.machine()),
+        fresh,
+        "six games changed the machine"
+    );
+    // Pupil b is mid-game when the teacher resets: that game is abandoned, and the machine is
+    // as new: every box's first beads, no games, its generator from the seed.
+    let (view, e) = lesson.start(b).unwrap();
+    log.extend(e);
+    let events = lesson.reset().unwrap();
+    assert!(matches!(events[0], Event::Abandoned { game, .. } if game == view.game));
+    assert!(matches!(events.last(), Some(Event::Reset { .. })));
+    log.extend(events);
+    assert_eq!(state(lesson.machine()), fresh);
+    assert_eq!(lesson.score, (0, 0, 0));
+    assert_eq!(lesson.games_under_way(), 0);
+    assert_eq!(
+        lesson.pupils()[&a].won + lesson.pupils()[&a].drawn + lesson.pupils()[&a].lost,
+        6
+    );
+    log.extend(play_out(&mut lesson, b));
+    // The machine plays O now: MENACE's 289 boxes for the second player; the pupils play X.
+    assert_eq!(
+        lesson.change_side(Side::First).unwrap_err(),
+        LessonError::SameSide("x".into())
+    );
+    log.extend(lesson.change_side(Side::Second).unwrap());
+    assert_eq!(lesson.machine().boxes.side(), Side::Second);
+    assert_eq!(lesson.machine().boxes.len(), 289);
+    assert_eq!(lesson.machine().games_played, 0);
+    assert_eq!(lesson.pupil_side(), Side::First);
+    for _ in 0..3 {
+        log.extend(play_out(&mut lesson, a));
+    }
+    assert_eq!(lesson.machine().games_played, 3);
+    // The class's game against the random player: a few games as the machine.
+    log.extend(lesson.set_opponent(RelayOpponent::Random).unwrap());
+    // Dealing while b is mid-game abandons that game first (a log of it used not to replay).
+    let (_, e) = lesson.start(b).unwrap();
+    log.extend(e);
+    let dealt = lesson.deal().unwrap();
+    assert!(matches!(dealt[0], Event::Abandoned { .. }));
+    log.extend(dealt);
+    assert_eq!(lesson.reset().unwrap_err(), LessonError::HeldByPupils);
+    assert_eq!(
+        lesson.change_side(Side::First).unwrap_err(),
+        LessonError::HeldByPupils
+    );
+    for _ in 0..3 {
+        let (mut view, e) = lesson.relay_start().unwrap();
+        log.extend(e);
+        while let Some((_, pupil)) = view.waiting {
+            let (v, e) = lesson.draw(pupil).unwrap();
+            log.extend(e);
+            view = v;
+        }
+    }
+    log.extend(lesson.collect().unwrap());
+    // The log, through JSON lines, replays to the same machine, side and all.
+    let back: Vec<Event> = (log.iter())
+        .map(|e| serde_json::from_str(&serde_json::to_string(e).unwrap()).unwrap())
+        .collect();
+    assert_eq!(back, log);
+    let again = Lesson::replay(game, machine(&game, 11), &back).unwrap();
+    assert_eq!(again.machine().boxes.side(), Side::Second);
+    assert_eq!(state(again.machine()), state(lesson.machine()));
+    assert_eq!(again.relay_opponent(), RelayOpponent::Random);
+    assert_eq!(again.score, lesson.score);
+}

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::*;
 use crate::cli::Shard;
@@ -122,6 +122,18 @@ pub(super) struct VariantReport {
     summary: Summary,
     #[serde(skip_serializing_if = "Option::is_none")]
     variant: Option<String>,
+    /// The exact curve beside the simulated one, where it is within reach.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exact: Option<ExactReport>,
+}
+
+/// The exact curve and how many games' simulated rates hold it within their 95 % intervals.
+#[derive(Serialize)]
+struct ExactReport {
+    #[serde(flatten)]
+    rates: ExactRates,
+    /// Games whose simulated rate of loss holds the exact chance within its 95 % interval.
+    agreeing: usize,
 }
 
 impl VariantReport {
@@ -156,6 +168,7 @@ impl VariantReport {
             loss_rate_first_box_kept: kept,
             ended: result.ended.clone(),
             variant: (!name.is_empty()).then(|| name.to_string()),
+            exact: None,
         }
     }
 
@@ -200,6 +213,18 @@ impl VariantReport {
             "first box empty at the end (resigns every game): {:.4} of runs; games {last}-{games} lost by the others: {:.4}",
             self.first_box_empty, s.loss_rate_last_20_first_box_kept
         )?;
+        if let Some(x) = &self.exact {
+            let all = |m: Option<f64>| m.map_or("infinite".to_string(), |m| format!("{m:.4}"));
+            let here: f64 = x.rates.loss_rate.iter().sum();
+            writeln!(
+                f,
+                "exact ({} bead states): {here:.4} losses per run in these games, {} in all; last loss at game {} on average in all; the simulated rate holds the exact chance within its 95 % interval at {} of {games} games",
+                crate::text::group(x.rates.bead_states as u64),
+                all(x.rates.mean_losses_in_all),
+                all(x.rates.mean_last_loss_in_all),
+                x.agreeing,
+            )?;
+        }
         writeln!(f, "{}", super::ended_text(&self.ended))
     }
 }
@@ -329,6 +354,57 @@ pub(super) struct VariantRuns {
     pub header: String,
     pub settings: RunSettings,
     pub result: ExperimentResult,
+    /// The exact curve of the machine's first games, where one is within reach.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact: Option<ExactRates>,
+}
+
+/// The most bead states an experiment walks for its exact curve (HER against the perfect player
+/// has 8,192, HIM against the random player 57,600; HER against the random player's 524,288
+/// would take longer than most experiments).
+const EXACT_STATES: usize = 60_000;
+/// The memory those bead states may take.
+const EXACT_BYTES: u64 = 64 << 20;
+
+/// What the exact chain says of an experiment's games ([`crate::learn::exact`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(super) struct ExactRates {
+    /// The bead states the machine can reach.
+    pub bead_states: usize,
+    /// The chance that game n is lost (index n − 1).
+    pub loss_rate: Vec<f64>,
+    /// The mean number of losses in all (`None`: infinite).
+    pub mean_losses_in_all: Option<f64>,
+    /// The mean game of the last loss over all games (`None`: infinite).
+    pub mean_last_loss_in_all: Option<f64>,
+}
+
+impl ExactRates {
+    /// The exact curve of `s`'s machine over `games` games, when its beads never grow and its
+    /// opponent is the perfect or the random player on the table engine.
+    pub fn of<G: FullGame>(s: &Setup<G>, games: usize) -> Option<ExactRates> {
+        let c = s.bout.exact_curve(games, EXACT_STATES, EXACT_BYTES).ok()?;
+        Some(ExactRates {
+            bead_states: c.states,
+            loss_rate: (1..=games).map(|n| c.lost(n)).collect(),
+            // Ten decimals, as a summary's means: 10.5, not 10.500000000000007.
+            mean_losses_in_all: c.mean_losses.map(|m| (m * 1e10).round() / 1e10),
+            mean_last_loss_in_all: c.mean_last_loss.map(|m| (m * 1e10).round() / 1e10),
+        })
+    }
+
+    /// The games whose simulated rate of loss (k of n runs) holds the exact chance within its
+    /// 95 % interval.
+    fn agreeing(&self, result: &ExperimentResult) -> usize {
+        let n = result.runs as u64;
+        (self.loss_rate.iter().zip(&result.losses_by_game))
+            .filter(|&(&p, &k)| {
+                let (lo, hi) = chart::data::wilson(k as u64, n);
+                // The interval is printed to 4 places; a chance on its edge is within.
+                lo - 1e-12 <= p && p <= hi + 1e-12
+            })
+            .count()
+    }
 }
 
 /// What a part file says it is.
@@ -452,6 +528,7 @@ pub(super) fn experiment<G: FullGame>(game: G, a: &ExperimentArgs, out: Out) -> 
             label: compared_label(&s.label(), a.compare.as_deref()),
             settings: s.settings(),
             result: s.experiment(runs, games, &tick),
+            exact: ExactRates::of(&s, games),
         });
     }
     work.finish();
@@ -479,7 +556,8 @@ pub(super) fn report(
     let mut rows = Vec::new();
     let mut reports = Vec::new();
     for v in done {
-        for row in chart::data::index_rows(&v.name, &v.label, &v.result) {
+        let exact = v.exact.as_ref().map(|x| x.loss_rate.as_slice());
+        for row in chart::data::index_rows(&v.name, &v.label, &v.result, exact) {
             if let Some(w) = &mut csv {
                 w.row(&row)?;
             }
@@ -487,12 +565,12 @@ pub(super) fn report(
                 rows.push(row);
             }
         }
-        reports.push(VariantReport::of(
-            &v.name,
-            v.settings.clone(),
-            &v.result,
-            runs,
-        ));
+        let mut report = VariantReport::of(&v.name, v.settings.clone(), &v.result, runs);
+        report.exact = v.exact.as_ref().map(|x| ExactReport {
+            agreeing: x.agreeing(&v.result),
+            rates: x.clone(),
+        });
+        reports.push(report);
     }
     if let Some(table) = csv {
         table.commit()?;

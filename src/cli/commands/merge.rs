@@ -196,6 +196,13 @@ fn gather(paths: &[PathBuf]) -> Result<Part> {
             Some(mut acc) => {
                 check_same(&acc, &part, paths[0].as_path(), path)?;
                 for (a, b) in acc.variants.iter_mut().zip(part.variants) {
+                    if a.exact != b.exact {
+                        bail!(
+                            "{}: its exact curve is not {}'s: the parts are of different machines",
+                            path.display(),
+                            paths[0].display()
+                        );
+                    }
                     let total = std::mem::replace(&mut a.result, ExperimentResult::empty(0));
                     a.result = total.checked_merge(b.result).with_context(|| {
                         format!(

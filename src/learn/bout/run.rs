@@ -2,6 +2,7 @@
 
 use crate::learn::ends::EndTally;
 use crate::learn::engine::{Ends, ExperimentResult, RivalTrainer, Runs, Trainer};
+use crate::learn::exact::{ExactCurve, ExactError, exact_curve_within};
 use crate::learn::lazy;
 use crate::learn::{GameDefaults, GameResult, Machine};
 
@@ -141,6 +142,25 @@ impl<G: GameDefaults> Bout<G> {
         let mut out = Vec::with_capacity(games);
         self.train_each(games as u64, |_, r| out.push(r));
         out
+    }
+
+    /// The learner's exact learning curve over `games` games against the bout's player
+    /// ([`exact_curve_within`]): for a machine whose beads never grow, on the table engine,
+    /// against the perfect or the random player, with at most `max_states` bead states in
+    /// `bytes`.
+    pub fn exact_curve(
+        &self,
+        games: usize,
+        max_states: usize,
+        bytes: u64,
+    ) -> Result<ExactCurve, ExactError> {
+        match (&self.table, &self.opposition) {
+            (_, Opposition::Rival(_)) => Err(ExactError::Rival),
+            (Some(t), Opposition::Player(_)) => {
+                exact_curve_within(t, &self.learner, games, max_states, bytes)
+            }
+            _ => Err(ExactError::NoTable),
+        }
     }
 
     /// Trains `runs` copies of the learner (run `i` reseeded with

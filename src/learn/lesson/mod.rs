@@ -12,7 +12,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+mod controls;
 mod relay;
+pub use controls::RelayOpponent;
 pub use relay::{HeldBox, RelayView};
 
 use super::{GameDefaults, GameResult, Machine, MachineGame, MachineMove};
@@ -104,6 +106,20 @@ pub enum Event {
         game: GameId,
         mv: String,
     },
+    /// The teacher reset the machine: every box as a new machine's.
+    Reset {
+        seq: u64,
+    },
+    /// The teacher turned the machine round: a new machine playing `side`.
+    SideChanged {
+        seq: u64,
+        side: Side,
+    },
+    /// The teacher chose the opponent of the class's game as the machine.
+    OpponentChanged {
+        seq: u64,
+        opponent: RelayOpponent,
+    },
 }
 
 impl Event {
@@ -123,7 +139,10 @@ impl Event {
             | Event::RelayStarted { seq, .. }
             | Event::Waiting { seq, .. }
             | Event::Tapped { seq, .. }
-            | Event::Answered { seq, .. } => *seq,
+            | Event::Answered { seq, .. }
+            | Event::Reset { seq }
+            | Event::SideChanged { seq, .. }
+            | Event::OpponentChanged { seq, .. } => *seq,
         }
     }
 }
@@ -143,6 +162,10 @@ pub enum LessonError {
     NotYourTurn,
     #[error("`{text}` is not a legal move here (legal: {legal})")]
     Illegal { text: String, legal: String },
+    #[error("the pupils hold the machine's boxes: collect them first")]
+    HeldByPupils,
+    #[error("the machine plays {0} already")]
+    SameSide(String),
     #[error("the log does not replay: {0}")]
     Replay(String),
     #[error("the class is the machine now: wait for your box")]
@@ -220,6 +243,8 @@ pub struct Lesson<G: GameDefaults> {
     last_end: Option<(GameId, String, Vec<String>, Option<String>)>,
     /// The boxes dealt out, while the class is the machine.
     relay: Option<relay::Relay<G>>,
+    /// Who the machine plays in the class's game as the machine.
+    relay_opponent: RelayOpponent,
 }
 
 const COLOURS: [&str; 12] = [
@@ -248,6 +273,7 @@ impl<G: GameDefaults> Lesson<G> {
             names,
             last_end: None,
             relay: None,
+            relay_opponent: RelayOpponent::Perfect,
         }
     }
 
@@ -554,7 +580,7 @@ impl<G: GameDefaults> Lesson<G> {
         let mut lesson = Lesson::new(game, machine);
         let mut i = 0;
         while i < log.len() {
-            let made = lesson.redo(&log[i])?;
+            let made = lesson.redo(&log[i..])?;
             let want = log.get(i..i + made.len());
             if want != Some(&made[..]) {
                 return Err(LessonError::Replay(format!(
@@ -569,8 +595,19 @@ impl<G: GameDefaults> Lesson<G> {
         Ok(lesson)
     }
 
-    /// Does again what a logged event asked for; the events that makes.
-    fn redo(&mut self, e: &Event) -> Result<Vec<Event>, LessonError> {
+    /// Does again what the first of the logged events `rest` asked for; the events that makes.
+    /// Games abandoned come first in the log, before what abandoned them (a pupil leaving, the
+    /// boxes dealt or collected, the machine reset or turned round): that is what is done again.
+    fn redo(&mut self, rest: &[Event]) -> Result<Vec<Event>, LessonError> {
+        let first = &rest[0];
+        let e = match first {
+            Event::Abandoned { .. } => (rest.iter())
+                .find(|e| !matches!(e, Event::Abandoned { .. }))
+                .ok_or_else(|| {
+                    LessonError::Replay(format!("a game abandoned for no step: {first:?}"))
+                })?,
+            _ => first,
+        };
         let bad = |what: &str| LessonError::Replay(format!("{what}: {e:?}"));
         Ok(match e {
             Event::Joined { .. } => self.join().1,
@@ -584,15 +621,9 @@ impl<G: GameDefaults> Lesson<G> {
             Event::Collected { .. } => self.collect()?,
             Event::RelayStarted { .. } => self.relay_start()?.1,
             Event::Tapped { pupil, .. } => self.draw(*pupil)?.1,
-            // A game abandoned first: its pupil left mid-game, or the boxes were collected
-            // during the class's game as the machine.
-            Event::Abandoned { game, .. } => match self.games.get(game) {
-                Some(g) => {
-                    let pupil = g.pupil;
-                    self.leave(pupil)?
-                }
-                None => self.collect()?,
-            },
+            Event::Reset { .. } => self.reset()?,
+            Event::SideChanged { side, .. } => self.change_side(*side)?,
+            Event::OpponentChanged { opponent, .. } => self.set_opponent(*opponent)?,
             _ => return Err(bad("an answer where a pupil's step belongs")),
         })
     }

@@ -22,6 +22,13 @@ pub(super) struct Relay<G: Game> {
     pub(super) score: (u64, u64, u64),
 }
 
+impl<G: Game> Relay<G> {
+    /// The class's game's opponent from its next move.
+    pub(super) fn set_opponent(&mut self, opponent: Builtin<G>) {
+        self.opponent = opponent;
+    }
+}
+
 /// The game the class plays as the machine.
 pub(super) struct RelayGame<G: Game> {
     id: GameId,
@@ -77,11 +84,7 @@ impl<G: GameDefaults> Lesson<G> {
         let score = self.relay.as_ref().map_or((0, 0, 0), |r| r.score);
         let opponent = match self.relay.take() {
             Some(r) => r.opponent,
-            None => {
-                let (values, _) = crate::learn::perfect_values(&self.game, Default::default())
-                    .map_err(|e| LessonError::NoOpponent(e.to_string()))?;
-                Builtin::perfect(values, Default::default())
-            }
+            None => self.relay_opponent.player(&self.game)?,
         };
         let boxes = &self.machine.boxes;
         let mut order: Vec<usize> = (0..boxes.len()).collect();

@@ -1,0 +1,109 @@
+//! The teacher's controls over the class's machine: a fresh machine (reset), the machine on the
+//! other side, and the opponent of the class's game as the machine. Each is an [`Event`] in the
+//! log, so a replay follows it, and each abandons the games under way (no box changed) rather
+//! than finish them on a machine they did not start with. While the boxes are dealt out the
+//! machine cannot be reset or turned round: the pupils hold its boxes.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::*;
+use crate::learn::{BoxSet, Machine};
+use crate::players::{Builtin, RandomPlayer};
+
+/// Who the machine plays in the class's game while the class is the machine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RelayOpponent {
+    /// The perfect player: the machine learns to draw (or to lose more slowly).
+    #[default]
+    Perfect,
+    /// The random player: the machine learns to win.
+    Random,
+}
+
+impl RelayOpponent {
+    pub fn name(self) -> &'static str {
+        match self {
+            RelayOpponent::Perfect => "the perfect player",
+            RelayOpponent::Random => "the random player",
+        }
+    }
+
+    /// The player itself, for a game of `game`.
+    pub(super) fn player<G: GameDefaults>(self, game: &G) -> Result<Builtin<G>, LessonError> {
+        Ok(match self {
+            RelayOpponent::Random => Builtin::Random(RandomPlayer),
+            RelayOpponent::Perfect => {
+                let (values, _) = crate::learn::perfect_values(game, Default::default())
+                    .map_err(|e| LessonError::NoOpponent(e.to_string()))?;
+                Builtin::perfect(values, Default::default())
+            }
+        })
+    }
+}
+
+impl<G: GameDefaults> Lesson<G> {
+    /// Every game under way abandoned, no box changed.
+    fn abandon_all(&mut self) -> Vec<Event> {
+        let under_way: Vec<GameId> = self.games.keys().copied().collect();
+        under_way.into_iter().map(|g| self.abandon(g)).collect()
+    }
+
+    /// The machine as new: every box refilled with its first beads, its generator reseeded, no
+    /// games played; the lesson's score and the games under way start again (the pupils keep
+    /// their standings).
+    pub fn reset(&mut self) -> Result<Vec<Event>, LessonError> {
+        if self.dealt() {
+            return Err(LessonError::HeldByPupils);
+        }
+        let mut events = self.abandon_all();
+        self.machine.reset();
+        self.score = (0, 0, 0);
+        self.last_end = None;
+        events.push(self.event(|seq| Event::Reset { seq }));
+        Ok(events)
+    }
+
+    /// The machine plays `side` from now: a new machine of that side's boxes, with the same
+    /// symmetry, first beads, reinforcement and seed; the pupils play the other side.
+    pub fn change_side(&mut self, side: Side) -> Result<Vec<Event>, LessonError> {
+        if self.dealt() {
+            return Err(LessonError::HeldByPupils);
+        }
+        let m = &self.machine;
+        if m.boxes.side() == side {
+            return Err(LessonError::SameSide(self.game.side_name(side).to_string()));
+        }
+        let (mode, forced) = (m.boxes.mode(), m.boxes.forced());
+        let boxes = match m.boxes.is_lazy() {
+            true => BoxSet::lazy(&self.game, side, mode, forced),
+            false => BoxSet::build_with(&self.game, side, mode, forced),
+        };
+        let machine = Machine::new(Arc::new(boxes), m.initial.clone(), m.reinforcement, m.seed);
+        let mut events = self.abandon_all();
+        self.machine = machine;
+        self.score = (0, 0, 0);
+        self.last_end = None;
+        events.push(self.event(|seq| Event::SideChanged { seq, side }));
+        Ok(events)
+    }
+
+    /// The opponent of the class's game as the machine, from its next move (the boxes need not
+    /// be dealt: it is kept for when they are).
+    pub fn set_opponent(&mut self, opponent: RelayOpponent) -> Result<Vec<Event>, LessonError> {
+        if let Some(relay) = &mut self.relay {
+            relay.set_opponent(opponent.player(&self.game)?);
+        }
+        self.relay_opponent = opponent;
+        Ok(vec![
+            self.event(|seq| Event::OpponentChanged { seq, opponent }),
+        ])
+    }
+
+    /// Who the machine plays in the class's game as the machine.
+    pub fn relay_opponent(&self) -> RelayOpponent {
+        self.relay_opponent
+    }
+}
