@@ -161,7 +161,12 @@ where
 
     fn pupil(&mut self, id: PupilId, msg: FromPupil) {
         let result = match msg {
-            FromPupil::Start {} => self.lesson.start(id),
+            FromPupil::Start {} => {
+                let started = self.lesson.start(id);
+                // The projector counts the games under way.
+                self.tell_projectors();
+                started
+            }
             FromPupil::Move { game, mv } => self.lesson.play(id, game, &mv),
             FromPupil::Draw {} => {
                 let done = self.lesson.draw(id);

@@ -7,7 +7,7 @@
 
 import { launch, check, failed, finish } from './harness.mjs';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,8 +107,26 @@ try {
   const told = await Promise.all(phones.map(p => p.locator('#told').innerText()));
   check(told.some(t => /[Bb]ox \d+: (take|add|.* stays)/.test(t)), `a holder is told what their box learned: "${told.find(t => /[Bb]ox \d+:/.test(t))}"`);
   await projector.screenshot({ path: join(shots, 'class-projector-machine.png') });
-  // The teacher ends the lesson; the phones are told.
+  // The teacher's controls: the class's game against the random player; the boxes collected;
+  // the machine turned round (the pupils play X against a new MENACE for O, and the machine that
+  // was is kept beside the lesson's file).
   projector.on('dialog', d => d.accept());
+  const text = id => projector.locator('#' + id).innerText();
+  await projector.click('#opponent');
+  await projector.waitForFunction(() => document.getElementById('opponent').textContent.includes('random'), null, { timeout: 10000 });
+  check((await text('opponent')).includes('against the random player'), `the class's game is against the random player: "${await text('opponent')}"`);
+  check(await projector.locator('#side').isDisabled(), 'the machine cannot be turned round while the pupils hold its boxes');
+  await projector.click('#collect');
+  await projector.waitForFunction(() => !document.getElementById('side').disabled, null, { timeout: 10000 });
+  await projector.click('#side');
+  await projector.waitForFunction(() => document.getElementById('title').textContent.includes('(o)'), null, { timeout: 10000 });
+  await phones[0].waitForFunction(() => /playing x/.test(document.getElementById('who').textContent), null, { timeout: 10000 });
+  check(/machine before is kept in \S+lesson-2\.yaml/.test(await text('last')), `the projector says where the machine that was is kept: "${await text('last')}"`);
+  check(existsSync(join(scratch, 'lesson-2.yaml')), 'the machine that was is in lesson-2.yaml');
+  await phones[0].waitForSelector('#moves button', { timeout: 10000 });
+  await phones[0].locator('#moves button').first().tap();
+  await projector.screenshot({ path: join(shots, 'class-projector-controls.png') });
+  // The teacher ends the lesson; the phones are told.
   await projector.click('#end');
   await phones[1].waitForTimeout(800);
   check((await phones[1].locator('#said').innerText()).includes('the lesson is over'), 'ending the lesson tells the pupils');
