@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::protocol::{FromPupil, FromTeacher, RelayInfo, Standing, ToClient};
+use super::protocol::{FromPupil, FromTeacher, MAX_TILES, RelayInfo, Standing, Tile, ToClient};
 use crate::labels::LabelView;
 use crate::learn::lesson::{Event, Lesson, PupilId, RelayView};
 use crate::learn::{GameDefaults, Machine};
@@ -60,6 +60,10 @@ struct Actor<G: GameDefaults + BoardView> {
     relay_said: String,
     /// The machine's learning curve over the lesson: its wins − losses after each game.
     curve: Vec<i64>,
+    /// The boxes (from 0) the last finished game drew from.
+    used: Vec<usize>,
+    /// When the projectors were last sent the whole machine.
+    tiles_sent: Option<std::time::Instant>,
 }
 
 /// The least time between two saves in a lesson.
@@ -88,6 +92,8 @@ where
         title,
         relay_said: String::new(),
         curve: Vec::new(),
+        used: Vec::new(),
+        tiles_sent: None,
     };
     // The file exists from the start: the machine as the lesson began.
     a.save();
@@ -142,6 +148,7 @@ where
             }
             Cmd::Watch(out) => {
                 self.projectors.push(out);
+                self.tiles_sent = None;
                 self.tell_projectors();
             }
             Cmd::Teacher(t) => return self.teacher(t),
@@ -196,6 +203,7 @@ where
                             learned.join(", ")
                         }
                     ));
+                    self.used = over.learned.iter().map(|l| l.0 - 1).collect();
                     let step = match over.result {
                         crate::learn::GameResult::Win => -1,
                         crate::learn::GameResult::Draw => 0,
@@ -285,6 +293,8 @@ where
         let game = self.lesson.game().clone();
         self.title = crate::view::app::Titles::of(&game, self.lesson.machine()).machine;
         self.curve.clear();
+        self.used.clear();
+        self.tiles_sent = None;
         self.last = Some(said.to_string());
         if before.games_played > 0 {
             let kept = crate::store::beside(&self.keep.save);
@@ -501,6 +511,8 @@ where
                 g.side_name(crate::game::Side::Second).into(),
             ),
             opponent: self.lesson.relay_opponent(),
+            machine_boxes: self.tiles(),
+            used: self.used.iter().map(|&b| self.lesson.box_view(b)).collect(),
         }
         .json();
         self.projectors.retain(|out| !out.is_closed());
@@ -509,6 +521,32 @@ where
         }
     }
 }
+
+impl<G: GameDefaults + BoardView + LabelView + Send + 'static> Actor<G>
+where
+    Machine<G>: Send,
+{
+    /// The whole machine for the projectors, when it is time to send it again.
+    fn tiles(&mut self) -> Option<Vec<Tile>> {
+        let m = self.lesson.machine();
+        let due = self.tiles_sent.is_none_or(|t| t.elapsed() >= TILES_GAP);
+        if !due || m.boxes.len() > MAX_TILES {
+            return None;
+        }
+        self.tiles_sent = Some(std::time::Instant::now());
+        let tiles = (0..m.boxes.len())
+            .map(|b| Tile {
+                number: b + 1,
+                move_number: m.boxes.move_number(b),
+                beads: m.beads_in(b).iter().map(|n| n.get()).collect(),
+            })
+            .collect();
+        Some(tiles)
+    }
+}
+
+/// The least time between two sends of the whole machine to the projectors.
+const TILES_GAP: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// At most `n` points of a curve, evenly spaced, its last point kept: what the projector draws.
 fn thinned(curve: &[i64], n: usize) -> Vec<i64> {

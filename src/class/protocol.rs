@@ -74,6 +74,17 @@ pub struct RelayInfo {
     pub score: (u64, u64, u64),
 }
 
+/// The most boxes the projector is sent tile by tile.
+pub const MAX_TILES: usize = 2_000;
+
+/// A box of the whole machine on the projector: its number, move number and each arrow's beads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tile {
+    pub number: usize,
+    pub move_number: u16,
+    pub beads: Vec<u32>,
+}
+
 /// What the server sends.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -118,6 +129,13 @@ pub enum ToClient {
         side_names: (String, String),
         /// Who the machine plays in the class's game as the machine.
         opponent: crate::learn::lesson::RelayOpponent,
+        /// The whole machine, box by box (sent at most twice a second, and not for a machine of
+        /// more than [`MAX_TILES`] boxes; the page keeps the last it had).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        machine_boxes: Option<Vec<Tile>>,
+        /// The boxes the last finished game drew from, as they stand now.
+        #[serde(default)]
+        used: Vec<crate::learn::lesson::HeldBox>,
     },
     /// While the class is the machine, to a pupil: the boxes they hold and their beads, and
     /// what to do now ("your box 7: draw a bead", "take 1 bead b2 out of box 7").

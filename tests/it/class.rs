@@ -837,6 +837,24 @@ async fn the_teacher_turns_the_machine_round_and_resets_it() {
         side_of(&first),
         Some((Side::First, ("x".into(), "o".into())))
     );
+    // The projector is sent the whole machine, box by box, and the boxes of the last game.
+    let ToClient::Class {
+        machine_boxes: Some(tiles),
+        used,
+        ..
+    } = &first
+    else {
+        panic!("{first:?}");
+    };
+    assert_eq!(tiles.len(), 304);
+    assert_eq!((tiles[0].number, tiles[0].move_number), (1, 1));
+    assert!(!used.is_empty(), "the last game's boxes");
+    for b in used {
+        let tile = &tiles[b.number - 1];
+        let beads: Vec<u32> = b.arrows.iter().map(|a| a.1).collect();
+        assert_eq!(tile.beads, beads, "box {} as the tiles have it", b.number);
+        assert!(b.board.len() >= 3, "its position drawn: {:?}", b.board);
+    }
     send(&mut teacher, r#"{"type":"side","side":"second"}"#).await;
     assert_eq!(welcomed(&mut pupil).await, "x", "the pupils play X now");
     let g = TicTacToe;

@@ -71,6 +71,11 @@ try {
   check(/(took|gave (the machine|it)) \d+ beads?|changed no beads/.test(outcome), `a pupil is told what the machine learned: "${outcome}"`);
   check(await projector.locator('#curve polyline').count() === 1, "the projector draws the machine's learning curve");
   check(/the boxes it used: (box \d+ \S+ [+-]\d+|no bead changed)/.test(await projector.locator('#last').innerText()), `the projector names the boxes the last game used: "${await projector.locator('#last').innerText()}"`);
+  const tiles = await projector.locator('#machine .tile').count();
+  check(tiles === 304, `the projector shows the whole machine, box by box (${tiles} boxes)`);
+  const used = await projector.locator('#used .used').count();
+  const hot = await projector.locator('#machine .tile.hot').count();
+  check(used > 0 && hot > 0, `the projector shows the boxes the last game drew from (${used}, ${hot} outlined)`);
   const rows = await projector.locator('#pupils tr').count();
   check(rows === 8, `the leaderboard lists the eight pupils (${rows})`);
   // A wrong code does not join.
@@ -85,7 +90,7 @@ try {
   // The class is the machine: the teacher deals MENACE's boxes and starts a game; the pupil
   // whose box comes up is asked to draw, and taps.
   await projector.click('#deal');
-  await phones[0].waitForSelector('#boxes .box', { timeout: 10000 });
+  for (const p of phones) await p.waitForSelector('#boxes .box', { timeout: 10000 });
   const held = await Promise.all(phones.map(p => p.locator('#boxes .box').count()));
   check(held.reduce((a, b) => a + b, 0) === 304, `the eight pupils hold MENACE's 304 boxes (${held.join(', ')})`);
   await projector.click('#relay-game');

@@ -211,22 +211,26 @@ impl<G: GameDefaults> Lesson<G> {
         let Some(relay) = &self.relay else {
             return Vec::new();
         };
-        let boxes = &self.machine.boxes;
         (relay.holders.iter().enumerate())
             .filter(|(_, h)| **h == Some(pupil))
-            .map(|(b, _)| {
-                let pos = boxes.position(b);
-                let beads = self.machine.beads_in(b);
-                HeldBox {
-                    number: b + 1,
-                    move_number: boxes.move_number(b),
-                    board: self.game.diagram(&pos),
-                    arrows: (boxes.arrows(b).iter().zip(beads))
-                        .map(|(&mv, n)| (self.game.format_move_at(&pos, mv), n.get()))
-                        .collect(),
-                }
-            })
+            .map(|(b, _)| self.box_view(b))
             .collect()
+    }
+
+    /// Box `b` (from 0) as a phone or the projector shows it: its position and each arrow's
+    /// move and beads now.
+    pub fn box_view(&self, b: usize) -> HeldBox {
+        let boxes = &self.machine.boxes;
+        let pos = boxes.position(b);
+        let beads = self.machine.beads_in(b);
+        HeldBox {
+            number: b + 1,
+            move_number: boxes.move_number(b),
+            board: self.game.diagram(&pos),
+            arrows: (boxes.arrows(b).iter().zip(beads))
+                .map(|(&mv, n)| (self.game.format_move_at(&pos, mv), n.get()))
+                .collect(),
+        }
     }
 
     /// A pupil leaves while the boxes are dealt: their boxes are held by nobody (the server
