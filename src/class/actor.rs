@@ -62,8 +62,9 @@ struct Actor<G: GameDefaults + BoardView> {
     curve: Vec<i64>,
     /// The boxes (from 0) the last finished game drew from.
     used: Vec<usize>,
-    /// When the projectors were last sent the whole machine.
+    /// When the projectors were last sent the whole machine, and whether a change since waits.
     tiles_sent: Option<std::time::Instant>,
+    tiles_held: bool,
 }
 
 /// The least time between two saves in a lesson.
@@ -94,12 +95,25 @@ where
         curve: Vec::new(),
         used: Vec::new(),
         tiles_sent: None,
+        tiles_held: false,
     };
     // The file exists from the start: the machine as the lesson began.
     a.save();
-    while let Some(cmd) = inbox.recv().await {
-        let stop = a.handle(cmd);
-        if stop {
+    loop {
+        // The whole machine goes to the projectors at most twice a second: when a change was
+        // held back and nothing else comes, it is sent once the gap has passed.
+        let cmd = match a.tiles_held {
+            true => match tokio::time::timeout(TILES_GAP, inbox.recv()).await {
+                Ok(cmd) => cmd,
+                Err(_) => {
+                    a.tell_projectors();
+                    continue;
+                }
+            },
+            false => inbox.recv().await,
+        };
+        let Some(cmd) = cmd else { break };
+        if a.handle(cmd) {
             break;
         }
     }
@@ -482,6 +496,7 @@ where
     /// The class as the projector shows it.
     fn tell_projectors(&mut self) {
         if self.projectors.is_empty() {
+            self.tiles_held = false;
             return;
         }
         let mut pupils: Vec<Standing> = (self.lesson.pupils().values())
@@ -530,6 +545,7 @@ where
     fn tiles(&mut self) -> Option<Vec<Tile>> {
         let m = self.lesson.machine();
         let due = self.tiles_sent.is_none_or(|t| t.elapsed() >= TILES_GAP);
+        self.tiles_held = !due;
         if !due || m.boxes.len() > MAX_TILES {
             return None;
         }

@@ -889,7 +889,24 @@ async fn the_teacher_turns_the_machine_round_and_resets_it() {
             _ => continue,
         }
     }
+    // The whole machine the projector was sent last is the machine as the games left it: a
+    // change held back (twice a second at most) is sent when nothing else comes.
+    let mut last_tiles = None;
+    while let Ok(Some(m)) =
+        tokio::time::timeout(Duration::from_millis(1500), recv(&mut teacher)).await
+    {
+        if let ToClient::Class {
+            machine_boxes: Some(t),
+            ..
+        } = m
+        {
+            last_tiles = Some(t);
+        }
+    }
     let lesson = stop(running).await;
+    let tiles = last_tiles.expect("the whole machine after the games");
+    let beads: Vec<Vec<u32>> = tiles.iter().map(|t| t.beads.clone()).collect();
+    assert_eq!(beads, state(lesson.machine()).0);
     assert_eq!(lesson.machine().games_played, 4);
     assert_eq!(lesson.machine().boxes.side(), Side::Second);
     assert_eq!(lesson.score.0 + lesson.score.1 + lesson.score.2, 4);
