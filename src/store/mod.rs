@@ -6,6 +6,7 @@
 mod binary;
 #[cfg(feature = "native")]
 mod claim;
+#[cfg(feature = "native")]
 pub use claim::beside;
 #[cfg(feature = "native")]
 mod files;
