@@ -85,4 +85,31 @@ sed -i 's/\r$//' "$work/windows/crlf.yaml"
 sed -i 's#"Z:[^"]*crlf.yaml"#"crlf.yaml"#; s#Z:[^ "]*crlf.yaml#crlf.yaml#g' "$work/windows/out.txt"
 sed -i 's#"crlf.yaml"#"crlf.yaml"#' "$work/linux/out.txt"
 same "a CRLF machine file read by a path with backslashes and a drive letter"
+
+# The MSI: made from the program and the page (built when missing), installed by Wine's msiexec,
+# the installed program run from the Start menu's "matchbox terminal" script, then uninstalled.
+[ -f web/dist/index.html ] || web/build.sh
+scripts/msi.sh "$windows" web/dist 0.0.1 "$work/matchbox.msi" > /dev/null
+"$wine" msiexec /i "$(winepath -w "$work/matchbox.msi")" /qn
+installed="$WINEPREFIX/drive_c/Program Files/matchbox"
+cp "$stub" "$installed/"
+printf '@echo off\r\ncall "C:\\Program Files\\matchbox\\matchbox-terminal.cmd" > nul\r\nmatchbox count hexapawn --json\r\n' > "$work/run.cmd"
+rm -rf "$work/linux" "$work/windows" && mkdir -p "$work/linux" "$work/windows"
+(cd "$work/linux" && "$linux" count hexapawn --json > out.txt)
+"$wine" cmd /c "$(winepath -w "$work/run.cmd")" | tr -d '\r' > "$work/windows/out.txt"
+same "the MSI installed: the program run as \`matchbox\` from the Start menu's terminal"
+if [ -f "$installed/page/index.html" ] && [ -f "$installed/page/matchbox_web_bg.wasm" ]; then
+    echo "same   the MSI installed the page beside the program"
+else
+    echo "DIFFER the MSI did not install the page beside the program"
+    failed=1
+fi
+rm "$installed/bcryptprimitives.dll"
+"$wine" msiexec /x "$(winepath -w "$work/matchbox.msi")" /qn
+if [ -e "$installed/matchbox.exe" ]; then
+    echo "DIFFER the MSI's uninstall left matchbox.exe"
+    failed=1
+else
+    echo "same   the MSI uninstalled"
+fi
 exit $failed

@@ -7,7 +7,9 @@ use std::path::PathBuf;
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::protocol::{FromPupil, FromTeacher, MAX_TILES, RelayInfo, Standing, Tile, ToClient};
+use super::protocol::{
+    BeadDrawn, FromPupil, FromTeacher, MAX_TILES, RelayInfo, Standing, Tile, ToClient,
+};
 use crate::labels::LabelView;
 use crate::learn::lesson::{Event, Lesson, PupilId, RelayView};
 use crate::learn::{GameDefaults, Machine};
@@ -378,6 +380,9 @@ where
         let view = match done {
             Ok((view, events)) => {
                 self.log(&events);
+                if let Some(pupil) = by {
+                    self.tell_what_was_drawn(pupil, &events);
+                }
                 view
             }
             Err(e) => {
@@ -393,6 +398,47 @@ where
         };
         self.relay_follow(&view);
         self.tell_projectors();
+    }
+
+    /// Tells the pupil who tapped which bead came out of their box (the first draw or
+    /// resignation after their tap), before anyone is asked for the next one.
+    fn tell_what_was_drawn(&self, pupil: PupilId, events: &[Event]) {
+        let (said, drawn) = match events.iter().find_map(|e| match e {
+            Event::Drew { drawn, mv, .. } => drawn.map(|d| Ok((d, mv.clone()))),
+            Event::Resigned { box_index, .. } => Some(Err(*box_index)),
+            _ => None,
+        }) {
+            Some(Ok(((b, arrow), mv))) => {
+                // The bead as the box shows it (a box may hold the board's mirror image).
+                let bead = (self.lesson.held(pupil).into_iter())
+                    .find(|h| h.number == b + 1)
+                    .and_then(|h| h.arrows.get(arrow).map(|a| a.0.clone()))
+                    .unwrap_or_else(|| mv.clone());
+                let said = match bead == mv {
+                    true => format!(
+                        "you drew a bead of {mv} from box {}: the machine plays {mv}",
+                        b + 1
+                    ),
+                    false => format!(
+                        "you drew a bead of {bead} from box {} (the board is its mirror image): the machine plays {mv}",
+                        b + 1
+                    ),
+                };
+                let drawn = BeadDrawn {
+                    number: b + 1,
+                    arrow,
+                    bead,
+                    mv,
+                };
+                (said, Some(drawn))
+            }
+            Some(Err(b)) => (
+                format!("your box {} is empty: the machine resigns", b + 1),
+                None,
+            ),
+            None => return,
+        };
+        self.tell_drawn(pupil, None, said, drawn);
     }
 
     /// Tells the pupils what the class's game asks of them now.
@@ -436,11 +482,23 @@ where
 
     /// A pupil's boxes and what to do, on their phone.
     fn tell_boxes(&self, pupil: PupilId, waiting: Option<usize>, said: String) {
+        self.tell_drawn(pupil, waiting, said, None);
+    }
+
+    /// A pupil's boxes, what to do, and the bead they have just drawn, on their phone.
+    fn tell_drawn(
+        &self,
+        pupil: PupilId,
+        waiting: Option<usize>,
+        said: String,
+        drawn: Option<BeadDrawn>,
+    ) {
         if let Some(out) = self.pupils.get(&pupil) {
             let msg = ToClient::Boxes {
                 boxes: self.lesson.held(pupil),
                 waiting,
                 said,
+                drawn,
             };
             let _ = out.try_send(msg.json());
         }

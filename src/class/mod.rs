@@ -106,6 +106,7 @@ where
     let mut app = Router::new()
         .route("/", get(pages::pupil_page))
         .route("/projector", get(pages::projector_page))
+        .route("/boxes.js", get(pages::boxes_script))
         .route("/teacher", get(pages::teacher_login))
         .route("/machine.yaml", get(pages::machine_yaml))
         .route("/labels.pdf", get(pages::labels_pdf))

@@ -14,9 +14,22 @@ use super::socket::{Shared, teacher_token};
 
 const PUPIL: &str = include_str!("pupil.html");
 const PROJECTOR: &str = include_str!("projector.html");
+const BOXES: &str = include_str!("boxes.js");
 
 pub async fn pupil_page() -> Html<&'static str> {
     Html(PUPIL)
+}
+
+/// The script both pages draw boxes with, after the palette's bead colours.
+pub async fn boxes_script() -> Response {
+    static SCRIPT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        let colours: Vec<String> = (crate::palette::BEADS.iter())
+            .map(|c| format!("{:?}", c.hex()))
+            .collect();
+        format!("const BEAD_COLOURS = [{}];\n{BOXES}", colours.join(", "))
+    });
+    let kind = [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")];
+    (kind, SCRIPT.as_str()).into_response()
 }
 
 #[derive(serde::Deserialize)]

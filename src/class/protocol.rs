@@ -144,6 +144,10 @@ pub enum ToClient {
         /// The box of theirs waiting for a bead (its number), if one is.
         waiting: Option<usize>,
         said: String,
+        /// The bead they have just drawn (their tap's answer), for the phone to show it
+        /// leaving the box.
+        #[serde(default)]
+        drawn: Option<BeadDrawn>,
     },
     /// The boxes are collected: the pupil plays the machine again.
     Collected {},
@@ -151,6 +155,17 @@ pub enum ToClient {
     Error { message: String },
     /// The lesson is over.
     Ended { message: String },
+}
+
+/// The bead a pupil drew from a box they hold: the box (its number, from 1), the arrow (from 0,
+/// in the box's order), the bead's move as the box shows it, and the move played on the board
+/// (different when the box holds the board's mirror image or a turn of it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BeadDrawn {
+    pub number: usize,
+    pub arrow: usize,
+    pub bead: String,
+    pub mv: String,
 }
 
 /// A finished game, for the pupil who played it.

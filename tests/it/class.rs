@@ -517,6 +517,7 @@ async fn the_class_is_the_machine_ten_pupils_hold_hers_boxes() {
                 boxes,
                 waiting: None,
                 said,
+                drawn: None,
             } => {
                 assert!(said.contains("you hold boxes"), "{said}");
                 held += boxes.len();
@@ -534,7 +535,7 @@ async fn the_class_is_the_machine_ten_pupils_hold_hers_boxes() {
     );
     send(&mut pupils[0], r#"{"type":"draw"}"#).await;
     assert!(error_of(&mut pupils[0]).await.contains("no box of yours"));
-    let (mut taps, mut told) = (0, 0);
+    let mut counts = Counts::default();
     let mut relay = None;
     for played in 1..=3u64 {
         send(&mut teacher, r#"{"type":"class_game"}"#).await;
@@ -549,22 +550,9 @@ async fn the_class_is_the_machine_ten_pupils_hold_hers_boxes() {
                 while let Ok(Some(Ok(Message::Text(t)))) =
                     tokio::time::timeout(Duration::from_millis(5), ws.next()).await
                 {
-                    match serde_json::from_str::<ToClient>(&t).unwrap() {
-                        ToClient::Boxes {
-                            waiting: Some(n),
-                            said,
-                            boxes,
-                        } => {
-                            assert!(said.contains(&format!("your box {n}")), "{said}");
-                            assert!(boxes.iter().any(|b| b.number == n));
-                            send(ws, r#"{"type":"draw"}"#).await;
-                            taps += 1;
-                        }
-                        ToClient::Boxes { said, .. } => {
-                            assert!(said.contains("box "), "{said}");
-                            told += 1;
-                        }
-                        other => panic!("{other:?}"),
+                    if let Some(n) = tally(&t, &mut counts) {
+                        assert!(n > 0);
+                        send(ws, r#"{"type":"draw"}"#).await;
                     }
                 }
             }
@@ -583,7 +571,26 @@ async fn the_class_is_the_machine_ten_pupils_hold_hers_boxes() {
             }
         }
     }
+    // The last tap's answer may still be on its way.
+    for ws in pupils.iter_mut() {
+        while let Ok(Some(Ok(Message::Text(t)))) =
+            tokio::time::timeout(Duration::from_millis(200), ws.next()).await
+        {
+            assert_eq!(
+                tally(&t, &mut counts),
+                None,
+                "a box waits after the last game"
+            );
+        }
+    }
+    let Counts {
+        taps,
+        told,
+        shown,
+        empty,
+    } = counts;
     assert!(taps >= 3, "{taps} beads drawn by pupils");
+    assert_eq!(shown + empty, taps, "every tap answered with its bead");
     assert!(told >= 1, "the holders were told what their boxes learned");
     let relay = relay.expect("the projector hears the class's game");
     assert_eq!(
@@ -596,6 +603,57 @@ async fn the_class_is_the_machine_ten_pupils_hold_hers_boxes() {
     assert_eq!(lesson.machine().games_played, 3);
     let again = Lesson::replay(game.clone(), machine(&game, 42), &log_of(dir.path())).unwrap();
     assert_eq!(state(again.machine()), state(lesson.machine()));
+}
+
+/// What the pupils holding HER's boxes heard in a class game.
+#[derive(Default)]
+struct Counts {
+    taps: u32,
+    told: u32,
+    shown: u32,
+    empty: u32,
+}
+
+/// Counts one message to a pupil holding boxes; `Some(box)` when it asks them to draw from it
+/// (the caller taps).
+fn tally(text: &str, c: &mut Counts) -> Option<usize> {
+    match serde_json::from_str::<ToClient>(text).unwrap() {
+        ToClient::Boxes {
+            waiting: Some(n),
+            said,
+            boxes,
+            ..
+        } => {
+            assert!(said.contains(&format!("your box {n}")), "{said}");
+            assert!(boxes.iter().any(|b| b.number == n));
+            c.taps += 1;
+            Some(n)
+        }
+        // The tap's answer: the bead that left the box, one of its arrows.
+        ToClient::Boxes {
+            said,
+            boxes,
+            drawn: Some(d),
+            ..
+        } => {
+            let b = boxes.iter().find(|b| b.number == d.number).unwrap();
+            assert_eq!(b.arrows[d.arrow].0, d.bead, "{said}");
+            assert!(said.starts_with("you drew a bead of"), "{said}");
+            assert!(
+                said.ends_with(&format!("the machine plays {}", d.mv)),
+                "{said}"
+            );
+            c.shown += 1;
+            None
+        }
+        ToClient::Boxes { said, .. } => {
+            assert!(said.contains("box "), "{said}");
+            c.empty += said.contains("is empty: the machine resigns") as u32;
+            c.told += 1;
+            None
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 /// The pupils' address as a QR code for the terminal: square, its quiet zone light (drawn as

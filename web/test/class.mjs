@@ -73,7 +73,7 @@ try {
   check(/the boxes it used: (box \d+ \S+ [+-]\d+|no bead changed)/.test(await projector.locator('#last').innerText()), `the projector names the boxes the last game used: "${await projector.locator('#last').innerText()}"`);
   const tiles = await projector.locator('#machine .tile').count();
   check(tiles === 304, `the projector shows the whole machine, box by box (${tiles} boxes)`);
-  const used = await projector.locator('#used .used').count();
+  const used = await projector.locator('#used .mb-box.used').count();
   const hot = await projector.locator('#machine .tile.hot').count();
   check(used > 0 && hot > 0, `the projector shows the boxes the last game drew from (${used}, ${hot} outlined)`);
   const rows = await projector.locator('#pupils tr').count();
@@ -90,8 +90,8 @@ try {
   // The class is the machine: the teacher deals MENACE's boxes and starts a game; the pupil
   // whose box comes up is asked to draw, and taps.
   await projector.click('#deal');
-  for (const p of phones) await p.waitForSelector('#boxes .box', { timeout: 10000 });
-  const held = await Promise.all(phones.map(p => p.locator('#boxes .box').count()));
+  for (const p of phones) await p.waitForSelector('#boxes .mb-box', { timeout: 10000 });
+  const held = await Promise.all(phones.map(p => p.locator('#boxes .mb-box').count()));
   check(held.reduce((a, b) => a + b, 0) === 304, `the eight pupils hold MENACE's 304 boxes (${held.join(', ')})`);
   await projector.click('#relay-game');
   // The button hides once the projector hears the game is under way.
@@ -102,6 +102,16 @@ try {
       if (await p.locator('#draw').isVisible()) {
         if (drew === 0) await p.screenshot({ path: join(shots, 'class-phone-draw.png') });
         await p.locator('#draw').tap();
+        if (drew === 0) {
+          // The tap's answer: the bead leaves the box on the phone, and the phone says which.
+          await p.waitForSelector('#boxes .mb-flying', { timeout: 5000 });
+          const said = await p.locator('#told').innerText();
+          const row = await p.locator('#boxes .mb-row.drawn').innerText();
+          check(/^You drew a bead of \S+ from box \d+.*: the machine plays \S+\.$/.test(said) && said.includes(`of ${row.trim().split(' ')[0]} `),
+            `the pupil sees the bead they drew leave the box: "${said}" (the row "${row.trim()}")`);
+          await p.waitForTimeout(500);
+          await p.screenshot({ path: join(shots, 'class-phone-bead.png') });
+        }
         drew++;
       }
     }
@@ -109,7 +119,12 @@ try {
   }
   const relaySaid = await projector.locator('#relay-said').innerText();
   check(drew > 0 && /game \d+: the class \(the machine\) (won|drew|lost)/.test(relaySaid), `pupils drew ${drew} beads and the class's game ended: "${relaySaid}"`);
-  const told = await Promise.all(phones.map(p => p.locator('#told').innerText()));
+  // A phone shows the next message once the bead it shows leaving has landed (1.3 s).
+  let told = [];
+  for (let i = 0; i < 30 && !told.some(t => /[Bb]ox \d+: (take|add|.* stays)/.test(t)); i++) {
+    if (i) await projector.waitForTimeout(100);
+    told = await Promise.all(phones.map(p => p.locator('#told').innerText()));
+  }
   check(told.some(t => /[Bb]ox \d+: (take|add|.* stays)/.test(t)), `a holder is told what their box learned: "${told.find(t => /[Bb]ox \d+:/.test(t))}"`);
   await projector.screenshot({ path: join(shots, 'class-projector-machine.png') });
   // The teacher's controls: the class's game against the random player; the boxes collected;
