@@ -87,11 +87,17 @@ sed -i 's#"crlf.yaml"#"crlf.yaml"#' "$work/linux/out.txt"
 same "a CRLF machine file read by a path with backslashes and a drive letter"
 
 # The MSI: made from the program and the page (built when missing), installed by Wine's msiexec,
-# the installed program run from the Start menu's "matchbox terminal" script, then uninstalled.
+# the installed program run from the Start menu's "matchbox terminal" script; then a newer
+# version installed over it (it replaces the older: one UpgradeCode), and uninstalled. The last
+# MSI is kept in target/ so that the next run first uninstalls what this one left.
 [ -f web/dist/index.html ] || web/build.sh
-scripts/msi.sh "$windows" web/dist 0.0.1 "$work/matchbox.msi" > /dev/null
-"$wine" msiexec /i "$(winepath -w "$work/matchbox.msi")" /qn
+last="$root/target/windows-check.msi"
 installed="$WINEPREFIX/drive_c/Program Files/matchbox"
+if [ -f "$last" ]; then "$wine" msiexec /x "$(winepath -w "$last")" /qn || true; fi
+rm -f "$installed/bcryptprimitives.dll"
+scripts/msi.sh "$windows" web/dist 0.0.1 "$work/old.msi" > /dev/null
+scripts/msi.sh "$windows" web/dist 0.0.2 "$last" > /dev/null
+"$wine" msiexec /i "$(winepath -w "$work/old.msi")" /qn
 cp "$stub" "$installed/"
 printf '@echo off\r\ncall "C:\\Program Files\\matchbox\\matchbox-terminal.cmd" > nul\r\nmatchbox count hexapawn --json\r\n' > "$work/run.cmd"
 rm -rf "$work/linux" "$work/windows" && mkdir -p "$work/linux" "$work/windows"
@@ -105,7 +111,16 @@ else
     failed=1
 fi
 rm "$installed/bcryptprimitives.dll"
-"$wine" msiexec /x "$(winepath -w "$work/matchbox.msi")" /qn
+"$wine" msiexec /i "$(winepath -w "$last")" /qn
+versions=$("$wine" reg query 'HKLM\Software\Microsoft\Windows\CurrentVersion\Uninstall' /s 2>/dev/null |
+    tr -d '\r' | grep -c 'DisplayName.*REG_SZ.*matchbox$' || true)
+if [ "$versions" = 1 ] && [ -f "$installed/matchbox.exe" ]; then
+    echo "same   a newer MSI replaced the older (one matchbox installed)"
+else
+    echo "DIFFER a newer MSI left $versions matchbox installs"
+    failed=1
+fi
+"$wine" msiexec /x "$(winepath -w "$last")" /qn
 if [ -e "$installed/matchbox.exe" ]; then
     echo "DIFFER the MSI's uninstall left matchbox.exe"
     failed=1

@@ -137,6 +137,14 @@ pub struct FilmArgs {
     /// Film the whole machine (every box, grouped by move: `m` on the watch screen) instead
     #[arg(long)]
     pub whole: bool,
+    /// Film a class lesson again from its log (FILE.log beside `class --save`): the machine the
+    /// lesson began with, each finished game move by move in the order the lesson finished them
+    /// (--games N: the first N)
+    #[arg(long, value_name = "LOG", conflicts_with_all = [
+        "boxes", "opponent", "preset", "reinforcement", "beads", "seed", "side", "symmetry",
+        "include_forced", "skip_forced", "max_memory",
+    ])]
+    pub lesson: Option<PathBuf>,
     /// Print one JSON object on stdout
     #[arg(long)]
     pub json: bool,

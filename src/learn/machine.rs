@@ -392,6 +392,34 @@ impl<G: Game> Machine<G> {
         }
     }
 
+    /// The machine's move `mv` as a record gives it (a lesson's log, played again): the box for
+    /// the position, and the bead of the arrow that stands for `mv` taken as drawn, whatever
+    /// the box holds now. `None` when the box has no arrow for `mv` (not a move this machine
+    /// could have made there), or no box is had for the position.
+    pub fn choose_given(
+        &mut self,
+        game: &G,
+        pos: &G::Position,
+        ply: u32,
+        frame: Sym,
+        g: &mut MachineGame,
+        mv: G::Move,
+    ) -> Option<Option<(usize, usize)>> {
+        let stage = g.plies;
+        g.plies = g.plies.saturating_add(1);
+        if self.boxes.forced() == Forced::Skip && game.only_move(pos).is_some() {
+            return (game.only_move(pos) == Some(mv)).then_some(None);
+        }
+        let (view, sym) = self.boxes.mode().box_view(game, pos, frame);
+        let ply16 = u16::try_from(ply).unwrap_or(u16::MAX);
+        let (b, base) = self.locate_or_make(game, &view, ply16, stage)?;
+        let arrow = (0..self.boxes.arrows(b).len()).find(|&a| {
+            game.transform_move(game.inverse(sym), self.boxes.arrow_at(b, base, a)) == mv
+        })?;
+        g.played.push((base as u32, arrow as u32));
+        Some(Some((b, arrow)))
+    }
+
     /// Applies the reinforcement for a finished game to the moves played, given as (bead index
     /// of the box, arrow index in box) pairs in order, and counts the game. A box never holds more
     /// than [`MAX_BOX_BEADS`]; an arrow never fewer than none.

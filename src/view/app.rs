@@ -523,6 +523,9 @@ pub struct Titles {
     pub symmetry: String,
     /// The rival machine, e.g. `HIM (white)`, when the opponent is a second machine.
     pub rival: Option<String>,
+    /// Who the machine plays, where the opponent's kind does not say it: `the class` (a
+    /// lesson's games, played again).
+    pub against: Option<String>,
 }
 
 impl Titles {
@@ -539,6 +542,7 @@ impl Titles {
                 format!("{}, {} boxes", m.boxes.mode().words(), m.boxes.len())
             },
             rival: None,
+            against: None,
         }
     }
 

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::game::{Game, Side};
 use crate::learn::bout::Ply;
 use crate::learn::engine::Enumerated;
+use crate::learn::lesson::Recorded;
 use crate::learn::{
     Against, Bout, BoutError, Engine, GameDefaults, GameResult, Machine, MachineSpec, MatchError,
     MatchSpec, Score, Source,
@@ -208,6 +209,16 @@ pub struct Session<G: GameDefaults> {
     /// it are lost if the screen quits without saving.
     pub saved_games: u64,
     seq: u64,
+    /// A record the session plays again instead of choosing its own moves (a lesson's games).
+    script: Option<Script>,
+}
+
+/// A record being played again: the steps left, the ply reached in the first, and what stopped
+/// it if the record and the machine disagreed.
+struct Script {
+    steps: VecDeque<Recorded>,
+    at: usize,
+    error: Option<String>,
 }
 
 impl<G: GameDefaults> Session<G> {
@@ -259,6 +270,7 @@ impl<G: GameDefaults> Session<G> {
             totals: (0, 0),
             saved_games: 0,
             seq: 0,
+            script: None,
         };
         s.saved_games = s.machine().games_played;
         s.count_totals();
@@ -331,7 +343,110 @@ impl<G: GameDefaults> Session<G> {
         self.bout.in_game()
     }
     pub fn limit_reached(&self) -> bool {
+        if let Some(s) = &self.script {
+            return s.error.is_some() || (s.steps.is_empty() && !self.in_game());
+        }
         self.limit.is_some_and(|l| self.stats().games >= l)
+    }
+
+    /// Plays `steps` again from now on, ply by ply, instead of the session's own moves (a
+    /// lesson's games, each move as its log wrote it); the session ends with the record.
+    pub fn follow(&mut self, steps: Vec<Recorded>) {
+        self.abandon();
+        self.script = Some(Script {
+            steps: steps.into(),
+            at: 0,
+            error: None,
+        });
+    }
+
+    /// The games of the record followed not yet finished (0 without one).
+    pub fn record_left(&self) -> u64 {
+        let Some(s) = &self.script else {
+            return 0;
+        };
+        (s.steps.iter())
+            .filter(|r| matches!(r, Recorded::Game { .. }))
+            .count() as u64
+    }
+
+    /// Why the record followed stopped before its end (a move its machine could not make).
+    pub fn record_error(&self) -> Option<&str> {
+        self.script.as_ref()?.error.as_deref()
+    }
+
+    /// The next ply of the record followed: the teacher's resets done on the way, a game begun
+    /// when none is under way, and the game's result checked against the record's at its end.
+    fn recorded_ply(&mut self) -> bool {
+        loop {
+            let Some(script) = &mut self.script else {
+                return false;
+            };
+            match script.steps.front() {
+                _ if script.error.is_some() => return false,
+                None => return false,
+                Some(Recorded::Reset) if !self.bout.in_game() => {
+                    script.steps.pop_front();
+                    self.reset();
+                }
+                Some(_) => break,
+            }
+        }
+        if !self.begin() {
+            return false;
+        }
+        let played = self.next_recorded();
+        let script = self.script.as_mut().expect("a record is followed");
+        match played {
+            Ok(p) => {
+                script.at += 1;
+                let ended = p.ended.as_ref().map(|r| r.result);
+                let Some(Recorded::Game { plies, result, .. }) = script.steps.front() else {
+                    return false;
+                };
+                let whole = script.at == plies.len();
+                if let Some(r) = ended {
+                    if r != *result || !whole {
+                        script.error = Some(format!(
+                            "the record's game ended {r:?} after {} of its {} plies, where the record says {result:?}",
+                            script.at,
+                            plies.len()
+                        ));
+                    }
+                    script.steps.pop_front();
+                    script.at = 0;
+                }
+                self.show(p);
+                true
+            }
+            Err(e) => {
+                script.error = Some(e);
+                false
+            }
+        }
+    }
+
+    /// Plays the record's next ply on the bout.
+    fn next_recorded(&mut self) -> Result<Ply<G::Move>, String> {
+        let script = self.script.as_ref().ok_or("no record")?;
+        let Some(Recorded::Game { number, plies, .. }) = script.steps.front() else {
+            return Err("no game".into());
+        };
+        let (number, at) = (*number, script.at);
+        let place = |e: String| format!("game {number} of the record, ply {}: {e}", at + 1);
+        let text = plies
+            .get(at)
+            .ok_or_else(|| place("the record's game goes on past its last ply".into()))?;
+        let pos = self.bout.position().ok_or("no game under way")?;
+        let mv = match text {
+            Some(t) => Some(
+                self.game()
+                    .parse_move(pos, t)
+                    .map_err(|e| place(e.to_string()))?,
+            ),
+            None => None,
+        };
+        self.bout.recorded_ply(mv).map_err(place)
     }
 
     /// Changes the opponent from the next game on; one that cannot be had (the perfect player on
@@ -393,6 +508,9 @@ impl<G: GameDefaults> Session<G> {
     /// and recorded. Returns whether anything happened (not at the session's game limit, nor a
     /// person's turn).
     pub fn ply(&mut self) -> bool {
+        if self.script.is_some() {
+            return self.recorded_ply();
+        }
         if !self.begin() {
             return false;
         }
@@ -508,6 +626,14 @@ impl<G: GameDefaults> Session<G> {
     /// changes exactly as under `matchbox train` with the same settings.
     pub fn flat_out(&mut self, max: u64, mut keep_going: impl FnMut() -> bool) -> u64 {
         self.finish_game();
+        if self.script.is_some() {
+            // A record's games are played ply by ply, as the record gives them.
+            let mut n = 0;
+            while n < max && (n == 0 || keep_going()) && self.recorded_game() {
+                n += 1;
+            }
+            return n;
+        }
         let max = match self.limit {
             Some(l) => max.min(l.saturating_sub(self.stats().games)),
             None => max,

@@ -7,7 +7,7 @@ use matchbox::learn::lesson::{Event, Lesson, LessonError};
 use matchbox::learn::{GameDefaults, GameResult, Machine};
 use matchbox::rng::{rng_from_seed, uniform_below};
 
-fn machine<G: GameDefaults>(game: &G, seed: u64) -> Machine<G> {
+pub(crate) fn machine<G: GameDefaults>(game: &G, seed: u64) -> Machine<G> {
     crate::common::fresh_machine(game, seed)
 }
 
@@ -22,7 +22,7 @@ fn state<G: Game>(m: &Machine<G>) -> (Vec<Vec<u32>>, u64, u64) {
 
 /// `pupils` pupils each play `games` games of random legal moves, their steps interleaved at
 /// random; the log of everything.
-fn class<G: GameDefaults>(
+pub(crate) fn class<G: GameDefaults>(
     game: &G,
     seed: u64,
     pupils: usize,
@@ -274,7 +274,7 @@ fn the_class_is_the_machine_ten_pupils_hold_hers_boxes() {
 }
 
 /// A pupil's game played to its end with the first legal move each time; its events.
-fn play_out<G: GameDefaults>(lesson: &mut Lesson<G>, pupil: u32) -> Vec<Event> {
+pub(crate) fn play_out<G: GameDefaults>(lesson: &mut Lesson<G>, pupil: u32) -> Vec<Event> {
     let (mut view, mut log) = lesson.start(pupil).unwrap();
     while view.over.is_none() {
         let (v, e) = lesson

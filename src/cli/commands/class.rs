@@ -1,7 +1,7 @@
 //! `matchbox class`: serves one machine to the whole class and reports the lesson in the
 //! terminal until Ctrl-C or the teacher ends it.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 
@@ -10,14 +10,6 @@ use crate::class::{Cmd, Config, Keeping};
 use crate::cli::ClassArgs;
 use crate::cli::setup::build_learner;
 use crate::learn::lesson::{Event, Lesson};
-
-/// The first line of a lesson's log: the machine as the lesson began (its YAML), so the log
-/// replays on its own.
-#[derive(serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Began {
-    began: String,
-}
 
 pub(super) fn class<G: FullGame + Send>(game: G, a: &ClassArgs) -> Result<()>
 where
@@ -83,7 +75,7 @@ fn fresh<G: FullGame>(game: &G, a: &ClassArgs, log: &Path) -> Result<(Lesson<G>,
     let machine = build_learner(game, &opts)?;
     let mut f = std::fs::File::create(log)
         .with_context(|| format!("{}: could not write the log", log.display()))?;
-    let began = Began {
+    let began = super::lesson_log::Began {
         began: store::to_yaml(game, &machine, game.size_key()),
     };
     writeln!(f, "{}", serde_json::to_string(&began)?)?;
@@ -92,26 +84,7 @@ fn fresh<G: FullGame>(game: &G, a: &ClassArgs, log: &Path) -> Result<(Lesson<G>,
 
 /// The lesson of a log, replayed (a last line cut short by a crash left out), and its events.
 fn read_log<G: FullGame>(game: &G, log: &Path) -> Result<(Lesson<G>, Vec<Event>)> {
-    let name = log.display();
-    let f = std::fs::File::open(log).with_context(|| format!("{name}: no lesson to resume"))?;
-    let mut lines = std::io::BufReader::new(f).lines();
-    let first = lines.next().transpose()?.unwrap_or_default();
-    let began: Began = serde_json::from_str(&first)
-        .with_context(|| format!("{name}: line 1 is not the machine the lesson began with"))?;
-    let machine = store::from_yaml(game, log, &began.began)?;
-    let mut events = Vec::new();
-    let lines: Vec<String> = lines.collect::<Result<_, _>>()?;
-    for (i, line) in lines.iter().enumerate() {
-        match serde_json::from_str::<Event>(line) {
-            Ok(e) => events.push(e),
-            // The last line, cut short by a crash.
-            Err(_) if i + 1 == lines.len() => break,
-            Err(e) => bail!("{name}: line {}: {e}", i + 2),
-        }
-    }
-    let lesson = Lesson::replay(game.clone(), machine, &events)
-        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-    Ok((lesson, events))
+    super::lesson_log::read(game, log).map(|(_, lesson, events)| (lesson, events))
 }
 
 /// The lesson of a log, replayed; the pupils of then have gone, their games abandoned.

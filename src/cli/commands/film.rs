@@ -218,13 +218,16 @@ fn raster_for<'f>(a: &FilmArgs, fonts: &'f chart::fonts::Fonts) -> Result<Raster
     .context("the embedded font could not be read")
 }
 
-/// One take of the film: the session from its seed, the watch screen, and the screen it is
-/// drawn on. The same arguments make the same take, frame for frame.
+/// One take of the film: the session from its seed (or the lesson's record), the watch screen,
+/// and the screen it is drawn on. The same arguments make the same take, frame for frame.
 struct Take<G: FullGame> {
     session: crate::view::session::Session<G>,
     app: WatchApp<G>,
     control: Control,
     terminal: ratatui::Terminal<ratatui::backend::TestBackend>,
+    /// The games the take plays, and where a lesson's record stops early, why.
+    asked: u64,
+    stops: Option<String>,
 }
 
 fn take<G: FullGame>(
@@ -233,8 +236,15 @@ fn take<G: FullGame>(
     (cols, rows): (u16, u16),
     stage: &std::sync::Mutex<String>,
 ) -> Result<Take<G>> {
-    let (titles, _, mut session) = watch_session(&game, &a.watch.learn, stage)?;
-    session.limit = Some(a.watch.learn.games.unwrap_or(40) as u64);
+    let (titles, mut session, asked, stops) = match &a.lesson {
+        Some(log) => lesson_session(&game, log, a.watch.learn.games)?,
+        None => {
+            let (titles, _, mut session) = watch_session(&game, &a.watch.learn, stage)?;
+            let asked = a.watch.learn.games.unwrap_or(40) as u64;
+            session.limit = Some(asked);
+            (titles, session, asked, None)
+        }
+    };
     session.colours = a.watch.bead_colours.into();
     let speed = a.watch.speed;
     let mut app = WatchApp::new(
@@ -261,7 +271,56 @@ fn take<G: FullGame>(
         app,
         control,
         terminal,
+        asked,
+        stops,
     })
+}
+
+/// A class lesson to film again: the machine its log began with (the log replayed and checked
+/// first), following each game the lesson finished, in order (the first `games` of them).
+/// Returns the titles ("against the class"), the session, its games, and where the record
+/// stops early, why.
+#[allow(clippy::type_complexity)]
+fn lesson_session<G: FullGame>(
+    game: &G,
+    log: &std::path::Path,
+    games: Option<usize>,
+) -> Result<(
+    crate::view::app::Titles,
+    crate::view::session::Session<G>,
+    u64,
+    Option<String>,
+)> {
+    use crate::learn::lesson::Recorded;
+    let (began, _, events) = super::lesson_log::read(game, log)?;
+    let (mut steps, stops) = crate::learn::lesson::recorded(&events);
+    if let Some(n) = games {
+        let mut seen = 0;
+        steps.retain(|s| match s {
+            Recorded::Game { .. } => {
+                seen += 1;
+                seen <= n
+            }
+            Recorded::Reset => seen < n,
+        });
+    }
+    let count = (steps.iter())
+        .filter(|s| matches!(s, Recorded::Game { .. }))
+        .count() as u64;
+    if count == 0 {
+        bail!(
+            "{}: the lesson finished no game: there is nothing to film",
+            crate::text::quote_long(&log.display().to_string())
+        );
+    }
+    let mut spec =
+        crate::learn::MatchSpec::fresh(Default::default(), crate::players::Opponent::Human);
+    spec.learner = crate::learn::Source::Loaded(began);
+    let mut session = crate::view::session::Session::of(spec.build(game.clone(), &mut |_| {})?);
+    session.follow(steps);
+    let mut titles = crate::view::app::Titles::of_session(&session);
+    titles.against = Some("the class".into());
+    Ok((titles, session, count, stops))
 }
 
 impl<G: FullGame> Take<G> {
@@ -290,31 +349,23 @@ pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
     if a.watch.speed == crate::view::app::Speed::Step {
         bail!("--speed step: a film plays by itself; give slow, 1, 10, 100 or flat-out");
     }
-    if let Some(per_s) = games_per_second(a.watch.speed) {
-        let games = a.watch.learn.games.unwrap_or(40) as f64;
-        let cap_s = MAX_FRAMES as f64 / a.fps as f64;
-        if games / per_s > cap_s {
-            eprintln!(
-                "note: a film holds at most {} frames ({:.0} s at {} frames a second); at {} games a second that is about {} of the {} games",
-                crate::text::group(MAX_FRAMES),
-                cap_s,
-                a.fps,
-                per_s,
-                crate::text::group((cap_s * per_s) as u64),
-                crate::text::group(games as u64)
-            );
-        }
-    }
     // The output checked before the sink opens it: never the machine it films, never a machine.
     store::check_writable(out)?;
     store::check_not_a_machine("--out", out)?;
     if let Some(input) = &a.watch.learn.machine.boxes {
         store::check_not_read(&[("--out", out.as_path())], &[("--boxes", input.as_path())])?;
     }
+    if let Some(log) = &a.lesson {
+        store::check_not_read(&[("--out", out.as_path())], &[("--lesson", log.as_path())])?;
+    }
     let fonts = chart::fonts::fonts().context("the film's font is not built in")?;
     let (mut sink, w, h) = sink_for(a, cols, rows, &fonts)?;
     let stage = std::sync::Mutex::new(String::new());
     let mut shot = take(game.clone(), a, (cols, rows), &stage)?;
+    say_cap(a, shot.asked);
+    if let Some(why) = &shot.stops {
+        eprintln!("note: {why}");
+    }
     let mut frame = shot.shoot(a.fps, &mut sink)?;
     if let Sink::Count(same) = &sink {
         // An APNG says its number of frames first: the first take counted them, the second
@@ -329,6 +380,12 @@ pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
         frame = shot.shoot(a.fps, &mut sink)?;
     }
     let session = &shot.session;
+    if let (Some(log), Some(e)) = (&a.lesson, session.record_error()) {
+        bail!(
+            "{}: the lesson's games could not be filmed: {e}",
+            crate::text::quote_long(&log.display().to_string())
+        );
+    }
     let seed = session.machine().seed;
     let frames = sink.frames();
     let format = match &sink {
@@ -338,9 +395,14 @@ pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
     };
     let bytes = sink.finish()?;
     store::save_atomic_bytes(out, &bytes)?;
+    let games = match a.lesson {
+        // The lesson's games filmed (the machine may have played others before the lesson).
+        Some(_) => shot.asked - session.record_left(),
+        None => session.machine().games_played,
+    };
     Ok(FilmReport {
         out: out.display().to_string(),
-        games: session.machine().games_played,
+        games,
         frames,
         seconds: frame as f64 / a.fps as f64,
         bytes: bytes.len(),
@@ -348,10 +410,27 @@ pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
         height: h,
         format,
         seed,
-        games_asked: a.watch.learn.games.unwrap_or(40) as u64,
-        cut_at_frame_cap: frame >= MAX_FRAMES
-            && session.machine().games_played < a.watch.learn.games.unwrap_or(40) as u64,
+        games_asked: shot.asked,
+        cut_at_frame_cap: frame >= MAX_FRAMES && games < shot.asked,
     })
+}
+
+/// Says, before the film is shot, when its frame cap will stop it before its games are played.
+fn say_cap(a: &FilmArgs, games: u64) {
+    if let Some(per_s) = games_per_second(a.watch.speed) {
+        let cap_s = MAX_FRAMES as f64 / a.fps as f64;
+        if games as f64 / per_s > cap_s {
+            eprintln!(
+                "note: a film holds at most {} frames ({:.0} s at {} frames a second); at {} games a second that is about {} of the {} games",
+                crate::text::group(MAX_FRAMES),
+                cap_s,
+                a.fps,
+                per_s,
+                crate::text::group((cap_s * per_s) as u64),
+                crate::text::group(games)
+            );
+        }
+    }
 }
 
 /// The games a second a speed plays at, where it is a fixed rate.

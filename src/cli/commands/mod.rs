@@ -20,6 +20,7 @@ use crate::cli::error::BadRecord;
 use boxes::boxes;
 #[cfg(feature = "class")]
 mod class;
+mod lesson_log;
 use count::count;
 use experiment::experiment;
 use film::film;

@@ -9,6 +9,14 @@ use crate::players::{Player, Turn};
 
 use super::*;
 
+/// Who chooses the ply about to be played: the bout itself (the learner's draw, the opponent's
+/// move), a person, or a record (the move, and the learner's bead already taken for it).
+pub(super) enum Choice<M> {
+    Own,
+    Person(M),
+    Recorded(Option<M>, Option<Drawn>),
+}
+
 impl<G: GameDefaults> Bout<G> {
     /// Whether a game is under way, played ply by ply.
     pub fn in_game(&self) -> bool {
@@ -63,17 +71,40 @@ impl<G: GameDefaults> Bout<G> {
     /// Plays one ply of the game under way (starting one if none is): the learner's, or its
     /// opponent's. A person's turn plays nothing (`None`): [`Bout::person_move`] plays it.
     pub fn ply(&mut self) -> Option<Ply<G::Move>> {
-        self.ply_with(None)
+        self.ply_with(Choice::Own)
     }
 
     /// The person's move (a legal move of the position): `None` when it is not a person's turn
     /// or the move is not legal.
     pub fn person_move(&mut self, mv: G::Move) -> Option<Ply<G::Move>> {
         let legal = self.person_options()?.contains(&mv);
-        legal.then(|| self.ply_with(Some(mv))).flatten()
+        legal.then(|| self.ply_with(Choice::Person(mv))).flatten()
     }
 
-    pub(super) fn ply_with(&mut self, person: Option<G::Move>) -> Option<Ply<G::Move>> {
+    /// Plays a ply as a record gives it (a lesson's log, played again): `Some(mv)` for the side
+    /// to move (the learner's bead the one that stands for `mv` in its box, whatever the box
+    /// holds now), `None` where the learner resigned. `Err` when `mv` is not legal, or is not a
+    /// move the learner's box has; nothing is played then.
+    pub fn recorded_ply(&mut self, mv: Option<G::Move>) -> Result<Ply<G::Move>, String> {
+        self.begin();
+        let live = self.live.as_ref().ok_or("no game")?;
+        let (g, pos) = (&self.game, &live.pos);
+        if g.outcome(pos).is_some() || g.ply_limit().is_some_and(|l| live.plies >= l) {
+            return Err("a move after the game's end".into());
+        }
+        let learner = g.to_move(pos) == self.learner.boxes.side();
+        let drawn = match mv {
+            Some(m) if !g.moves(pos).contains(&m) => {
+                return Err(format!("{} is not legal here", g.format_move_at(pos, m)));
+            }
+            Some(m) if learner => self.learner_given(m)?,
+            None if !learner => return Err("a resignation where the machine is not to move".into()),
+            _ => None,
+        };
+        (self.ply_with(Choice::Recorded(mv, drawn))).ok_or_else(|| "no ply could be played".into())
+    }
+
+    pub(super) fn ply_with(&mut self, choice: Choice<G::Move>) -> Option<Ply<G::Move>> {
         self.begin();
         let live = self.live.as_ref()?;
         let side = self.game.to_move(&live.pos);
@@ -94,14 +125,15 @@ impl<G: GameDefaults> Bout<G> {
             ply.ended = Some(self.finish_live(GameResult::Draw, why));
             return Some(ply);
         }
-        let chosen = if side == self.learner.boxes.side() {
-            self.learner_ply(&mut ply)
-        } else {
-            match person {
-                Some(mv) => Some(mv),
-                None if matches!(self.opposition, Opposition::Person) => return None,
-                None => self.opponent_ply(&mut ply),
+        let chosen = match (side == self.learner.boxes.side(), choice) {
+            (_, Choice::Recorded(mv, drawn)) => {
+                ply.drawn = drawn;
+                mv
             }
+            (true, _) => self.learner_ply(&mut ply),
+            (false, Choice::Person(mv)) => Some(mv),
+            (false, _) if matches!(self.opposition, Opposition::Person) => return None,
+            (false, _) => self.opponent_ply(&mut ply),
         };
         let Some(mv) = chosen else {
             // The side to move resigned: the learner's empty box, or a player with no move.
@@ -192,6 +224,29 @@ impl<G: GameDefaults> Bout<G> {
                 });
                 None
             }
+        }
+    }
+
+    /// The learner's move `mv` in the game under way as a record gives it: the bead that stands
+    /// for it taken as drawn (`None`: a forced move, no bead). `Err` when its box has no such
+    /// arrow.
+    fn learner_given(&mut self, mv: G::Move) -> Result<Option<Drawn>, String> {
+        let live = self.live.as_mut().ok_or("no game")?;
+        let g = &self.game;
+        let part = &mut live.part;
+        match (self.learner).choose_given(g, &live.pos, live.plies, live.frame, part, mv) {
+            Some(Some((b, a))) => {
+                live.drawn.push((b, a));
+                Ok(Some(Drawn {
+                    box_index: b,
+                    arrow: Some(a),
+                }))
+            }
+            Some(None) => Ok(None),
+            None => Err(format!(
+                "the machine's box here has no arrow for {}",
+                g.format_move_at(&live.pos, mv)
+            )),
         }
     }
 

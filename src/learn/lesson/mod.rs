@@ -13,8 +13,10 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 mod controls;
+mod record;
 mod relay;
 pub use controls::RelayOpponent;
+pub use record::{Recorded, recorded};
 pub use relay::{HeldBox, RelayView};
 
 use super::{GameDefaults, GameResult, Machine, MachineGame, MachineMove};

@@ -80,6 +80,7 @@ pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
 fn title_bar<G: BoardView>(app: &WatchApp<G>, width: u16) -> Paragraph<'static> {
     let s = &app.snapshot;
     let mut opponent = match (s.opponent, &app.titles.rival) {
+        _ if app.titles.against.is_some() => app.titles.against.clone().unwrap_or_default(),
         (Opponent::Human, _) => "you".into(),
         (Opponent::Matchbox, Some(name)) => format!("{name}, another machine"),
         (Opponent::Mcts(_), _) => "the tree search".into(),
