@@ -1,11 +1,15 @@
 //! A lesson on loopback, as a benchmark (not a timed test): `matchbox class` started as a
 //! teacher starts it, then 60 simulated pupils — and then 1,000 — each playing random legal
 //! games as fast as the server answers. Prints games a second, the move's round trip (p50,
-//! p99, the worst) and the server's memory (its resident set, from /proc).
+//! p99, the worst) and the server's memory (its resident set, from /proc); and, where the
+//! browser test's chromium and packages are installed, the projector's page measured while the
+//! pupils play (web/test/projector.mjs: frames a second, the class's updates it shows a second,
+//! its longest frame), at full speed and with the CPU throttled 4× (a slow school laptop).
 //!
 //!   cargo bench --bench class
 
 #[path = "../tests/it/common/class_server.rs"]
+#[allow(dead_code)] // the tests use all of it; the bench, the teacher's start only
 mod class_server;
 
 use std::net::SocketAddr;
@@ -21,8 +25,8 @@ fn scratch() -> std::path::PathBuf {
     std::env::temp_dir().join(format!("matchbox-class-bench-{}", std::process::id()))
 }
 
-/// The server, its pupils' address and code.
-fn start() -> (std::process::Child, SocketAddr, String) {
+/// The server, its pupils' address and code, and the teacher's address.
+fn start() -> (std::process::Child, SocketAddr, String, String) {
     let dir = scratch();
     std::fs::create_dir_all(&dir).unwrap();
     // Simulated pupils play as fast as the server answers: no person's limits.
@@ -35,7 +39,7 @@ fn start() -> (std::process::Child, SocketAddr, String) {
         "--rate",
         "100000",
     ];
-    class_server::start_class(&dir.join("bench.yaml"), &fast)
+    class_server::start_class_teacher(&dir.join("bench.yaml"), &fast)
 }
 
 /// The server's resident memory, in MB.
@@ -89,8 +93,60 @@ async fn pupil(addr: SocketAddr, code: String, seed: u64, secs: f64) -> (Vec<f64
     (trips, games)
 }
 
-fn lesson(pupils: usize, secs: f64) {
-    let (mut child, addr, code) = start();
+/// The projector's page being measured (web/test/projector.mjs), or why it is not.
+type Page = Result<
+    (
+        std::process::Child,
+        std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+    ),
+    String,
+>;
+
+/// Opens the projector's page, CPU throttled `throttle`×, and waits until it has begun measuring
+/// `secs` of the lesson.
+fn open_projector(teacher: &str, secs: f64, throttle: u32) -> Page {
+    use std::io::BufRead;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/web/test/projector.mjs");
+    let packages = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/web/test/node_modules/playwright-core"
+    );
+    if !std::path::Path::new(packages).exists() {
+        return Err(
+            "not measured (the browser test's packages are not installed: npm install in web/test)"
+                .into(),
+        );
+    }
+    let mut child = std::process::Command::new("node")
+        .args([script, teacher, "--seconds", &secs.to_string()])
+        .args(["--throttle", &throttle.to_string()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| format!("not measured: node: {e}"))?;
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    match lines.next() {
+        Some(Ok(l)) if l == "measuring" => Ok((child, lines)),
+        _ => Err("not measured: the page did not open".into()),
+    }
+}
+
+/// The page's figures, once it has measured.
+fn projector_figures(page: Page) -> String {
+    match page {
+        Ok((mut child, mut lines)) => {
+            let line = lines.next().and_then(Result::ok);
+            let _ = child.wait();
+            line.unwrap_or_else(|| "not measured: the page stopped".into())
+        }
+        Err(e) => e,
+    }
+}
+
+fn lesson(pupils: usize, secs: f64, throttle: Option<u32>) {
+    let (mut child, addr, code, teacher) = start();
+    // The page opens before the pupils start, and measures while they play.
+    let page = throttle.map(|t| open_projector(&teacher, (secs - 2.0).max(1.0), t));
     let rt = tokio::runtime::Runtime::new().unwrap();
     let peak = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
     let pid = child.id();
@@ -127,6 +183,10 @@ fn lesson(pupils: usize, secs: f64) {
         trips.last().copied().unwrap_or(0.0),
         peak.load(std::sync::atomic::Ordering::Relaxed) as f64 / 10.0
     );
+    if let (Some(page), Some(t)) = (page, throttle) {
+        let figures = projector_figures(page);
+        println!("       the projector's page, CPU throttled {t}×, as they played: {figures}");
+    }
     let _ = child.kill();
     let _ = child.wait();
     let _ = std::fs::remove_dir_all(scratch());
@@ -136,7 +196,15 @@ fn main() {
     // `cargo test --benches` runs benchmarks once as tests: keep that short.
     let quick = std::env::args().any(|a| a == "--test");
     let secs = if quick { 0.5 } else { 10.0 };
-    for pupils in [60, 200, 1000] {
-        lesson(pupils, secs);
+    if quick {
+        return lesson(60, secs, None);
+    }
+    for (pupils, throttle) in [
+        (60, Some(1)),
+        (60, Some(4)),
+        (200, Some(1)),
+        (1000, Some(1)),
+    ] {
+        lesson(pupils, secs, throttle);
     }
 }

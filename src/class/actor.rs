@@ -67,6 +67,9 @@ struct Actor<G: GameDefaults + BoardView> {
     /// When the projectors were last sent the whole machine, and whether a change since waits.
     tiles_sent: Option<std::time::Instant>,
     tiles_held: bool,
+    /// When the projectors were last told the class, and whether a change since waits.
+    told_at: Option<std::time::Instant>,
+    told_held: bool,
 }
 
 /// The least time between two saves in a lesson.
@@ -98,14 +101,17 @@ where
         used: Vec::new(),
         tiles_sent: None,
         tiles_held: false,
+        told_at: None,
+        told_held: false,
     };
     // The file exists from the start: the machine as the lesson began.
     a.save();
     loop {
-        // The whole machine goes to the projectors at most twice a second: when a change was
-        // held back and nothing else comes, it is sent once the gap has passed.
-        let cmd = match a.tiles_held {
-            true => match tokio::time::timeout(TILES_GAP, inbox.recv()).await {
+        // The class goes to the projectors at most ten times a second, the whole machine at
+        // most twice: when a change was held back and nothing else comes, it is sent once the
+        // gap has passed.
+        let cmd = match a.tiles_held || a.told_held {
+            true => match tokio::time::timeout(TELL_GAP, inbox.recv()).await {
                 Ok(cmd) => cmd,
                 Err(_) => {
                     a.tell_projectors();
@@ -165,6 +171,7 @@ where
             Cmd::Watch(out) => {
                 self.projectors.push(out);
                 self.tiles_sent = None;
+                self.told_at = None;
                 self.tell_projectors();
             }
             Cmd::Teacher(t) => return self.teacher(t),
@@ -311,6 +318,7 @@ where
         self.curve.clear();
         self.used.clear();
         self.tiles_sent = None;
+        self.told_at = None;
         self.last = Some(said.to_string());
         if before.games_played > 0 {
             let kept = crate::store::beside(&self.keep.save);
@@ -551,12 +559,19 @@ where
         }
     }
 
-    /// The class as the projector shows it.
+    /// The class as the projector shows it: sent at most every [`TELL_GAP`] (a lesson of
+    /// simulated pupils makes thousands of changes a second; a page shows a few), a change held
+    /// back sent when the gap has passed.
     fn tell_projectors(&mut self) {
         if self.projectors.is_empty() {
-            self.tiles_held = false;
+            (self.tiles_held, self.told_held) = (false, false);
             return;
         }
+        if self.told_at.is_some_and(|t| t.elapsed() < TELL_GAP) {
+            self.told_held = true;
+            return;
+        }
+        (self.told_at, self.told_held) = (Some(std::time::Instant::now()), false);
         let mut pupils: Vec<Standing> = (self.lesson.pupils().values())
             .map(|p| Standing {
                 name: p.name.clone(),
@@ -621,6 +636,9 @@ where
 
 /// The least time between two sends of the whole machine to the projectors.
 const TILES_GAP: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// The least time between two messages to the projectors.
+const TELL_GAP: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// At most `n` points of a curve, evenly spaced, its last point kept: what the projector draws.
 fn thinned(curve: &[i64], n: usize) -> Vec<i64> {

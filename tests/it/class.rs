@@ -154,6 +154,23 @@ async fn sixty_pupils_play_the_class_machine_and_the_log_replays() {
     let dir = tempfile::tempdir().unwrap();
     let running = serve(dir.path(), Limits::default()).await;
     let addr = running.addr;
+    // The projector: told the class at most ten times a second, and told the last game too.
+    let mut teacher = connect(addr, &format!("/ws/teacher?token={TOKEN}"), None)
+        .await
+        .unwrap();
+    let projector = tokio::spawn(async move {
+        let (t0, mut told) = (std::time::Instant::now(), 0u32);
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(20), recv(&mut teacher)).await;
+            let Ok(Some(ToClient::Class { games_played, .. })) = msg else {
+                panic!("the projector is not told the class: {msg:?}");
+            };
+            told += 1;
+            if games_played == 180 {
+                return (told, t0.elapsed().as_secs_f64());
+            }
+        }
+    });
     let pupils: Vec<_> = (0..60)
         .map(|i| {
             tokio::spawn(async move {
@@ -167,6 +184,11 @@ async fn sixty_pupils_play_the_class_machine_and_the_log_replays() {
         games += p.await.unwrap();
     }
     assert_eq!(games, 180);
+    let (told, secs) = projector.await.unwrap();
+    assert!(
+        (told as f64) <= secs * 10.0 + 2.0,
+        "{told} messages to the projector in {secs:.2} s"
+    );
     let lesson = stop(running).await;
     let (w, d, l) = lesson.score;
     assert_eq!(w + d + l, 180, "every game counted once");

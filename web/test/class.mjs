@@ -39,7 +39,9 @@ try {
   await stranger.close();
   const projector = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
   await projector.goto(teacher[1]);
-  check(await projector.locator('#title').innerText().then(t => t.includes('MENACE (x) learns tictactoe')), 'the projector shows the class\'s machine');
+  // The page draws the class's first message on its next animation frame.
+  const titled = await projector.waitForFunction(() => document.getElementById('title').textContent.includes('learns'), null, { timeout: 5000 }).then(() => true, () => false);
+  check(titled && await projector.locator('#title').innerText().then(t => t.includes('MENACE (x) learns tictactoe')), 'the projector shows the class\'s machine');
   const phones = [];
   for (let i = 0; i < 8; i++) {
     const p = await browser.newPage({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });

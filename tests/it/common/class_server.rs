@@ -7,6 +7,15 @@ use std::path::Path;
 /// Starts `matchbox class tictactoe` on a free loopback port saving to `save`, with `extra`
 /// options; the child, the pupils' address and the join code it printed.
 pub fn start_class(save: &Path, extra: &[&str]) -> (std::process::Child, SocketAddr, String) {
+    let (child, addr, code, _) = start_class_teacher(save, extra);
+    (child, addr, code)
+}
+
+/// As [`start_class`], with the teacher's address too.
+pub fn start_class_teacher(
+    save: &Path,
+    extra: &[&str],
+) -> (std::process::Child, SocketAddr, String, String) {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
         .args(["class", "tictactoe", "--listen", "127.0.0.1:0"])
         .arg("--save")
@@ -18,6 +27,12 @@ pub fn start_class(save: &Path, extra: &[&str]) -> (std::process::Child, SocketA
         .unwrap();
     let mut out = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
     let line = out.next().unwrap().unwrap();
+    // "teacher: http://127.0.0.1:PORT/teacher?token=…   (keep …)"
+    let teacher = out.next().unwrap().unwrap();
+    let teacher = (teacher.split_whitespace())
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_default()
+        .to_string();
     // Read the rest as it comes: a closed pipe would end the program.
     std::thread::spawn(move || out.for_each(drop));
     // "pupils: open http://127.0.0.1:PORT/ and type the code XXXXX   (or …)"
@@ -32,5 +47,5 @@ pub fn start_class(save: &Path, extra: &[&str]) -> (std::process::Child, SocketA
         .next()
         .unwrap_or_default()
         .to_string();
-    (child, addr.parse().unwrap(), code)
+    (child, addr.parse().unwrap(), code, teacher)
 }
