@@ -52,8 +52,15 @@ fn rss_mb(pid: u32) -> f64 {
     kb / 1024.0
 }
 
-/// One pupil playing for `secs`: the round trip of each move, and the games finished.
-async fn pupil(addr: SocketAddr, code: String, seed: u64, secs: f64) -> (Vec<f64>, u64) {
+/// One pupil playing for `secs`, thinking `think` seconds before each move (0: as fast as the
+/// server answers): the round trip of each move, and the games finished.
+async fn pupil(
+    addr: SocketAddr,
+    code: String,
+    seed: u64,
+    secs: f64,
+    think: f64,
+) -> (Vec<f64>, u64) {
     let url = format!("ws://{addr}/ws?code={code}");
     let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
     let mut rng = rng_from_seed(seed);
@@ -82,6 +89,11 @@ async fn pupil(addr: SocketAddr, code: String, seed: u64, secs: f64) -> (Vec<f64
             }
             _ => break,
         };
+        if think > 0.0 {
+            // A person's pace, spread so that the class's taps do not come all at once.
+            let jitter = uniform_below(&mut rng, 1000) as f64 / 1000.0;
+            tokio::time::sleep(Duration::from_secs_f64(think * (0.5 + jitter))).await;
+        }
         if Instant::now() > until {
             break;
         }
@@ -143,7 +155,7 @@ fn projector_figures(page: Page) -> String {
     }
 }
 
-fn lesson(pupils: usize, secs: f64, throttle: Option<u32>) {
+fn lesson(pupils: usize, secs: f64, throttle: Option<u32>, think: f64) {
     let (mut child, addr, code, teacher) = start();
     // The page opens before the pupils start, and measures while they play.
     let page = throttle.map(|t| open_projector(&teacher, (secs - 2.0).max(1.0), t));
@@ -161,7 +173,7 @@ fn lesson(pupils: usize, secs: f64, throttle: Option<u32>) {
     let t0 = Instant::now();
     let results = rt.block_on(async {
         let tasks: Vec<_> = (0..pupils)
-            .map(|i| tokio::spawn(pupil(addr, code.clone(), i as u64, secs)))
+            .map(|i| tokio::spawn(pupil(addr, code.clone(), i as u64, secs, think)))
             .collect();
         let mut all = Vec::new();
         for t in tasks {
@@ -174,8 +186,12 @@ fn lesson(pupils: usize, secs: f64, throttle: Option<u32>) {
     let games: u64 = results.iter().map(|r| r.1).sum();
     trips.sort_by(f64::total_cmp);
     let q = |p: f64| trips[((trips.len() - 1) as f64 * p) as usize];
+    let pace = match think {
+        0.0 => String::new(),
+        t => format!(" (a move every {t} s or so)"),
+    };
     println!(
-        "{pupils:>5} pupils: {:>7.0} games/s, {:>8} moves; round trip p50 {:.2} ms, p99 {:.2} ms, worst {:.1} ms; server memory at most {:.1} MB",
+        "{pupils:>5} pupils{pace}: {:>7.0} games/s, {:>8} moves; round trip p50 {:.2} ms, p99 {:.2} ms, worst {:.1} ms; server memory at most {:.1} MB",
         games as f64 / elapsed,
         trips.len(),
         q(0.5),
@@ -197,14 +213,12 @@ fn main() {
     let quick = std::env::args().any(|a| a == "--test");
     let secs = if quick { 0.5 } else { 10.0 };
     if quick {
-        return lesson(60, secs, None);
+        return lesson(60, secs, None, 0.0);
     }
-    for (pupils, throttle) in [
-        (60, Some(1)),
-        (60, Some(4)),
-        (200, Some(1)),
-        (1000, Some(1)),
-    ] {
-        lesson(pupils, secs, throttle);
+    // As fast as the server answers, then a class at a person's pace on a slow laptop.
+    let fast = [(60, 1), (60, 4), (200, 1), (1000, 1)];
+    for (pupils, throttle) in fast {
+        lesson(pupils, secs, Some(throttle), 0.0);
     }
+    lesson(30, secs, Some(4), 2.0);
 }
