@@ -84,7 +84,8 @@ impl<G: GameDefaults> Bout<G> {
     /// Plays a ply as a record gives it (a lesson's log, played again): `Some(mv)` for the side
     /// to move (the learner's bead the one that stands for `mv` in its box, whatever the box
     /// holds now), `None` where the learner resigned. `Err` when `mv` is not legal, or is not a
-    /// move the learner's box has; nothing is played then.
+    /// move the learner's box has: no move is played, and the record should stop there (the
+    /// learner's count of its own plies in this game has moved on).
     pub fn recorded_ply(&mut self, mv: Option<G::Move>) -> Result<Ply<G::Move>, String> {
         self.begin();
         let live = self.live.as_ref().ok_or("no game")?;
