@@ -34,7 +34,14 @@ impl<V> PerfectPlayer<V> {
         let side = game.to_move(pos);
         let moves = game.moves(pos);
         let children: Vec<G::Position> = moves.iter().map(|&mv| game.play(pos, mv)).collect();
-        let values = self.values.values(game, &children)?;
+        let values = self.values.child_values(
+            game,
+            crate::solve::Children {
+                parent: pos,
+                moves: &moves,
+                positions: &children,
+            },
+        )?;
         Ok(moves
             .into_iter()
             .zip(children.iter().zip(values))

@@ -45,6 +45,18 @@ pub trait Values<G: Game>: Send {
     fn values(&mut self, game: &G, positions: &[G::Position]) -> Result<Vec<Value>, SolveError> {
         positions.iter().map(|p| self.value(game, p)).collect()
     }
+    /// The values of a position's children: the same as [`Values::values`] of them, which a
+    /// game may answer faster knowing their parent.
+    fn child_values(&mut self, game: &G, c: Children<'_, G>) -> Result<Vec<Value>, SolveError> {
+        self.values(game, c.positions)
+    }
+}
+
+/// A position's children: `positions[i]` is `parent` after `moves[i]`.
+pub struct Children<'a, G: Game> {
+    pub parent: &'a G::Position,
+    pub moves: &'a [G::Move],
+    pub positions: &'a [G::Position],
 }
 
 impl<G: Game, V: Values<G> + ?Sized> Values<G> for Box<V> {
@@ -53,6 +65,9 @@ impl<G: Game, V: Values<G> + ?Sized> Values<G> for Box<V> {
     }
     fn values(&mut self, game: &G, positions: &[G::Position]) -> Result<Vec<Value>, SolveError> {
         (**self).values(game, positions)
+    }
+    fn child_values(&mut self, game: &G, c: Children<'_, G>) -> Result<Vec<Value>, SolveError> {
+        (**self).child_values(game, c)
     }
 }
 
@@ -81,6 +96,11 @@ impl<G: Game> Values<G> for SharedValues<G> {
     fn values(&mut self, game: &G, positions: &[G::Position]) -> Result<Vec<Value>, SolveError> {
         let mut v = self.0.lock().unwrap_or_else(|e| e.into_inner());
         v.values(game, positions)
+    }
+    /// All under one lock.
+    fn child_values(&mut self, game: &G, c: Children<'_, G>) -> Result<Vec<Value>, SolveError> {
+        let mut v = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        v.child_values(game, c)
     }
 }
 

@@ -385,7 +385,12 @@ impl Havannah {
         let side = pos.to_move;
         let mut stones = pos.stones;
         stones[side as usize].set(at.index());
-        let full = stones[0].or(stones[1]).count() as usize == self.cells.len();
+        // The whole board's count only where it is more than one word.
+        let taken = match self.small {
+            Some(_) => (stones[0].0[0] | stones[1].0[0]).count_ones(),
+            None => stones[0].or(stones[1]).count(),
+        };
+        let full = taken as usize == self.cells.len();
         Position {
             to_move: self.next_to_move(side, &stones),
             stones,
