@@ -9,7 +9,7 @@
 //! A machine that is rewarded (MENACE's +3/+1) has no bound on its beads and so no finite
 //! chain; the exact curve refuses it ([`ExactError::Grows`]).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::machine::reinforce_beads;
 use super::table::{DRAW, FORCED, LEARNER, LOSS, OPPONENT, Table, WIN};
@@ -205,27 +205,30 @@ fn explore<G: Game>(
         beads: vec![machine.raw_beads().to_vec()],
         steps: Vec::new(),
     };
-    let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
+    let mut index: HashMap<Vec<u32>, u32> = HashMap::default();
     index.insert(chain.beads[0].clone(), 0);
     let mut at = 0;
     // Games walked in all: the walk stops when they pass the budget, or the states theirs.
     let mut walked = 0u64;
     while at < chain.beads.len() {
-        let mut next: HashMap<(u32, u8), f64> = HashMap::new();
+        let mut next: HashMap<(u32, u8), f64> = HashMap::default();
         let beads = chain.beads[at].clone();
+        // One buffer for every game's beads after it: a copy is kept only for a new state.
+        let mut after = Vec::with_capacity(beads.len());
         let mut each = |played: &[(u32, u32)], p: f64, result: GameResult| {
             walked += 1;
             if walked > most_walked || chain.beads.len() > max_states {
                 return false;
             }
-            let mut after = beads.clone();
+            after.clear();
+            after.extend_from_slice(&beads);
             reinforce_beads(&mut after, machine.reinforcement, played, result);
             let id = match index.get(&after) {
                 Some(&id) => id,
                 None => {
                     let id = chain.beads.len() as u32;
                     index.insert(after.clone(), id);
-                    chain.beads.push(after);
+                    chain.beads.push(after.clone());
                     id
                 }
             };
@@ -471,7 +474,7 @@ fn within(chain: &Chain, games: usize) -> Option<Vec<f64>> {
 /// probability of losing for ever.
 fn loss_counts(chain: &Chain, sum: &Summary) -> (Vec<f64>, f64, f64) {
     let k_max = MAX_LOSSES_COUNTED;
-    let mut mass: HashMap<u32, Vec<f64>> = HashMap::new();
+    let mut mass: HashMap<u32, Vec<f64>> = HashMap::default();
     let mut start = vec![0.0; k_max + 1];
     start[0] = 1.0;
     mass.insert(0, start);
