@@ -149,25 +149,19 @@ impl Game for Havannah {
         };
         // Indexed, not `map`ped: an array's `map` copies both sets whole.
         let [w, b] = [pos.stones[0].0[0], pos.stones[1].0[0]];
-        // White's least image first; Black's only for the symmetries that tie on it.
-        let mut best = (w, b, 0);
-        let mut ties = false;
-        for s in 1..12 {
-            let iw = words.image(s, w);
-            if iw < best.0 {
-                best = (iw, words.image(s, b), s);
-                ties = false;
-            } else if iw == best.0 {
-                ties = true;
-            }
+        // White's images first, kept; Black's only for the symmetries that tie on the least.
+        let mut white = [w; 12];
+        let mut least = w;
+        for (s, iw) in white.iter_mut().enumerate().skip(1) {
+            *iw = words.image(s, w);
+            least = least.min(*iw);
         }
-        if ties {
-            for s in 1..12 {
-                if words.image(s, w) == best.0 {
-                    let ib = words.image(s, b);
-                    if ib < best.1 || (ib == best.1 && s < best.2) {
-                        best = (best.0, ib, s);
-                    }
+        let mut best = (least, u64::MAX, 0);
+        for (s, &iw) in white.iter().enumerate() {
+            if iw == least {
+                let ib = if s == 0 { b } else { words.image(s, b) };
+                if ib < best.1 {
+                    best = (least, ib, s);
                 }
             }
         }
@@ -175,6 +169,23 @@ impl Game for Havannah {
         out.stones[0].0[0] = best.0;
         out.stones[1].0[0] = best.1;
         (out, Sym(best.2 as u8))
+    }
+    /// On boards of one word, each symmetry's image compared word by word (White's first: few
+    /// positions keep it), with no image position made.
+    fn stabilizer(&self, pos: &Position) -> Vec<Sym> {
+        let [w, b] = [pos.stones[0].0[0], pos.stones[1].0[0]];
+        (0..12u8)
+            .map(Sym)
+            .filter(|&s| {
+                s == Sym::IDENTITY
+                    || match &self.word_images {
+                        Some(words) => {
+                            words.image(s.index(), w) == w && words.image(s.index(), b) == b
+                        }
+                        None => self.transform_position(s, pos) == *pos,
+                    }
+            })
+            .collect()
     }
     fn transform_move(&self, sym: Sym, mv: Move) -> Move {
         if mv.is_swap() {
