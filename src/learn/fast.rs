@@ -194,11 +194,17 @@ fn piece_size(runs: u64, threads: usize) -> u64 {
 
 /// A piece of work under way: its sums and the lanes its runs are played in.
 struct Work<const W: usize> {
+    /// The piece's own copy of the table, made on the thread that plays it: the loop's speed
+    /// depends on where its nodes fall against the lanes within a 4 KB page, and a copy made
+    /// here lands where this thread's own allocations put it, not where the program's start
+    /// (its arguments, its environment) left the original (`docs/performance.md`).
+    table: Box<FastTable<W>>,
     sums: Sums,
     lanes: [Lane<W>; LANES],
 }
 
 /// A table compiled for the loop, with boxes `W` arrows wide.
+#[derive(Clone)]
 pub struct FastTable<const W: usize> {
     start: Node,
     children: Vec<Node>,
@@ -439,8 +445,7 @@ impl<const W: usize> FastTable<W> {
     /// the next run as it finishes one, and the lanes are interleaved ply by ply (their chains
     /// of dependent loads overlap) until the runs run dry; the lanes still playing then finish
     /// theirs one after another.
-    fn runs(&self, feed: &mut Feed, work: &mut Work<W>) {
-        let Work { sums, lanes } = work;
+    fn runs(&self, feed: &mut Feed, sums: &mut Sums, lanes: &mut [Lane<W>; LANES]) {
         if feed.games == 0 {
             for _ in feed.next..feed.end {
                 self.take(&mut lanes[0], feed);
@@ -537,6 +542,7 @@ impl<const W: usize> FastTable<W> {
         on_run: &(dyn Fn() + Sync),
     ) -> ExperimentResult {
         let new = || Work {
+            table: Box::new(self.clone()),
             sums: Sums::new(games, self.end_names.len()),
             lanes: std::array::from_fn(|_| self.lane(games)),
         };
@@ -550,11 +556,13 @@ impl<const W: usize> FastTable<W> {
                 games,
                 dry: false,
             };
-            self.runs(&mut feed, &mut work);
+            let Work { table, sums, lanes } = &mut work;
+            table.runs(&mut feed, sums, lanes);
             (first..feed.end).for_each(|_| on_run());
             work
         };
         let merge = |a: Work<W>, b: Work<W>| Work {
+            table: a.table,
             sums: a.sums.merge(b.sums),
             lanes: a.lanes,
         };
