@@ -274,15 +274,7 @@ impl WordImages {
     #[inline]
     pub(super) fn image(&self, s: usize, w: u64) -> u64 {
         match self {
-            WordImages::Narrow(table) => {
-                let rows = &table[s * 4..(s + 1) * 4];
-                u64::from(
-                    rows[0][w as usize & 0xff]
-                        | rows[1][(w >> 8) as usize & 0xff]
-                        | rows[2][(w >> 16) as usize & 0xff]
-                        | rows[3][(w >> 24) as usize & 0xff],
-                )
-            }
+            WordImages::Narrow(table) => narrow_image(&table[s * 4..(s + 1) * 4], w),
             WordImages::Wide { bytes, table } => {
                 let rows = &table[s * bytes..(s + 1) * bytes];
                 let mut out = 0;
@@ -293,4 +285,16 @@ impl WordImages {
             }
         }
     }
+}
+
+/// The image of the cells `w` (a narrow board's word) from a symmetry's four rows of a
+/// [`WordImages::Narrow`] table.
+#[inline]
+pub(super) fn narrow_image(rows: &[[u32; 256]], w: u64) -> u64 {
+    u64::from(
+        rows[0][w as usize & 0xff]
+            | rows[1][(w >> 8) as usize & 0xff]
+            | rows[2][(w >> 16) as usize & 0xff]
+            | rows[3][(w >> 24) as usize & 0xff],
+    )
 }

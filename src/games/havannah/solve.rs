@@ -7,6 +7,7 @@
 //! the least of their 12 images, packed into one 64-bit word (bases 2 and 3: two bits per cell
 //! and the side to move), kept across calls.
 
+use super::cells::narrow_image;
 use super::{Cell, Havannah, Position};
 use crate::game::{Game, Side};
 use crate::solve::{Children, SolveError, Value, Values};
@@ -60,18 +61,10 @@ impl Packer {
             return None;
         };
         let [w, b] = [pos.stones[0].0[0], pos.stones[1].0[0]];
-        let image = |rows: &[[u32; 256]], w: u64| {
-            u64::from(
-                rows[0][w as usize & 0xff]
-                    | rows[1][(w >> 8) as usize & 0xff]
-                    | rows[2][(w >> 16) as usize & 0xff]
-                    | rows[3][(w >> 24) as usize & 0xff],
-            )
-        };
         let mut out = [0; 12];
         for (s, o) in out.iter_mut().enumerate() {
             let rows = &table[s * 4..s * 4 + 4];
-            *o = image(rows, w) << 32 | image(rows, b);
+            *o = narrow_image(rows, w) << 32 | narrow_image(rows, b);
         }
         Some(Images(out))
     }
