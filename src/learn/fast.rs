@@ -110,15 +110,23 @@ struct EndRow {
     delta: i32,
 }
 
+/// The sums of one game index.
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct GameSums {
+    /// Wins, draws, losses, and losses of runs whose first box was kept.
+    counts: [u32; 4],
+    /// The sum of the runs' losses so far, and of their squares.
+    cumulative: [u64; 2],
+}
+
 /// A piece of work's sums, counted as each game ends (the same sums as
 /// `ExperimentResult::add_run`, with no pass over a run's results).
 struct Sums {
     runs: usize,
     first_box_empty: usize,
-    /// Per game index: wins, draws, losses, and losses of runs whose first box was kept.
-    by_game: Vec<[u32; 4]>,
-    /// Per game index: the sum of the losses so far, and of their squares.
-    cumulative: Vec<[u64; 2]>,
+    /// Per game index: what its games add up to (one row, one bounds check a game).
+    by_game: Vec<GameSums>,
     last_loss: Vec<u32>,
     /// Games by how they ended (end id).
     ends: Vec<u64>,
@@ -129,8 +137,7 @@ impl Sums {
         Sums {
             runs: 0,
             first_box_empty: 0,
-            by_game: vec![[0; 4]; games],
-            cumulative: vec![[0; 2]; games],
+            by_game: vec![GameSums::default(); games],
             last_loss: vec![0; games + 1],
             ends: vec![0; ends],
         }
@@ -138,20 +145,21 @@ impl Sums {
     fn merge(mut self, other: Sums) -> Sums {
         self.runs += other.runs;
         self.first_box_empty += other.first_box_empty;
-        add(
-            self.by_game.as_flattened_mut(),
-            other.by_game.as_flattened(),
-        );
-        add(
-            self.cumulative.as_flattened_mut(),
-            other.cumulative.as_flattened(),
-        );
+        for (a, b) in self.by_game.iter_mut().zip(&other.by_game) {
+            add(&mut a.counts, &b.counts);
+            add(&mut a.cumulative, &b.cumulative);
+        }
         add(&mut self.last_loss, &other.last_loss);
         add(&mut self.ends, &other.ends);
         self
     }
     fn into_result(self, end_names: &[String]) -> ExperimentResult {
-        let column = |i: usize| self.by_game.iter().map(|r| r[i]).collect::<Vec<u32>>();
+        let column = |i: usize| {
+            self.by_game
+                .iter()
+                .map(|r| r.counts[i])
+                .collect::<Vec<u32>>()
+        };
         let mut ended = Ends::default();
         for (name, &n) in end_names.iter().zip(&self.ends) {
             ended.add(name, n);
@@ -164,8 +172,8 @@ impl Sums {
             losses_by_game_first_box_kept: column(3),
             first_box_empty: self.first_box_empty,
             last_loss: self.last_loss,
-            cumulative_losses: self.cumulative.iter().map(|c| c[0]).collect(),
-            cumulative_losses_sq: self.cumulative.iter().map(|c| c[1]).collect(),
+            cumulative_losses: self.by_game.iter().map(|r| r.cumulative[0]).collect(),
+            cumulative_losses_sq: self.by_game.iter().map(|r| r.cumulative[1]).collect(),
             ended,
         }
     }
@@ -295,8 +303,10 @@ impl<const W: usize> FastTable<W> {
             .filter(|&b| boxes.stage(b) == 0)
             .map(|b| (W + 1 + b) as u32)
             .collect();
-        let children: Vec<Node> = children.iter().map(|&c| nodes[c as usize]).collect();
-        Some(FastTable {
+        let mut children: Vec<Node> = children.iter().map(|&c| nodes[c as usize]).collect();
+        // Ends after the last: a draw from a node's `first` reads at most `W` children on.
+        children.extend(std::iter::repeat_n(end_of(LEARNER_RESIGNS), W + 1));
+        let fast = FastTable {
             start: nodes[0],
             children,
             cells,
@@ -308,13 +318,55 @@ impl<const W: usize> FastTable<W> {
                 .collect(),
             end_names: table.end_names().to_vec(),
             end_results,
-        })
+        };
+        fast.in_range().then_some(fast)
+    }
+
+    /// Whether every node's box, children and end are in the table: what the loop's reads
+    /// without bounds checks ([`FastTable::child`], [`cell`], [`FastTable::end_row`]) rely on.
+    fn in_range(&self) -> bool {
+        let fits = |n: &Node| {
+            (n.cell as usize) < self.cells.len()
+                && n.first as usize + W < self.children.len()
+                && (n.end as usize) < self.end_rows.len()
+                && (n.learner != 0) == (n.cell as usize > W)
+        };
+        fits(&self.start)
+            && self.children.iter().all(fits)
+            && (self.spare as usize) < self.cells.len()
+    }
+
+    /// Child `arrow` of `at`.
+    ///
+    /// # Safety
+    /// `at` is this table's start or one of its children, and `arrow` is at most `W`.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    unsafe fn child(&self, at: Node, arrow: u32) -> Node {
+        let i = (at.first + arrow) as usize;
+        debug_assert!(i < self.children.len());
+        // SAFETY: `at.first + W` is below the children's length (`in_range`, checked when the
+        // table was built; the children never change), and `arrow <= W` (the caller's).
+        *unsafe { self.children.get_unchecked(i) }
+    }
+
+    /// What the end `end` adds.
+    ///
+    /// # Safety
+    /// `end` is the end id of this table's start or of one of its children.
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    unsafe fn end_row(&self, end: usize) -> EndRow {
+        debug_assert!(end < self.end_rows.len());
+        // SAFETY: a node's end id is below the rows' length (`in_range`).
+        *unsafe { self.end_rows.get_unchecked(end) }
     }
 
     /// One ply of `lane`'s game: a draw and a move, or at the end of the game its
     /// reinforcement, its result counted in `sums` and a new game (of a new run from `feed`
     /// when its run is over).
     #[inline(always)]
+    #[allow(unsafe_code)]
     fn ply(&self, lane: &mut Lane<W>, sums: &mut Sums, feed: &mut Feed) {
         let at = lane.at;
         // The end of a game is known from the node, one load before its box: the branch the
@@ -325,7 +377,9 @@ impl<const W: usize> FastTable<W> {
             return;
         }
         let arrow = if at.learner != 0 {
-            let c = &lane.cells[at.cell as usize];
+            // SAFETY: the lane's cells are the table's (cloned and copied), and `at` is the
+            // table's start or a child.
+            let c = unsafe { cell(&lane.cells, at.cell) };
             let total = c.total();
             if total == 0 {
                 self.end_game(lane, sums, feed);
@@ -340,14 +394,19 @@ impl<const W: usize> FastTable<W> {
             // drawn is the option, with no load of the box.
             uniform_below(&mut lane.rng, at.cell)
         };
-        lane.at = self.children[(at.first + arrow) as usize];
+        // SAFETY: `at` is the start or a child, and `arrow` is at most `W`: a learner's is a
+        // count of `W` compares, and an opponent's is below `at.cell`, at most `W` for an
+        // opponent's node (`in_range`).
+        lane.at = unsafe { self.child(at, arrow) };
     }
 
     /// The end of `lane`'s game: its reinforcement, its counts, and the next game's start.
     #[inline(always)]
+    #[allow(unsafe_code)]
     fn end_game(&self, lane: &mut Lane<W>, sums: &mut Sums, feed: &mut Feed) {
         let end = lane.at.end as usize;
-        let row = self.end_rows[end];
+        // SAFETY: the end of the node the lane stands on, the start or a child.
+        let row = unsafe { self.end_row(end) };
         sums.ends[end] += 1;
         let (cell, arrow) = ((lane.last >> 32) as usize, lane.last as u32 as usize);
         if row.delta != 0 {
@@ -355,13 +414,13 @@ impl<const W: usize> FastTable<W> {
         }
         lane.last = u64::from(self.spare) << 32;
         let g = lane.game;
-        for (count, add) in sums.by_game[g].iter_mut().zip(row.counts) {
+        let sum = &mut sums.by_game[g];
+        for (count, add) in sum.counts.iter_mut().zip(row.counts) {
             *count += add;
         }
         lane.lost += u64::from(row.loss);
-        let cumulative = &mut sums.cumulative[g];
-        cumulative[0] += lane.lost;
-        cumulative[1] += lane.lost * lane.lost;
+        sum.cumulative[0] += lane.lost;
+        sum.cumulative[1] += lane.lost * lane.lost;
         let loss = row.loss != 0;
         lane.last_loss = if loss { g + 1 } else { lane.last_loss };
         lane.losses[g] = loss;
@@ -427,7 +486,7 @@ impl<const W: usize> FastTable<W> {
                 .zip(&lane.losses)
                 .filter(|(_, l)| **l)
             {
-                row[3] -= 1;
+                row.counts[3] -= 1;
             }
         }
     }
@@ -588,6 +647,20 @@ fn end_row(result: GameResult, reinforcement: Reinforcement) -> EndRow {
     }
 }
 
+/// Cell `i` of `cells`.
+///
+/// # Safety
+/// `cells` holds as many cells as the table whose node `i` is the cell of (a lane's cells are
+/// its table's, cloned and copied), and that node is the table's start or one of its children.
+#[inline(always)]
+#[allow(unsafe_code)]
+unsafe fn cell<const W: usize>(cells: &[Cell<W>], i: u32) -> &Cell<W> {
+    debug_assert!((i as usize) < cells.len());
+    // SAFETY: a node's cell is below the table's cells' length (`in_range`), which is the
+    // length of `cells` (the caller's).
+    unsafe { cells.get_unchecked(i as usize) }
+}
+
 /// `delta` beads more (or fewer) on arrow `arrow` of `cell` (none below empty, none past
 /// [`MAX_BOX_BEADS`] in the box): the running totals from `arrow` on change together.
 #[inline(always)]
@@ -679,7 +752,56 @@ pub(super) fn takes<G: Game>(table: &Table, m: &Machine<G>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{LANES, PIECE, piece_size};
+    use super::{FastTable, LANES, Node, PIECE, piece_size};
+    use crate::game::Side;
+    use crate::games::hexapawn::{Hexapawn, Size};
+    use crate::learn::BoxSet;
+    use crate::learn::SymmetryMode;
+    use crate::learn::table::{Enumerated, Table};
+    use crate::learn::{Machine, Reinforcement, StageBeads};
+    use crate::solve::TieBreak;
+    use std::sync::Arc;
+
+    /// HER's loop table, at its width (4).
+    fn her() -> FastTable<4> {
+        let game = Hexapawn::new(Size::GARDNER);
+        let boxes = Arc::new(BoxSet::build(&game, Side::Second, SymmetryMode::Full));
+        let table = Table::against_perfect(&Enumerated::new(game), &boxes, TieBreak::Random);
+        let m = Machine::new(boxes, StageBeads::uniform(1), Reinforcement::GARDNER, 1);
+        FastTable::new(&table.unwrap(), &m).unwrap()
+    }
+
+    /// The reads the loop makes without bounds checks stay in the table: a built table passes
+    /// the check they rely on, and each way out of it fails it.
+    #[test]
+    fn a_table_whose_nodes_leave_it_is_refused() {
+        let fast = her();
+        assert!(fast.in_range());
+        let bad: [fn(&mut Node, usize, usize); 4] = [
+            |n, _, _| n.first = u32::MAX - 8,
+            |n, cells, _| n.cell = cells as u32,
+            |n, _, ends| n.end = ends as u32,
+            |n, _, _| n.learner = 1 - n.learner.min(1),
+        ];
+        for (k, spoil) in bad.iter().enumerate() {
+            for at in [0, fast.children.len() / 2, fast.children.len() - 1] {
+                let mut f = fast.clone();
+                spoil(&mut f.children[at], f.cells.len(), f.end_rows.len());
+                assert!(!f.in_range(), "spoil {k} at child {at}");
+            }
+            let mut f = fast.clone();
+            spoil(&mut f.start, f.cells.len(), f.end_rows.len());
+            assert!(!f.in_range(), "spoil {k} at the start");
+        }
+        // A draw reads at most `W` children past a node's first: the last node's first is
+        // within `W + 1` of the end.
+        let mut f = fast.clone();
+        let last = f.children.len() as u32 - 4;
+        f.children[0].first = last;
+        assert!(!f.in_range());
+        f.children[0].first = last - 1;
+        assert!(f.in_range());
+    }
 
     #[test]
     fn pieces_are_small_enough_for_every_thread_and_never_below_the_lanes() {
