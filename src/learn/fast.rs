@@ -27,7 +27,7 @@ use super::machine::first_box_empty_of;
 use super::table::{DRAW, FORCED, LEARNER, LEARNER_RESIGNS, LOSS, OPPONENT, Table, WIN};
 use super::{GameResult, MAX_BOX_BEADS, Machine, Reinforcement, Scope};
 use crate::game::Game;
-use crate::rng::{Rng, derive_seed, rng_from_seed, uniform_below};
+use crate::rng::{Words, derive_seed, uniform_below};
 
 /// One state, as the loop reads it.
 #[derive(Clone, Copy, Debug)]
@@ -74,7 +74,7 @@ impl<const W: usize> Cell<W> {
 /// A lane is made once for a piece of work and restarted for each of its runs.
 struct Lane<const W: usize> {
     cells: Vec<Cell<W>>,
-    rng: Rng,
+    rng: Words,
     at: Node,
     /// The learner's last draw in this game, as `cell << 32 | arrow`: the spare cell (which no
     /// node reads) where it has not drawn, so that reinforcing it changes nothing that counts.
@@ -385,14 +385,14 @@ impl<const W: usize> FastTable<W> {
                 self.end_game(lane, sums, feed);
                 return;
             }
-            let r = uniform_below(&mut lane.rng, total);
+            let r = lane.rng.below(total);
             let arrow: u32 = c.cum.iter().map(|&c| u32::from(c <= r)).sum();
             lane.last = u64::from(at.cell) << 32 | u64::from(arrow);
             arrow
         } else {
             // The opponent's box holds one bead for each of its `cell` options: the number
             // drawn is the option, with no load of the box.
-            uniform_below(&mut lane.rng, at.cell)
+            lane.rng.below(at.cell)
         };
         // SAFETY: `at` is the start or a child, and `arrow` is at most `W`: a learner's is a
         // count of `W` compares, and an opponent's is below `at.cell`, at most `W` for an
@@ -444,7 +444,7 @@ impl<const W: usize> FastTable<W> {
     fn lane(&self, games: usize) -> Lane<W> {
         Lane {
             cells: self.cells.clone(),
-            rng: rng_from_seed(0),
+            rng: Words::from_seed(0),
             at: self.start,
             last: u64::from(self.spare) << 32,
             games_left: 0,
@@ -464,7 +464,7 @@ impl<const W: usize> FastTable<W> {
             return;
         }
         lane.cells.copy_from_slice(&self.cells);
-        lane.rng = rng_from_seed(derive_seed(feed.seed, feed.next));
+        lane.rng = Words::from_seed(derive_seed(feed.seed, feed.next));
         feed.next += 1;
         lane.at = self.start;
         lane.last = u64::from(self.spare) << 32;
@@ -752,30 +752,50 @@ pub(super) fn takes<G: Game>(table: &Table, m: &Machine<G>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{FastTable, LANES, Node, PIECE, piece_size};
-    use crate::game::Side;
-    use crate::games::hexapawn::{Hexapawn, Size};
-    use crate::learn::BoxSet;
-    use crate::learn::SymmetryMode;
-    use crate::learn::table::{Enumerated, Table};
-    use crate::learn::{Machine, Reinforcement, StageBeads};
-    use crate::solve::TieBreak;
-    use std::sync::Arc;
+    use super::{Cell, FastTable, LANES, Node, PIECE, end_row, piece_size};
+    use crate::learn::{GameResult, Reinforcement};
 
-    /// HER's loop table, at its width (4).
-    fn her() -> FastTable<4> {
-        let game = Hexapawn::new(Size::GARDNER);
-        let boxes = Arc::new(BoxSet::build(&game, Side::Second, SymmetryMode::Full));
-        let table = Table::against_perfect(&Enumerated::new(game), &boxes, TieBreak::Random);
-        let m = Machine::new(boxes, StageBeads::uniform(1), Reinforcement::GARDNER, 1);
-        FastTable::new(&table.unwrap(), &m).unwrap()
+    /// A small loop table of width 4: an opponent's choice of two at the start, then the
+    /// learner's box of two arrows, or the end; the padding after the children.
+    fn table() -> FastTable<4> {
+        let node = |cell, first, learner, end| Node {
+            cell,
+            first,
+            learner,
+            end,
+        };
+        let end = |id| node(0, 0, 0, id);
+        let mut children = vec![node(5, 2, 1, 0), end(2), end(2), end(3)];
+        children.extend([end(0); 5]);
+        let results = vec![
+            GameResult::Loss,
+            GameResult::Loss,
+            GameResult::Win,
+            GameResult::Loss,
+        ];
+        FastTable {
+            start: node(2, 0, 0, 0),
+            children,
+            cells: (0..=4)
+                .map(|k| Cell::of(&vec![1; k]))
+                .chain([Cell::of(&[3, 3]), Cell::of(&[])])
+                .collect(),
+            first_cells: vec![5],
+            spare: 6,
+            end_rows: results
+                .iter()
+                .map(|&r| end_row(r, Reinforcement::GARDNER))
+                .collect(),
+            end_names: ["a", "b", "c", "d"].map(String::from).to_vec(),
+            end_results: results,
+        }
     }
 
     /// The reads the loop makes without bounds checks stay in the table: a built table passes
     /// the check they rely on, and each way out of it fails it.
     #[test]
     fn a_table_whose_nodes_leave_it_is_refused() {
-        let fast = her();
+        let fast = table();
         assert!(fast.in_range());
         let bad: [fn(&mut Node, usize, usize); 4] = [
             |n, _, _| n.first = u32::MAX - 8,
