@@ -14,13 +14,20 @@ pub const RNG_NAME: &str = "xoshiro256++";
 pub fn rng_from_seed(seed: u64) -> Rng {
     // The four words of `rand_xoshiro`'s `seed_from_u64` (its SplitMix64 stream, little-endian),
     // without its generic byte filling: an experiment seeds a generator for every run.
-    let mut state = seed;
     let mut bytes = [0; 32];
-    for word in bytes.chunks_exact_mut(8) {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        word.copy_from_slice(&splitmix_mix(state).to_le_bytes());
+    for (word, w) in bytes.chunks_exact_mut(8).zip(seed_words(seed)) {
+        word.copy_from_slice(&w.to_le_bytes());
     }
     Rng::from_seed(bytes)
+}
+
+/// The four words SplitMix64 expands `seed` to (`rand_xoshiro`'s `seed_from_u64`).
+fn seed_words(seed: u64) -> [u64; 4] {
+    let mut state = seed;
+    std::array::from_fn(|_| {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        splitmix_mix(state)
+    })
 }
 
 /// SplitMix64's output function.
@@ -73,11 +80,7 @@ pub struct Words([u64; 4]);
 impl Words {
     /// The state of `rng_from_seed(seed)`.
     pub fn from_seed(seed: u64) -> Words {
-        let mut state = seed;
-        let words = std::array::from_fn(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            splitmix_mix(state)
-        });
+        let words = seed_words(seed);
         if words == [0; 4] {
             // `rand_xoshiro` replaces an all-zero seed with a fixed one.
             return Words::of(&rng_from_seed(seed));
