@@ -100,36 +100,37 @@ struct Feed {
     dry: bool,
 }
 
-/// What the end of a game adds, by end id: the counts of its row (wins, draws, losses, losses
-/// of runs whose first box is kept), whether it is a loss, and the reinforcement of the
+// A learner's draw compares running totals as signed numbers (`FastTable::ply`).
+const _: () = assert!(MAX_BOX_BEADS <= i32::MAX as u32);
+
+/// What the end of a game adds, by end id: whether it is a loss, and the reinforcement of the
 /// learner's last move.
 #[derive(Clone, Copy, Debug)]
 struct EndRow {
-    counts: [u32; 4],
     loss: u32,
     delta: i32,
 }
 
-/// The sums of one game index.
-#[derive(Clone, Copy, Default)]
-#[repr(C)]
-struct GameSums {
-    /// Wins, draws, losses, and losses of runs whose first box was kept.
-    counts: [u32; 4],
-    /// The sum of the runs' losses so far, and of their squares.
-    cumulative: [u64; 2],
-}
-
-/// A piece of work's sums, counted as each game ends (the same sums as
-/// `ExperimentResult::add_run`, with no pass over a run's results).
+/// A piece of work's sums, counted as each game ends: from them, the sums of
+/// `ExperimentResult::add_run` (with no pass over a run's results). A game adds two numbers,
+/// the rest is derived once, at the end (`into_result`):
+/// - the games of each index by how they ended gives the wins, draws and losses of each game
+///   index and the games by end;
+/// - a run's losses so far after game `g` is the sum of its losses up to `g`, so the sum over
+///   runs is the sum of the losses of games `0..=g`; and its square grows, at a loss that
+///   makes it `n`, by `2n - 1`, so the sum of squares is the sum of those growths up to `g`.
 struct Sums {
     runs: usize,
     first_box_empty: usize,
-    /// Per game index: what its games add up to (one row, one bounds check a game).
-    by_game: Vec<GameSums>,
+    /// Games by game index and end id: row `g` (of `ends` numbers) is game `g`'s.
+    by_end: Vec<u32>,
+    /// The number of end ids (a row of `by_end`).
+    ends: usize,
+    /// By game index, what its losses added to the runs' squares of losses so far.
+    sq_growth: Vec<u64>,
+    /// By game index, the losses of runs whose first box ended empty.
+    stuck_losses: Vec<u32>,
     last_loss: Vec<u32>,
-    /// Games by how they ended (end id).
-    ends: Vec<u64>,
 }
 
 impl Sums {
@@ -137,43 +138,66 @@ impl Sums {
         Sums {
             runs: 0,
             first_box_empty: 0,
-            by_game: vec![GameSums::default(); games],
+            by_end: vec![0; games * ends],
+            ends,
+            sq_growth: vec![0; games],
+            stuck_losses: vec![0; games],
             last_loss: vec![0; games + 1],
-            ends: vec![0; ends],
         }
     }
+
     fn merge(mut self, other: Sums) -> Sums {
         self.runs += other.runs;
         self.first_box_empty += other.first_box_empty;
-        for (a, b) in self.by_game.iter_mut().zip(&other.by_game) {
-            add(&mut a.counts, &b.counts);
-            add(&mut a.cumulative, &b.cumulative);
-        }
+        add(&mut self.by_end, &other.by_end);
+        add(&mut self.sq_growth, &other.sq_growth);
+        add(&mut self.stuck_losses, &other.stuck_losses);
         add(&mut self.last_loss, &other.last_loss);
-        add(&mut self.ends, &other.ends);
         self
     }
-    fn into_result(self, end_names: &[String]) -> ExperimentResult {
-        let column = |i: usize| {
-            self.by_game
-                .iter()
-                .map(|r| r.counts[i])
+
+    /// The experiment's result, with `end_names` and `end_results` the name and the learner's
+    /// result of each end id.
+    fn into_result(self, end_names: &[String], end_results: &[GameResult]) -> ExperimentResult {
+        let rows = || self.by_end.chunks_exact(self.ends.max(1));
+        let column = |result: GameResult| {
+            rows()
+                .map(|row| {
+                    row.iter()
+                        .zip(end_results)
+                        .filter(|(_, r)| **r == result)
+                        .map(|(n, _)| n)
+                        .sum()
+                })
                 .collect::<Vec<u32>>()
         };
         let mut ended = Ends::default();
-        for (name, &n) in end_names.iter().zip(&self.ends) {
-            ended.add(name, n);
+        for (e, name) in end_names.iter().enumerate() {
+            ended.add(name, rows().map(|row| u64::from(row[e])).sum());
         }
+        let losses = column(GameResult::Loss);
+        let running = |by_game: &mut dyn Iterator<Item = u64>| {
+            by_game
+                .scan(0u64, |sum, n| {
+                    *sum += n;
+                    Some(*sum)
+                })
+                .collect()
+        };
         ExperimentResult {
             runs: self.runs,
-            wins_by_game: column(0),
-            draws_by_game: column(1),
-            losses_by_game: column(2),
-            losses_by_game_first_box_kept: column(3),
+            wins_by_game: column(GameResult::Win),
+            draws_by_game: column(GameResult::Draw),
+            losses_by_game_first_box_kept: losses
+                .iter()
+                .zip(&self.stuck_losses)
+                .map(|(l, s)| l - s)
+                .collect(),
+            cumulative_losses: running(&mut losses.iter().map(|&l| u64::from(l))),
+            cumulative_losses_sq: running(&mut self.sq_growth.iter().copied()),
+            losses_by_game: losses,
             first_box_empty: self.first_box_empty,
             last_loss: self.last_loss,
-            cumulative_losses: self.by_game.iter().map(|r| r.cumulative[0]).collect(),
-            cumulative_losses_sq: self.by_game.iter().map(|r| r.cumulative[1]).collect(),
             ended,
         }
     }
@@ -386,7 +410,9 @@ impl<const W: usize> FastTable<W> {
                 return;
             }
             let r = lane.rng.below(total);
-            let arrow: u32 = c.cum.iter().map(|&c| u32::from(c <= r)).sum();
+            // Signed compares (a box holds at most `MAX_BOX_BEADS`, below 2^31): one
+            // instruction for the four.
+            let arrow: u32 = c.cum.iter().map(|&c| u32::from(c as i32 <= r as i32)).sum();
             lane.last = u64::from(at.cell) << 32 | u64::from(arrow);
             arrow
         } else {
@@ -407,20 +433,16 @@ impl<const W: usize> FastTable<W> {
         let end = lane.at.end as usize;
         // SAFETY: the end of the node the lane stands on, the start or a child.
         let row = unsafe { self.end_row(end) };
-        sums.ends[end] += 1;
+        let g = lane.game;
+        sums.by_end[g * sums.ends + end] += 1;
         let (cell, arrow) = ((lane.last >> 32) as usize, lane.last as u32 as usize);
         if row.delta != 0 {
             reinforce(&mut lane.cells[cell], arrow, row.delta);
         }
         lane.last = u64::from(self.spare) << 32;
-        let g = lane.game;
-        let sum = &mut sums.by_game[g];
-        for (count, add) in sum.counts.iter_mut().zip(row.counts) {
-            *count += add;
-        }
+        // No branch on the loss (games are lost at random early in a run).
         lane.lost += u64::from(row.loss);
-        sum.cumulative[0] += lane.lost;
-        sum.cumulative[1] += lane.lost * lane.lost;
+        sums.sq_growth[g] += (2 * lane.lost).wrapping_sub(1) * u64::from(row.loss);
         let loss = row.loss != 0;
         lane.last_loss = if loss { g + 1 } else { lane.last_loss };
         lane.losses[g] = loss;
@@ -480,13 +502,13 @@ impl<const W: usize> FastTable<W> {
         sums.last_loss[lane.last_loss] += 1;
         if self.stuck(lane) {
             sums.first_box_empty += 1;
-            for (row, _) in sums
-                .by_game
+            for (stuck, _) in sums
+                .stuck_losses
                 .iter_mut()
                 .zip(&lane.losses)
                 .filter(|(_, l)| **l)
             {
-                row.counts[3] -= 1;
+                *stuck += 1;
             }
         }
     }
@@ -627,22 +649,15 @@ impl<const W: usize> FastTable<W> {
         };
         fold_pieces(runs.len().div_ceil(size as usize), games, new, play, merge).map_or_else(
             || ExperimentResult::empty(games),
-            |work| work.sums.into_result(&self.end_names),
+            |work| work.sums.into_result(&self.end_names, &self.end_results),
         )
     }
 }
 
 /// What an end of result `result` adds, for a learner reinforced by `reinforcement`.
 fn end_row(result: GameResult, reinforcement: Reinforcement) -> EndRow {
-    let loss = u32::from(result == GameResult::Loss);
     EndRow {
-        counts: [
-            u32::from(result == GameResult::Win),
-            u32::from(result == GameResult::Draw),
-            loss,
-            loss,
-        ],
-        loss,
+        loss: u32::from(result == GameResult::Loss),
         delta: reinforcement.delta(result),
     }
 }
