@@ -434,7 +434,6 @@ impl<const W: usize> FastTable<W> {
         // SAFETY: the end of the node the lane stands on, the start or a child.
         let row = unsafe { self.end_row(end) };
         let g = lane.game;
-        sums.by_end[g * sums.ends + end] += 1;
         let (cell, arrow) = ((lane.last >> 32) as usize, lane.last as u32 as usize);
         if row.delta != 0 {
             reinforce(&mut lane.cells[cell], arrow, row.delta);
@@ -442,10 +441,22 @@ impl<const W: usize> FastTable<W> {
         lane.last = u64::from(self.spare) << 32;
         // No branch on the loss (games are lost at random early in a run).
         lane.lost += u64::from(row.loss);
-        sums.sq_growth[g] += (2 * lane.lost).wrapping_sub(1) * u64::from(row.loss);
+        let growth = (2 * lane.lost).wrapping_sub(1) * u64::from(row.loss);
         let loss = row.loss != 0;
         lane.last_loss = if loss { g + 1 } else { lane.last_loss };
-        lane.losses[g] = loss;
+        debug_assert!(g < lane.losses.len() && g < sums.sq_growth.len() && end < sums.ends);
+        debug_assert_eq!(sums.by_end.len(), sums.sq_growth.len() * sums.ends);
+        // SAFETY: a lane plays a game only while its run has games left (`games_left > 0`,
+        // and `game + games_left` is the run's games), so `g` is below the run's games: the
+        // length of the lane's `losses` and of the piece's `sq_growth` (both made for the
+        // experiment's games, `Work`), whose `by_end` has a row of `ends` for each; and `end`
+        // is an end id of the table, below `ends` (`in_range`; the sums are made with the
+        // table's end names).
+        unsafe {
+            *sums.by_end.get_unchecked_mut(g * sums.ends + end) += 1;
+            *sums.sq_growth.get_unchecked_mut(g) += growth;
+            *lane.losses.get_unchecked_mut(g) = loss;
+        }
         lane.game += 1;
         lane.games_left -= 1;
         lane.at = self.start;
