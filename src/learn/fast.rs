@@ -11,8 +11,8 @@
 //!   more time). The end of a game is a node with no box.
 //! - Forced moves (a machine's single move, where its set has no box) are followed when the
 //!   table is built: they draw nothing.
-//! - The beads are the lane's, copied afresh for each run (no allocation a run); statistics are
-//!   counted as each game ends.
+//! - The beads are the lane's, copied afresh for each run (no allocation a run); a game adds two
+//!   numbers to the statistics as it ends, the rest is derived from them at the end ([`Sums`]).
 //! - A piece of work is up to 64 runs; each of its four lanes takes the next run as it finishes
 //!   one.
 //! - Four runs are interleaved ply by ply: their chains of dependent loads overlap (why four,
