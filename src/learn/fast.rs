@@ -176,14 +176,6 @@ impl Sums {
             ended.add(name, rows().map(|row| u64::from(row[e])).sum());
         }
         let losses = column(GameResult::Loss);
-        let running = |by_game: &mut dyn Iterator<Item = u64>| {
-            by_game
-                .scan(0u64, |sum, n| {
-                    *sum += n;
-                    Some(*sum)
-                })
-                .collect()
-        };
         ExperimentResult {
             runs: self.runs,
             wins_by_game: column(GameResult::Win),
@@ -193,14 +185,24 @@ impl Sums {
                 .zip(&self.stuck_losses)
                 .map(|(l, s)| l - s)
                 .collect(),
-            cumulative_losses: running(&mut losses.iter().map(|&l| u64::from(l))),
-            cumulative_losses_sq: running(&mut self.sq_growth.iter().copied()),
+            cumulative_losses: running_sums(losses.iter().map(|&l| u64::from(l))),
+            cumulative_losses_sq: running_sums(self.sq_growth.iter().copied()),
             losses_by_game: losses,
             first_box_empty: self.first_box_empty,
             last_loss: self.last_loss,
             ended,
         }
     }
+}
+
+/// The running sums of `numbers`: the `i`th is the sum of the first `i + 1`.
+fn running_sums(numbers: impl Iterator<Item = u64>) -> Vec<u64> {
+    numbers
+        .scan(0, |sum, n| {
+            *sum += n;
+            Some(*sum)
+        })
+        .collect()
 }
 
 /// Adds `b` to `a`, element by element.
