@@ -29,20 +29,36 @@ use super::{GameResult, MAX_BOX_BEADS, Machine, Reinforcement, Scope};
 use crate::game::Game;
 use crate::rng::{Words, derive_seed, uniform_below};
 
-/// One state, as the loop reads it.
-#[derive(Clone, Copy, Debug)]
-#[repr(C)]
-struct Node {
-    /// The box drawn from: 0 (no beads: the game is over), `1..=W` (an opponent's `k` options),
-    /// or a learner's box.
-    cell: u32,
-    /// Index of the first option's node in [`FastTable::children`].
-    first: u32,
-    /// 1 where the learner draws (its draw is recorded for reinforcement).
-    learner: u32,
-    /// How the game ends if it ends here (an end id of the table): a finished game's kind, or
-    /// the learner's resignation where its box is empty.
-    end: u32,
+/// One state, as the loop reads it: one word, so that a lane's node is a register, not a
+/// value stored at one ply and loaded back at the next. Its low half is the box drawn from: 0
+/// (no beads: the game is over), `1..=W` (an opponent's `k` options), or above `W` a learner's
+/// box. Its high half is the index of the first option's node in [`FastTable::children`] where
+/// a box is drawn from, or how the game ended (an end id of the table) where it is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Node(u64);
+
+impl Node {
+    /// A node drawing from cell `cell`, its options' nodes from `first` on.
+    fn drawing(cell: u32, first: u32) -> Node {
+        Node(u64::from(first) << 32 | u64::from(cell))
+    }
+
+    /// The end of a game, as end id `end`.
+    fn end(end: u32) -> Node {
+        Node(u64::from(end) << 32)
+    }
+
+    /// The cell drawn from (0 where the game is over).
+    #[inline(always)]
+    fn cell(self) -> u32 {
+        self.0 as u32
+    }
+
+    /// The first option's index, or the end id where the game is over.
+    #[inline(always)]
+    fn first(self) -> u32 {
+        (self.0 >> 32) as u32
+    }
 }
 
 /// A box of `W` arrows as running totals: `cum[i]` is the beads of arrows `0..=i`, so the last
@@ -70,12 +86,12 @@ impl<const W: usize> Cell<W> {
     }
 }
 
-/// A run under way: its beads, its generator, where its game is, and what it has lost so far.
-/// A lane is made once for a piece of work and restarted for each of its runs.
+/// A run under way: its beads, its generator, and what it has lost so far (where its game is,
+/// the loop holds: [`FastTable::runs`]). A lane is made once for a piece of work and restarted
+/// for each of its runs.
 struct Lane<const W: usize> {
     cells: Vec<Cell<W>>,
     rng: Words,
-    at: Node,
     /// The learner's last draw in this game, as `cell << 32 | arrow`: the spare cell (which no
     /// node reads) where it has not drawn, so that reinforcing it changes nothing that counts.
     last: u64,
@@ -263,12 +279,7 @@ impl<const W: usize> FastTable<W> {
         let states = table.raw_states();
         let children = table.raw_children();
         let boxes = &m.boxes;
-        let end_of = |r: u32| Node {
-            cell: 0,
-            first: 0,
-            learner: 0,
-            end: r,
-        };
+        let end_of = Node::end;
         let mut nodes = Vec::with_capacity(states.len());
         // A resignation is the learner's loss; the rest are set from their states.
         let mut end_results = vec![GameResult::Loss; table.end_names().len()];
@@ -283,18 +294,12 @@ impl<const W: usize> FastTable<W> {
                     };
                     end_of(id)
                 }
-                OPPONENT if (1..=W as u32).contains(&s.options) => Node {
-                    cell: s.options,
-                    first: s.first_option,
-                    learner: 0,
-                    end: 0,
-                },
-                LEARNER if s.options as usize <= W => Node {
-                    cell: (W + 1) as u32 + table.box_index(i as u32)?,
-                    first: s.first_option,
-                    learner: 1,
-                    end: LEARNER_RESIGNS,
-                },
+                OPPONENT if (1..=W as u32).contains(&s.options) => {
+                    Node::drawing(s.options, s.first_option)
+                }
+                LEARNER if s.options as usize <= W => {
+                    Node::drawing((W + 1) as u32 + table.box_index(i as u32)?, s.first_option)
+                }
                 // Filled below, from the state its one move leads to.
                 FORCED => end_of(u32::MAX),
                 _ => return None,
@@ -348,18 +353,22 @@ impl<const W: usize> FastTable<W> {
         fast.in_range().then_some(fast)
     }
 
-    /// Whether every node's box, children and end are in the table: what the loop's reads
-    /// without bounds checks ([`FastTable::child`], [`cell`], [`FastTable::end_row`]) rely on.
+    /// Whether every node's box, and its children or its end, are in the table (and a
+    /// resignation's end): what the loop's reads without bounds checks ([`FastTable::child`],
+    /// [`cell`], [`FastTable::end_row`]) rely on.
     fn in_range(&self) -> bool {
         let fits = |n: &Node| {
-            (n.cell as usize) < self.cells.len()
-                && n.first as usize + W < self.children.len()
-                && (n.end as usize) < self.end_rows.len()
-                && (n.learner != 0) == (n.cell as usize > W)
+            (n.cell() as usize) < self.cells.len()
+                && if n.cell() == 0 {
+                    (n.first() as usize) < self.end_rows.len()
+                } else {
+                    n.first() as usize + W < self.children.len()
+                }
         };
         fits(&self.start)
             && self.children.iter().all(fits)
             && (self.spare as usize) < self.cells.len()
+            && (LEARNER_RESIGNS as usize) < self.end_rows.len()
     }
 
     /// Child `arrow` of `at`.
@@ -369,71 +378,70 @@ impl<const W: usize> FastTable<W> {
     #[inline(always)]
     #[allow(unsafe_code)]
     unsafe fn child(&self, at: Node, arrow: u32) -> Node {
-        let i = (at.first + arrow) as usize;
-        debug_assert!(i < self.children.len());
-        // SAFETY: `at.first + W` is below the children's length (`in_range`, checked when the
-        // table was built; the children never change), and `arrow <= W` (the caller's).
+        let i = (at.first() + arrow) as usize;
+        debug_assert!(at.cell() != 0 && i < self.children.len());
+        // SAFETY: `at` draws (the caller's), so `at.first() + W` is below the children's length
+        // (`in_range`, checked when the table was built; the children never change), and
+        // `arrow <= W` (the caller's).
         *unsafe { self.children.get_unchecked(i) }
     }
 
     /// What the end `end` adds.
     ///
     /// # Safety
-    /// `end` is the end id of this table's start or of one of its children.
+    /// `end` is the end id of an end among this table's children, or `LEARNER_RESIGNS`.
     #[inline(always)]
     #[allow(unsafe_code)]
     unsafe fn end_row(&self, end: usize) -> EndRow {
         debug_assert!(end < self.end_rows.len());
-        // SAFETY: a node's end id is below the rows' length (`in_range`).
+        // SAFETY: an end's id and `LEARNER_RESIGNS` are below the rows' length (`in_range`).
         *unsafe { self.end_rows.get_unchecked(end) }
     }
 
-    /// One ply of `lane`'s game: a draw and a move, or at the end of the game its
+    /// One ply of `lane`'s game from `at`: a draw and a move, or at the end of the game its
     /// reinforcement, its result counted in `sums` and a new game (of a new run from `feed`
-    /// when its run is over).
+    /// when its run is over); where the lane then stands.
     #[inline(always)]
     #[allow(unsafe_code)]
-    fn ply(&self, lane: &mut Lane<W>, sums: &mut Sums, feed: &mut Feed) {
-        let at = lane.at;
+    fn ply(&self, lane: &mut Lane<W>, at: Node, sums: &mut Sums, feed: &mut Feed) -> Node {
         // The end of a game is known from the node, one load before its box: the branch the
         // processor mispredicts (once a game) is settled sooner. A learner's empty box (it
         // resigns) is rare, and its test is predicted.
-        if at.cell == 0 {
-            self.end_game(lane, sums, feed);
-            return;
+        if at.cell() == 0 {
+            return self.end_game(lane, at.first(), sums, feed);
         }
-        let arrow = if at.learner != 0 {
+        let arrow = if at.cell() as usize > W {
             // SAFETY: the lane's cells are the table's (cloned and copied), and `at` is the
             // table's start or a child.
-            let c = unsafe { cell(&lane.cells, at.cell) };
+            let c = unsafe { cell(&lane.cells, at.cell()) };
             let total = c.total();
             if total == 0 {
-                self.end_game(lane, sums, feed);
-                return;
+                return self.end_game(lane, LEARNER_RESIGNS, sums, feed);
             }
             let r = lane.rng.below(total);
             // Signed compares (a box holds at most `MAX_BOX_BEADS`, below 2^31): one
             // instruction for the four.
             let arrow: u32 = c.cum.iter().map(|&c| u32::from(c as i32 <= r as i32)).sum();
-            lane.last = u64::from(at.cell) << 32 | u64::from(arrow);
+            lane.last = u64::from(at.cell()) << 32 | u64::from(arrow);
             arrow
         } else {
             // The opponent's box holds one bead for each of its `cell` options: the number
             // drawn is the option, with no load of the box.
-            lane.rng.below(at.cell)
+            lane.rng.below(at.cell())
         };
-        // SAFETY: `at` is the start or a child, and `arrow` is at most `W`: a learner's is a
-        // count of `W` compares, and an opponent's is below `at.cell`, at most `W` for an
-        // opponent's node (`in_range`).
-        lane.at = unsafe { self.child(at, arrow) };
+        // SAFETY: `at` is the start or a child and draws, and `arrow` is at most `W`: a
+        // learner's is a count of `W` compares, and an opponent's is below `at.cell()`, at most
+        // `W` for an opponent's node.
+        unsafe { self.child(at, arrow) }
     }
 
-    /// The end of `lane`'s game: its reinforcement, its counts, and the next game's start.
+    /// The end of `lane`'s game, ended as end id `end`: its reinforcement, its counts; and the
+    /// next game's start.
     #[inline(always)]
     #[allow(unsafe_code)]
-    fn end_game(&self, lane: &mut Lane<W>, sums: &mut Sums, feed: &mut Feed) {
-        let end = lane.at.end as usize;
-        // SAFETY: the end of the node the lane stands on, the start or a child.
+    fn end_game(&self, lane: &mut Lane<W>, end: u32, sums: &mut Sums, feed: &mut Feed) -> Node {
+        let end = end as usize;
+        // SAFETY: the end of an end among the children, or `LEARNER_RESIGNS` (the caller's).
         let row = unsafe { self.end_row(end) };
         let g = lane.game;
         let (cell, arrow) = ((lane.last >> 32) as usize, lane.last as u32 as usize);
@@ -461,10 +469,10 @@ impl<const W: usize> FastTable<W> {
         }
         lane.game += 1;
         lane.games_left -= 1;
-        lane.at = self.start;
         if lane.games_left == 0 {
             self.next_run(lane, sums, feed);
         }
+        self.start
     }
 
     /// `lane`'s run counted, and the next one started (one call in many games: kept out of the
@@ -480,7 +488,6 @@ impl<const W: usize> FastTable<W> {
         Lane {
             cells: self.cells.clone(),
             rng: Words::from_seed(0),
-            at: self.start,
             last: u64::from(self.spare) << 32,
             games_left: 0,
             game: 0,
@@ -501,7 +508,6 @@ impl<const W: usize> FastTable<W> {
         lane.cells.copy_from_slice(&self.cells);
         lane.rng = Words::from_seed(derive_seed(feed.seed, feed.next));
         feed.next += 1;
-        lane.at = self.start;
         lane.last = u64::from(self.spare) << 32;
         lane.games_left = feed.games;
         lane.game = 0;
@@ -550,16 +556,18 @@ impl<const W: usize> FastTable<W> {
         for lane in lanes.iter_mut() {
             self.take(lane, feed);
         }
+        // Where each lane stands, held by the loop (in registers) from ply to ply.
+        let mut at = [self.start; LANES];
         let [a, b, c, d] = lanes;
         while !feed.dry {
-            self.ply(a, sums, feed);
-            self.ply(b, sums, feed);
-            self.ply(c, sums, feed);
-            self.ply(d, sums, feed);
+            at[0] = self.ply(a, at[0], sums, feed);
+            at[1] = self.ply(b, at[1], sums, feed);
+            at[2] = self.ply(c, at[2], sums, feed);
+            at[3] = self.ply(d, at[3], sums, feed);
         }
-        for lane in lanes.iter_mut() {
+        for (lane, mut at) in lanes.iter_mut().zip(at) {
             while lane.games_left > 0 {
-                self.ply(lane, sums, feed);
+                at = self.ply(lane, at, sums, feed);
             }
         }
     }
@@ -583,23 +591,23 @@ impl<const W: usize> FastTable<W> {
             let mut at = self.start;
             let mut last = spare;
             let end = loop {
-                let arrow = if at.learner != 0 {
-                    let c = &cells[at.cell as usize];
+                let arrow = if at.cell() as usize > W {
+                    let c = &cells[at.cell() as usize];
                     if c.total() == 0 {
-                        break at.end;
+                        break LEARNER_RESIGNS;
                     }
                     let r = uniform_below(&mut rng, c.total());
                     let arrow = c.cum.iter().position(|&x| x > r).unwrap_or(W - 1) as u32;
-                    last = u64::from(at.cell) << 32 | u64::from(arrow);
+                    last = u64::from(at.cell()) << 32 | u64::from(arrow);
                     arrow
-                } else if at.cell == 0 {
-                    break at.end;
+                } else if at.cell() == 0 {
+                    break at.first();
                 } else {
                     // The opponent's box holds one bead for each of its `cell` options: the
                     // number drawn is the option, with no load of the box.
-                    uniform_below(&mut rng, at.cell)
+                    uniform_below(&mut rng, at.cell())
                 };
-                at = self.children[(at.first + arrow) as usize];
+                at = self.children[(at.first() + arrow) as usize];
             } as usize;
             let delta = self.end_rows[end].delta;
             if delta != 0 {
@@ -786,14 +794,8 @@ mod tests {
     /// A small loop table of width 4: an opponent's choice of two at the start, then the
     /// learner's box of two arrows, or the end; the padding after the children.
     fn table() -> FastTable<4> {
-        let node = |cell, first, learner, end| Node {
-            cell,
-            first,
-            learner,
-            end,
-        };
-        let end = |id| node(0, 0, 0, id);
-        let mut children = vec![node(5, 2, 1, 0), end(2), end(2), end(3)];
+        let end = Node::end;
+        let mut children = vec![Node::drawing(5, 2), end(2), end(2), end(3)];
         children.extend([end(0); 5]);
         let results = vec![
             GameResult::Loss,
@@ -802,7 +804,7 @@ mod tests {
             GameResult::Loss,
         ];
         FastTable {
-            start: node(2, 0, 0, 0),
+            start: Node::drawing(2, 0),
             children,
             cells: (0..=4)
                 .map(|k| Cell::of(&vec![1; k]))
@@ -825,11 +827,11 @@ mod tests {
     fn a_table_whose_nodes_leave_it_is_refused() {
         let fast = table();
         assert!(fast.in_range());
-        let bad: [fn(&mut Node, usize, usize); 4] = [
-            |n, _, _| n.first = u32::MAX - 8,
-            |n, cells, _| n.cell = cells as u32,
-            |n, _, ends| n.end = ends as u32,
-            |n, _, _| n.learner = 1 - n.learner.min(1),
+        let bad: [fn(&mut Node, usize, usize); 3] = [
+            // A drawing node's children, or an end's id, far out.
+            |n, _, _| *n = Node(u64::from(u32::MAX - 8) << 32 | u64::from(n.cell())),
+            |n, cells, _| *n = Node::drawing(cells as u32, n.first()),
+            |n, _, ends| *n = Node::end(ends as u32),
         ];
         for (k, spoil) in bad.iter().enumerate() {
             for at in [0, fast.children.len() / 2, fast.children.len() - 1] {
@@ -845,9 +847,9 @@ mod tests {
         // within `W + 1` of the end.
         let mut f = fast.clone();
         let last = f.children.len() as u32 - 4;
-        f.children[0].first = last;
+        f.children[0] = Node::drawing(5, last);
         assert!(!f.in_range());
-        f.children[0].first = last - 1;
+        f.children[0] = Node::drawing(5, last - 1);
         assert!(f.in_range());
     }
 
