@@ -419,9 +419,7 @@ impl<const W: usize> FastTable<W> {
                 return self.end_game(lane, LEARNER_RESIGNS, sums, feed);
             }
             let r = lane.rng.below(total);
-            // Signed compares (a box holds at most `MAX_BOX_BEADS`, below 2^31): one
-            // instruction for the four.
-            let arrow: u32 = c.cum.iter().map(|&c| u32::from(c as i32 <= r as i32)).sum();
+            let arrow = arrow_of(&c.cum, r);
             lane.last = u64::from(at.cell()) << 32 | u64::from(arrow);
             arrow
         } else {
@@ -680,6 +678,22 @@ fn end_row(result: GameResult, reinforcement: Reinforcement) -> EndRow {
     EndRow {
         loss: u32::from(result == GameResult::Loss),
         delta: reinforcement.delta(result),
+    }
+}
+
+/// The arrow of a box of running totals `cum` that a number `r` below its total draws: the
+/// count of the totals at most `r` (the last, the box's total, never is). Four arrows (HER's
+/// boxes): three compares one after another, `r`'s arrow a few cycles after `r` (in a vector
+/// register, moving `r` in and the mask out takes longer, and the arrow is on the chain of
+/// loads from node to node). Wider boxes: the `W` compares at once, as signed numbers (a box
+/// holds at most `MAX_BOX_BEADS`, below 2^31), as one after another is slower there
+/// (`docs/performance.md`).
+#[inline(always)]
+fn arrow_of<const W: usize>(cum: &[u32; W], r: u32) -> u32 {
+    if W <= 4 {
+        cum[..W - 1].iter().map(|&c| u32::from(c <= r)).sum()
+    } else {
+        cum.iter().map(|&c| u32::from(c as i32 <= r as i32)).sum()
     }
 }
 
