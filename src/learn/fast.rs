@@ -116,7 +116,7 @@ struct Feed {
     dry: bool,
 }
 
-// A learner's draw compares running totals as signed numbers (`FastTable::ply`).
+// A wide box's draw compares running totals as signed numbers (`arrow_of`).
 const _: () = assert!(MAX_BOX_BEADS <= i32::MAX as u32);
 
 /// What the end of a game adds, by end id: whether it is a loss, and the reinforcement of the
