@@ -279,7 +279,6 @@ impl<const W: usize> FastTable<W> {
         let states = table.raw_states();
         let children = table.raw_children();
         let boxes = &m.boxes;
-        let end_of = Node::end;
         let mut nodes = Vec::with_capacity(states.len());
         // A resignation is the learner's loss; the rest are set from their states.
         let mut end_results = vec![GameResult::Loss; table.end_names().len()];
@@ -292,7 +291,7 @@ impl<const W: usize> FastTable<W> {
                         DRAW => GameResult::Draw,
                         _ => GameResult::Loss,
                     };
-                    end_of(id)
+                    Node::end(id)
                 }
                 OPPONENT if (1..=W as u32).contains(&s.options) => {
                     Node::drawing(s.options, s.first_option)
@@ -301,7 +300,7 @@ impl<const W: usize> FastTable<W> {
                     Node::drawing((W + 1) as u32 + table.box_index(i as u32)?, s.first_option)
                 }
                 // Filled below, from the state its one move leads to.
-                FORCED => end_of(u32::MAX),
+                FORCED => Node::end(u32::MAX),
                 _ => return None,
             };
             nodes.push(node);
@@ -336,7 +335,7 @@ impl<const W: usize> FastTable<W> {
             .collect();
         let mut children: Vec<Node> = children.iter().map(|&c| nodes[c as usize]).collect();
         // Ends after the last: a draw from a node's `first` reads at most `W` children on.
-        children.extend(std::iter::repeat_n(end_of(LEARNER_RESIGNS), W + 1));
+        children.extend(std::iter::repeat_n(Node::end(LEARNER_RESIGNS), W + 1));
         let fast = FastTable {
             start: nodes[0],
             children,
@@ -404,8 +403,8 @@ impl<const W: usize> FastTable<W> {
     #[inline(always)]
     #[allow(unsafe_code)]
     fn ply(&self, lane: &mut Lane<W>, at: Node, sums: &mut Sums, feed: &mut Feed) -> Node {
-        // The end of a game is known from the node, one load before its box: the branch the
-        // processor mispredicts (once a game) is settled sooner. A learner's empty box (it
+        // The end of a game is known from the node itself, before its box is loaded: the branch
+        // the processor mispredicts (once a game) is settled sooner. A learner's empty box (it
         // resigns) is rare, and its test is predicted.
         if at.cell() == 0 {
             return self.end_game(lane, at.first(), sums, feed);
