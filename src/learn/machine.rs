@@ -430,6 +430,22 @@ impl<G: Game> Machine<G> {
     }
 }
 
+/// The draws of `played` (box's bead index, arrow) that a game ending in `result` reinforces:
+/// none where its reinforcement is 0, the last where only the last move is, else all.
+pub(super) fn reinforced(
+    reinforcement: Reinforcement,
+    played: &[(u32, u32)],
+    result: GameResult,
+) -> &[(u32, u32)] {
+    if reinforcement.delta(result) == 0 {
+        return &[];
+    }
+    match reinforcement.scope {
+        Scope::AllMoves => played,
+        Scope::LastMove => &played[played.len().saturating_sub(1)..],
+    }
+}
+
 /// The bead changes of [`Machine::reinforce`] on a bead array laid out as a machine's (each box's
 /// total, then its arrows): shared with the exact learning curve, which reinforces copies.
 #[inline]
@@ -440,14 +456,7 @@ pub(super) fn reinforce_beads(
     result: GameResult,
 ) {
     let delta = reinforcement.delta(result);
-    if delta == 0 {
-        return;
-    }
-    let chosen = match reinforcement.scope {
-        Scope::AllMoves => played,
-        Scope::LastMove => &played[played.len().saturating_sub(1)..],
-    };
-    for &(base, arrow) in chosen {
+    for &(base, arrow) in reinforced(reinforcement, played, result) {
         let cell = (base + 1 + arrow) as usize;
         let before = beads[cell];
         let total = beads[base as usize];
