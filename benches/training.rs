@@ -1,6 +1,6 @@
 //! Headless training throughput, single thread: games per second of a learner against the perfect
-//! player; and the 10,000-run HER experiment on 2 threads. Run with `cargo bench --bench training`;
-//! criterion prints `thrpt` in games (elements) per second.
+//! player; the 10,000-run HER experiment on 2 threads, and its exact curve. Run with `cargo bench
+//! --bench training`; criterion prints `thrpt` in games (elements) per second.
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -11,6 +11,7 @@ use matchbox::games::hexapawn::{Hexapawn, Size};
 use matchbox::games::tictactoe::TicTacToe;
 use matchbox::learn::Machine;
 use matchbox::learn::engine::{Ends, Enumerated, GameState, Table, Trainer};
+use matchbox::learn::exact::exact_curve;
 use matchbox::learn::{BoxSet, Forced, Preset, SymmetryMode};
 use matchbox::solve::TieBreak;
 
@@ -101,6 +102,29 @@ fn bench_experiment(c: &mut Criterion) {
     group.throughput(Throughput::Elements(10_000 * 50));
     group.bench_function("10000 runs x 50 games", |b| {
         b.iter(|| pool.install(|| black_box(trainer.experiment(&template, 1, 10_000, 50).runs)))
+    });
+    group.finish();
+}
+
+/// The exact learning curve an experiment of HER (every symmetry merged, against the perfect
+/// player) prints beside its runs, for 50 games: the experiment's fixed cost.
+fn bench_exact(c: &mut Criterion) {
+    let (_, table, template) = setup(
+        Hexapawn::new(Size::GARDNER),
+        Side::Second,
+        SymmetryMode::Full,
+        Forced::Include,
+        Preset::Gardner,
+    );
+    let mut group = c.benchmark_group("her_exact_curve");
+    group.bench_function("50 games", |b| {
+        b.iter(|| {
+            black_box(
+                exact_curve(&table, &template, 50, 1_000_000)
+                    .unwrap()
+                    .states,
+            )
+        })
     });
     group.finish();
 }
@@ -202,6 +226,6 @@ criterion_group! {
         .without_plots()
         .warm_up_time(std::time::Duration::from_secs(1))
         .measurement_time(std::time::Duration::from_secs(3));
-    targets = training, bench_lazy
+    targets = training, bench_lazy, bench_exact
 }
 criterion_main!(benches);
