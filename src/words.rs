@@ -54,6 +54,16 @@ impl<S: Slot> Slots<S> {
         }
     }
 
+    /// Reads `key`'s first slot and drops it: a load with no branch on what it finds, so the
+    /// loads of many keys made back to back are all under way at once (each a likely cache miss
+    /// in a big table) before the lookups that branch on them.
+    #[inline]
+    fn touch(&self, key: u64) {
+        if !self.slots.is_empty() {
+            std::hint::black_box(self.slots[self.home(key)]);
+        }
+    }
+
     /// Puts `slot` in its key's place (replacing the key's old slot); whether the key is new.
     fn insert(&mut self, slot: S) -> bool {
         if (self.len + 1) * 4 > self.slots.len() * 3 {
@@ -200,6 +210,12 @@ impl Outcomes {
     #[inline]
     pub fn get(&self, key: u64) -> Option<i8> {
         self.slots.get(key).map(|s| (s.0 & 3) as i8 - 2)
+    }
+
+    /// Starts the read of `key`'s slot, for a lookup soon after ([`Slots::touch`]).
+    #[inline]
+    pub fn touch(&self, key: u64) {
+        self.slots.touch(key);
     }
 
     /// Records `key`'s value (−1, 0 or 1; `key` below 2⁶²).

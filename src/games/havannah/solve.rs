@@ -454,6 +454,9 @@ impl HavannahSolver {
         keys: &[Option<u64>],
     ) -> Result<Vec<Value>, SolveError> {
         const UNKNOWN: i8 = i8::MIN;
+        for key in keys.iter().flatten() {
+            self.table.touch(*key);
+        }
         let mut found = Vec::with_capacity(keys.len());
         for key in keys {
             found.push(key.and_then(|k| self.table.get(k)).unwrap_or(UNKNOWN));
