@@ -11,7 +11,8 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::machine::{reinforce_beads, reinforced};
+pub(crate) use super::machine::reinforce_beads;
+use super::machine::reinforced;
 use super::table::{DRAW, FORCED, LEARNER, LOSS, OPPONENT, Table, WIN};
 use super::{GameResult, Machine};
 use crate::game::Game;
@@ -93,21 +94,21 @@ fn quantile(p: &[f64], q: f64) -> Option<usize> {
 
 /// One way a game from a bead state can go: the next state, its probability and the result.
 #[derive(Clone, Copy, Debug)]
-struct Step {
-    next: u32,
-    p: f64,
-    result: GameResult,
+pub(crate) struct Step {
+    pub(crate) next: u32,
+    pub(crate) p: f64,
+    pub(crate) result: GameResult,
 }
 
 /// The chain: every reachable bead state and its games.
-struct Chain {
-    beads: Vec<Vec<u32>>,
-    steps: Vec<Vec<Step>>,
+pub(crate) struct Chain {
+    pub(crate) beads: Vec<Vec<u32>>,
+    pub(crate) steps: Vec<Vec<Step>>,
 }
 
 impl Chain {
     /// A chain of the one state `beads` (numbered 0), not yet walked, and its index.
-    fn start(beads: &[u32]) -> (Chain, HashMap<Vec<u32>, u32>) {
+    pub(crate) fn start(beads: &[u32]) -> (Chain, HashMap<Vec<u32>, u32>) {
         let mut index = HashMap::default();
         index.insert(beads.to_vec(), 0);
         let chain = Chain {
@@ -208,7 +209,7 @@ fn games_from(table: &Table, state: u32, memo: &mut Vec<u64>) -> u64 {
 }
 
 /// Every bead state reachable from the machine's, with its games.
-fn explore<G: Game>(
+pub(crate) fn explore<G: Game>(
     table: &Table,
     machine: &Machine<G>,
     max_states: usize,
@@ -298,7 +299,7 @@ fn state_id(states: &mut Vec<Vec<u32>>, index: &mut HashMap<Vec<u32>, u32>, bead
     id
 }
 
-fn result_of(r: u8) -> GameResult {
+pub(crate) fn result_of(r: u8) -> GameResult {
     [GameResult::Win, GameResult::Draw, GameResult::Loss]
         .into_iter()
         .find(|&x| x as u8 == r)
@@ -312,7 +313,7 @@ type EachGame<'a> = dyn FnMut(&[(u32, u32)], f64, GameResult) -> bool + 'a;
 /// Every game from table state `state` with the machine's beads `beads`: `each(played, p,
 /// result)` for each, with the learner's draws and the game's probability. False when `each`
 /// stopped it.
-fn walk(
+pub(crate) fn walk(
     table: &Table,
     beads: &[u32],
     state: u32,
@@ -582,89 +583,5 @@ fn geometric(m: &[f64], r: f64) -> Vec<f64> {
 fn add(to: &mut [f64], from: &[f64]) {
     for (a, b) in to.iter_mut().zip(from) {
         *a += b;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::sync::Arc;
-
-    use super::{Chain, GameResult, HashMap, explore, reinforce_beads, walk};
-    use crate::game::Side;
-    use crate::games::hexapawn::{Hexapawn, Size};
-    use crate::learn::engine::{Enumerated, Table};
-    use crate::learn::{BoxSet, Machine, Reinforcement, Scope, StageBeads, SymmetryMode};
-    use crate::solve::TieBreak;
-
-    /// The chain as first written: every game's beads copied, reinforced and looked up whole.
-    fn plain(table: &Table, machine: &Machine<Hexapawn>) -> Chain {
-        let (mut chain, mut index) = Chain::start(machine.raw_beads());
-        let mut at = 0;
-        while at < chain.beads.len() {
-            let beads = chain.beads[at].clone();
-            let mut next: HashMap<(u32, u8), f64> = HashMap::default();
-            let mut each = |played: &[(u32, u32)], p: f64, result: GameResult| {
-                let mut after = beads.clone();
-                reinforce_beads(&mut after, machine.reinforcement, played, result);
-                let id = *index.entry(after.clone()).or_insert_with(|| {
-                    chain.beads.push(after);
-                    chain.beads.len() as u32 - 1
-                });
-                *next.entry((id, result as u8)).or_default() += p;
-                true
-            };
-            walk(table, &beads, 0, 1.0, &mut Vec::new(), &mut each);
-            let mut steps: Vec<_> = next.into_iter().collect();
-            steps.sort_by_key(|&((next, r), _)| (next, r));
-            chain.steps.push(
-                steps
-                    .into_iter()
-                    .map(|((next, r), p)| super::Step {
-                        next,
-                        p,
-                        result: super::result_of(r),
-                    })
-                    .collect(),
-            );
-            at += 1;
-        }
-        chain
-    }
-
-    /// The walk that looks a state up once for each set of bead changes (and not at all where a
-    /// game changes nothing) finds the same states, in the same order, with the same steps to
-    /// the last bit: for HER's reinforcement against the perfect and the random player, for
-    /// every move of a lost game punished, and for wins punished too (a change every game).
-    #[test]
-    fn the_chain_is_the_one_every_game_looked_up_whole_finds() {
-        let game = Hexapawn::new(Size::GARDNER);
-        let boxes = Arc::new(BoxSet::build(&game, Side::Second, SymmetryMode::Gardner));
-        let en = Enumerated::new(game);
-        let perfect = Table::against_perfect(&en, &boxes, TieBreak::Random).unwrap();
-        let random = Table::against_random(&en, &boxes);
-        let punish = |win, draw, loss, scope| Reinforcement {
-            win,
-            draw,
-            loss,
-            scope,
-        };
-        for (table, r) in [
-            (&perfect, Reinforcement::GARDNER),
-            (&perfect, punish(0, 0, -1, Scope::AllMoves)),
-            (&random, punish(0, 0, -1, Scope::AllMoves)),
-            (&perfect, punish(-1, -1, -1, Scope::AllMoves)),
-        ] {
-            let m = Machine::new(Arc::clone(&boxes), StageBeads::uniform(1), r, 1);
-            let ours = explore(table, &m, 1_000_000, u64::MAX).unwrap();
-            let theirs = plain(table, &m);
-            assert!(ours.beads.len() > 1, "{r:?}");
-            assert_eq!(ours.beads, theirs.beads, "{r:?}");
-            for (a, b) in ours.steps.iter().zip(&theirs.steps) {
-                let key = |s: &super::Step| (s.next, s.p.to_bits(), s.result as u8);
-                let (a, b): (Vec<_>, Vec<_>) =
-                    (a.iter().map(key).collect(), b.iter().map(key).collect());
-                assert_eq!(a, b, "{r:?}");
-            }
-        }
     }
 }

@@ -238,7 +238,7 @@ impl<G: Game> Machine<G> {
     }
 
     /// The beads, flat: each box's total, then its arrows' beads.
-    pub(super) fn raw_beads(&self) -> &[u32] {
+    pub(crate) fn raw_beads(&self) -> &[u32] {
         &self.beads
     }
 
@@ -449,7 +449,7 @@ pub(super) fn reinforced(
 /// The bead changes of [`Machine::reinforce`] on a bead array laid out as a machine's (each box's
 /// total, then its arrows): shared with the exact learning curve, which reinforces copies.
 #[inline]
-pub(super) fn reinforce_beads(
+pub(crate) fn reinforce_beads(
     beads: &mut [u32],
     reinforcement: Reinforcement,
     played: &[(u32, u32)],

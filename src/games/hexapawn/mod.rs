@@ -2,6 +2,8 @@
 //! the game is in this folder: its rules (`rules.rs`), the defaults matchbox uses for its learners
 //! (here), its board on the screen (`screen.rs`) and on a printed label (`label.rs`).
 
+#[cfg(test)]
+mod exact_chain;
 mod label;
 mod rules;
 mod screen;
