@@ -237,11 +237,9 @@ pub(crate) fn explore<G: Game>(
             reinforce_beads(&mut after, machine.reinforcement, played, result);
             let touched = reinforced(machine.reinforcement, played, result);
             changes.clear();
-            for &(base, arrow) in touched {
-                for i in [base, base + 1 + arrow] {
-                    if after[i as usize] != beads[i as usize] {
-                        changes.push((i, after[i as usize]));
-                    }
+            for i in bead_cells(touched) {
+                if after[i as usize] != beads[i as usize] {
+                    changes.push((i, after[i as usize]));
                 }
             }
             let id = if changes.is_empty() {
@@ -258,10 +256,8 @@ pub(crate) fn explore<G: Game>(
                     }
                 }
             };
-            for &(base, arrow) in touched {
-                for i in [base, base + 1 + arrow] {
-                    after[i as usize] = beads[i as usize];
-                }
+            for i in bead_cells(touched) {
+                after[i as usize] = beads[i as usize];
             }
             *next.entry((id, result as u8)).or_default() += p;
             true
@@ -286,6 +282,14 @@ pub(crate) fn explore<G: Game>(
         at += 1;
     }
     Ok(chain)
+}
+
+/// The places in a bead array that reinforcing the draws `touched` may change: each box's total
+/// and the drawn arrow's beads.
+fn bead_cells(touched: &[(u32, u32)]) -> impl Iterator<Item = u32> + '_ {
+    touched
+        .iter()
+        .flat_map(|&(base, arrow)| [base, base + 1 + arrow])
 }
 
 /// The number of bead state `beads`, new ones numbered as they are met.
