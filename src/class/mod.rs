@@ -102,7 +102,28 @@ where
     let (inbox, rx) = mpsc::channel(1024);
     let (done_tx, done_rx) = oneshot::channel();
     let finished = tokio::spawn(actor::run(lesson, keep, rx, done_tx));
-    let shared = socket::Shared::new(inbox.clone(), &config);
+    serve_http(
+        listener,
+        socket::Shared::new(inbox.clone(), &config),
+        &config,
+        done_rx,
+    );
+    Ok(Running {
+        addr,
+        inbox,
+        finished,
+    })
+}
+
+/// The pages and sockets served on `listener` until `done` fires (the actor ended the lesson).
+/// The same for every game (the sockets only pass the actor's messages on), so built once, not
+/// once a game: axum's and hyper's code is compiled one time.
+fn serve_http(
+    listener: tokio::net::TcpListener,
+    shared: socket::Shared,
+    config: &Config,
+    done: oneshot::Receiver<()>,
+) {
     let mut app = Router::new()
         .route("/", get(pages::pupil_page))
         .route("/projector", get(pages::projector_page))
@@ -124,15 +145,10 @@ where
     tokio::spawn(async move {
         let _ = axum::serve(listener, service)
             .with_graceful_shutdown(async {
-                let _ = done_rx.await;
+                let _ = done.await;
                 // Let the last messages ("the lesson is over") reach the pages.
                 tokio::time::sleep(Duration::from_millis(200)).await;
             })
             .await;
     });
-    Ok(Running {
-        addr,
-        inbox,
-        finished,
-    })
 }
