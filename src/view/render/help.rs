@@ -20,7 +20,7 @@ pub fn legend_lines(pieces: &str) -> Vec<(String, String)> {
             "the arrow drawn (the bead the machine took)".into(),
         ),
         (
-            "1 … 9, +".into(),
+            "0 … 9, +".into(),
             "beads on a board's cell (heat map); + 10 or more".into(),
         ),
         (
