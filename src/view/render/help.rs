@@ -75,7 +75,10 @@ pub fn help(f: &mut Frame, mode: Mode, front: Front, pieces: &str) {
         lines.push(Line::raw(""));
     }
     lines.extend(legend_lines);
-    lines.push(Line::styled(" any other key closes this help (q quits)", DIM));
+    lines.push(Line::styled(
+        " any other key closes this help (q quits)",
+        DIM,
+    ));
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines)
