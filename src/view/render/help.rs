@@ -75,10 +75,12 @@ pub fn help(f: &mut Frame, mode: Mode, front: Front, pieces: &str) {
         lines.push(Line::raw(""));
     }
     lines.extend(legend_lines);
-    lines.push(Line::styled(
-        " any other key closes this help (q quits)",
-        DIM,
-    ));
+    // `q` quits from the help in a terminal; a page has no quit key.
+    let closes = match front {
+        Front::Terminal => " any other key closes this help (q quits)",
+        Front::Page => " any key closes this help",
+    };
+    lines.push(Line::styled(closes, DIM));
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines)
