@@ -209,8 +209,8 @@ where
                 if let Some(over) = &view.over {
                     let name = &self.lesson.pupils()[&id].name;
                     let learned: Vec<String> = (over.learned.iter())
-                        .filter(|l| l.2 != 0)
-                        .map(|(b, mv, d)| format!("box {b} {mv} {d:+}"))
+                        .filter(|l| l.change != 0)
+                        .map(|l| l.words())
                         .collect();
                     self.last = Some(format!(
                         "game {}: {name} {} · the boxes it used: {}",
@@ -226,7 +226,7 @@ where
                             learned.join(", ")
                         }
                     ));
-                    self.used = over.learned.iter().map(|l| l.0 - 1).collect();
+                    self.used = over.learned.iter().map(|l| l.number - 1).collect();
                     let step = match over.result {
                         crate::learn::GameResult::Win => -1,
                         crate::learn::GameResult::Draw => 0,
@@ -471,14 +471,9 @@ where
                 }
             );
             let mut told: std::collections::BTreeMap<PupilId, Vec<String>> = Default::default();
-            for (number, mv, change) in &over.learned {
-                if let Some(holder) = self.lesson.holder(number - 1) {
-                    let what = match change {
-                        0 => format!("box {number}: {mv} stays as it is"),
-                        c if *c < 0 => format!("box {number}: take {} of {mv} out", -c),
-                        c => format!("box {number}: add {c} of {mv}"),
-                    };
-                    told.entry(holder).or_default().push(what);
+            for l in &over.learned {
+                if let Some(holder) = self.lesson.holder(l.number - 1) {
+                    told.entry(holder).or_default().push(l.instruction());
                 }
             }
             for (pupil, lines) in told {
@@ -524,7 +519,7 @@ where
             playing: self.lesson.relay_under_way(),
             moves: view.moves,
             said: self.relay_said.clone(),
-            score: self.lesson.relay_score(),
+            score: tally(&self.lesson.relay_score()),
         })
     }
 
@@ -575,9 +570,9 @@ where
         let mut pupils: Vec<Standing> = (self.lesson.pupils().values())
             .map(|p| Standing {
                 name: p.name.clone(),
-                won: p.won,
-                drawn: p.drawn,
-                lost: p.lost,
+                won: p.score.wins,
+                drawn: p.score.draws,
+                lost: p.score.losses,
             })
             .collect();
         pupils.sort_by_key(|p| std::cmp::Reverse((p.won, p.drawn)));
@@ -587,7 +582,7 @@ where
             machine: self.title.clone(),
             joining: self.joining,
             pupils,
-            score: self.lesson.score,
+            score: tally(self.lesson.score()),
             games_played: self.lesson.machine().games_played,
             under_way: self.lesson.games_under_way(),
             last: self.last.clone(),
@@ -648,4 +643,9 @@ fn thinned(curve: &[i64], n: usize) -> Vec<i64> {
     let mut out: Vec<i64> = (0..n - 1).map(|i| curve[i * curve.len() / n]).collect();
     out.extend(curve.last());
     out
+}
+
+/// A score as the pages take it: wins, draws, losses.
+fn tally(s: &crate::learn::Score) -> (u64, u64, u64) {
+    (s.wins, s.draws, s.losses)
 }

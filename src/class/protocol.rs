@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::learn::GameResult;
-use crate::learn::lesson::{Finished, GameId, GameView, HeldBox, PupilId};
+use crate::learn::lesson::{Finished, GameId, GameView, HeldBox, Learned, PupilId};
 
 /// The largest message a client may send, in bytes (a move is a few dozen).
 pub const MAX_MESSAGE: usize = 4 * 1024;
@@ -175,22 +175,24 @@ pub struct Outcome {
     pub result: GameResult,
     /// A sentence: "your win took 3 beads: box 1 b2, box 8 c3, box 57 a1".
     pub words: String,
-    /// Each box the machine drew from: (box number, its move, the change in beads).
-    pub learned: Vec<(usize, String, i64)>,
+    /// Why the game ended: "O has three in a row", "MENACE resigns: its box 12 is empty".
+    #[serde(default)]
+    pub why: String,
+    /// Each box the machine drew from: its number, the arrow as its label prints it, the move
+    /// it made on the board, the change in beads.
+    pub learned: Vec<Learned>,
 }
 
 impl Outcome {
     pub fn of(f: &Finished) -> Outcome {
-        let changed: Vec<&(usize, String, i64)> = f.learned.iter().filter(|l| l.2 != 0).collect();
-        let net: i64 = changed.iter().map(|l| l.2).sum();
+        let changed: Vec<&Learned> = f.learned.iter().filter(|l| l.change != 0).collect();
+        let net: i64 = changed.iter().map(|l| l.change).sum();
         let (word, it) = match f.result {
             GameResult::Win => ("your win", "the machine"),
             GameResult::Draw => ("your draw", "the machine"),
             GameResult::Loss => ("its win", "it"),
         };
-        let boxes: Vec<String> = (changed.iter())
-            .map(|(b, mv, d)| format!("box {b} {mv} {d:+}"))
-            .collect();
+        let boxes: Vec<String> = changed.iter().map(|l| l.words()).collect();
         let words = match (net, changed.is_empty()) {
             (_, true) => format!("{word} changed no beads"),
             (n, false) if n < 0 => format!(
@@ -207,6 +209,7 @@ impl Outcome {
         Outcome {
             result: f.result,
             words,
+            why: f.why.clone(),
             learned: f.learned.clone(),
         }
     }

@@ -72,7 +72,10 @@ pub enum Command {
     Film(FilmArgs),
     /// One machine for the whole class: serves a page where every pupil plays it from a phone
     #[cfg(feature = "class")]
-    #[command(mut_arg("opponent", |a| a.hide(true)), mut_arg("tie_break", |a| a.hide(true)))]
+    #[command(
+        mut_arg("opponent", |a| a.help("Whom the machine plays in the class's game while the pupils hold its boxes: perfect or random [default: perfect where the game can be solved, else random]")),
+        mut_arg("games", |a| a.hide(true))
+    )]
     Class(ClassArgs),
 }
 

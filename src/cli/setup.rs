@@ -274,17 +274,6 @@ fn lazy_engine<G: GameDefaults>(game: &G, engine: Engine) -> Result<bool> {
     }
 }
 
-/// The learner the options ask for: the file of `--boxes`, or fresh.
-pub(crate) fn build_learner<G: GameDefaults>(
-    game: &G,
-    opts: &MachineOptions,
-) -> Result<Machine<G>> {
-    Ok(match learner_source(game, opts)? {
-        Source::Loaded(m) => m,
-        Source::Fresh(spec) => spec.build(game)?,
-    })
-}
-
 /// Where the learner comes from: the file of `--boxes`, read and checked against the options,
 /// or fresh settings.
 fn learner_source<G: GameDefaults>(game: &G, opts: &MachineOptions) -> Result<Source<G>> {

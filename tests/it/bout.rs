@@ -5,7 +5,7 @@ use matchbox::game::{Game, Side};
 use matchbox::games::hexapawn::{Hexapawn, Size};
 use matchbox::games::tictactoe::TicTacToe;
 use matchbox::learn::{
-    Against, Bout, BoutError, BoutOptions, Engine, GameDefaults, GameResult, Machine, MachineSpec,
+    Against, Bout, BoutError, Engine, GameDefaults, GameResult, Machine, MachineSpec, MatchError,
     rival_for,
 };
 use matchbox::players::Opponent;
@@ -20,18 +20,7 @@ fn machine<G: GameDefaults>(game: &G, seed: u64) -> Machine<G> {
 }
 
 fn bout<G: GameDefaults>(game: &G, against: Against<G>, engine: Engine, seed: u64) -> Bout<G> {
-    let options = BoutOptions {
-        engine,
-        tie_break: Default::default(),
-    };
-    Bout::new(
-        game.clone(),
-        machine(game, seed),
-        against,
-        options,
-        &mut |_| {},
-    )
-    .unwrap()
+    crate::common::bout_of(game, machine(game, seed), against, engine).unwrap()
 }
 
 /// Plays `games` games ply by ply, returning each result.
@@ -146,20 +135,14 @@ fn the_outcome_under_perfect_play_and_a_changed_opponent() {
     assert_eq!(her.perfect_result(), Some(GameResult::Win));
     assert!(!her.can_only_lose());
     let octo = Hexapawn::new(Size::OCTOPAWN);
-    let mut b = Bout::new(
-        octo.clone(),
-        MachineSpec {
-            side: Some(Side::Second),
-            seed: 2,
-            ..Default::default()
-        }
-        .build(&octo)
-        .unwrap(),
-        Against::Perfect,
-        BoutOptions::default(),
-        &mut |_| {},
-    )
+    let second = MachineSpec {
+        side: Some(Side::Second),
+        seed: 2,
+        ..Default::default()
+    }
+    .build(&octo)
     .unwrap();
+    let mut b = crate::common::bout_of(&octo, second, Against::Perfect, Engine::Auto).unwrap();
     assert!(b.can_only_lose());
     // A new opponent during a game plays from the next game on.
     b.ply();
@@ -180,18 +163,11 @@ fn the_outcome_under_perfect_play_and_a_changed_opponent() {
 #[test]
 fn impossible_matches_are_refused_before_any_game() {
     let game = Hexapawn::new(Size::GARDNER);
-    let options = BoutOptions {
-        engine: Engine::Table,
-        tie_break: Default::default(),
-    };
-    let err = Bout::new(
-        game.clone(),
-        machine(&game, 1),
-        Against::Mcts(10),
-        options,
-        &mut |_| {},
-    );
-    assert!(matches!(err, Err(BoutError::SearchOnTable(_))));
+    let err = crate::common::bout_of(&game, machine(&game, 1), Against::Mcts(10), Engine::Table);
+    assert!(matches!(
+        err,
+        Err(MatchError::Bout(BoutError::SearchOnTable(_)))
+    ));
     let big = Hexapawn::new(Size::new(6, 6).unwrap());
     let lazy = MachineSpec {
         lazy: true,
@@ -199,12 +175,9 @@ fn impossible_matches_are_refused_before_any_game() {
     }
     .build(&big)
     .unwrap();
-    let err = Bout::new(
-        big,
-        lazy,
-        Against::Perfect,
-        BoutOptions::default(),
-        &mut |_| {},
-    );
-    assert!(matches!(err, Err(BoutError::PerfectTooBig { .. })));
+    let err = crate::common::bout_of(&big, lazy, Against::Perfect, Engine::Auto);
+    assert!(matches!(
+        err,
+        Err(MatchError::Bout(BoutError::PerfectTooBig { .. }))
+    ));
 }

@@ -13,7 +13,7 @@ use futures_util::{SinkExt, StreamExt};
 use matchbox::class::protocol::ToClient;
 use matchbox::class::{Cmd, Config, Keeping, Limits, Running};
 use matchbox::games::tictactoe::TicTacToe;
-use matchbox::learn::lesson::{Event, Lesson};
+use matchbox::learn::lesson::{Event, Lesson, LessonSpec};
 use matchbox::learn::{GameDefaults, Machine};
 use matchbox::rng::{rng_from_seed, uniform_below};
 use tokio_tungstenite::tungstenite::{self, Message, client::IntoClientRequest};
@@ -39,7 +39,9 @@ async fn serve_game<
     limits: Limits,
     game: G,
 ) -> Running<G> {
-    let lesson = Lesson::new(game.clone(), machine(&game, 42));
+    let lesson = LessonSpec::of(machine(&game, 42))
+        .build(game.clone())
+        .unwrap();
     let keep = Keeping {
         save: dir.join("m.yaml"),
         every: 5,
@@ -190,7 +192,11 @@ async fn sixty_pupils_play_the_class_machine_and_the_log_replays() {
         "{told} messages to the projector in {secs:.2} s"
     );
     let lesson = stop(running).await;
-    let (w, d, l) = lesson.score;
+    let (w, d, l) = (
+        lesson.score().wins,
+        lesson.score().draws,
+        lesson.score().losses,
+    );
     assert_eq!(w + d + l, 180, "every game counted once");
     assert_eq!(lesson.machine().games_played, 180);
     let log = log_of(dir.path());
@@ -199,7 +205,7 @@ async fn sixty_pupils_play_the_class_machine_and_the_log_replays() {
         .filter(|e| matches!(e, Event::Ended { .. }))
         .count();
     assert_eq!(ended, 180);
-    let again = Lesson::replay(TicTacToe, machine(&TicTacToe, 42), &log).unwrap();
+    let again = Lesson::replay(LessonSpec::of(machine(&TicTacToe, 42)), TicTacToe, &log).unwrap();
     assert_eq!(
         state(again.machine()),
         state(lesson.machine()),
@@ -319,7 +325,7 @@ async fn hostile_messages_are_refused_and_the_server_and_machine_are_unharmed() 
     .await;
     assert!(matches!(recv(&mut ws).await, Some(ToClient::Game { .. })));
     let lesson = stop(running).await;
-    assert_eq!(lesson.score, (0, 0, 0), "no game finished");
+    assert_eq!(lesson.score().games, 0, "no game finished");
     assert_eq!(lesson.machine().games_played, 0);
 }
 
@@ -623,7 +629,12 @@ async fn the_class_is_the_machine_ten_pupils_hold_hers_boxes() {
     running.inbox.send(Cmd::Stop).await.unwrap();
     let lesson = running.finished.await.unwrap();
     assert_eq!(lesson.machine().games_played, 3);
-    let again = Lesson::replay(game.clone(), machine(&game, 42), &log_of(dir.path())).unwrap();
+    let again = Lesson::replay(
+        LessonSpec::of(machine(&game, 42)),
+        game.clone(),
+        &log_of(dir.path()),
+    )
+    .unwrap();
     assert_eq!(state(again.machine()), state(lesson.machine()));
 }
 
@@ -989,8 +1000,8 @@ async fn the_teacher_turns_the_machine_round_and_resets_it() {
     assert_eq!(beads, state(lesson.machine()).0);
     assert_eq!(lesson.machine().games_played, 4);
     assert_eq!(lesson.machine().boxes.side(), Side::Second);
-    assert_eq!(lesson.score.0 + lesson.score.1 + lesson.score.2, 4);
-    let again = Lesson::replay(g, machine(&g, 42), &log_of(dir.path())).unwrap();
+    assert_eq!(lesson.score().games, 4);
+    let again = Lesson::replay(LessonSpec::of(machine(&g, 42)), g, &log_of(dir.path())).unwrap();
     assert_eq!(state(again.machine()), state(lesson.machine()));
     assert_eq!(again.relay_opponent(), RelayOpponent::Random);
 }

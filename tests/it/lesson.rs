@@ -3,7 +3,7 @@
 use matchbox::game::Game;
 use matchbox::games::hexapawn::{Hexapawn, Size};
 use matchbox::games::tictactoe::TicTacToe;
-use matchbox::learn::lesson::{Event, Lesson, LessonError};
+use matchbox::learn::lesson::{Event, Lesson, LessonError, LessonSpec};
 use matchbox::learn::{GameDefaults, GameResult, Machine};
 use matchbox::rng::{rng_from_seed, uniform_below};
 
@@ -28,7 +28,9 @@ pub(crate) fn class<G: GameDefaults>(
     pupils: usize,
     games: u64,
 ) -> (Lesson<G>, Vec<Event>) {
-    let mut lesson = Lesson::new(game.clone(), machine(game, seed));
+    let mut lesson = LessonSpec::of(machine(game, seed))
+        .build(game.clone())
+        .unwrap();
     let mut log = Vec::new();
     let mut rng = rng_from_seed(seed ^ 0xabc);
     let mut ids = Vec::new();
@@ -67,7 +69,11 @@ fn many_pupils_one_machine_every_game_counted_once_and_the_log_replays() {
     for (pupils, games) in [(1, 20), (12, 8), (60, 3)] {
         let game = TicTacToe;
         let (lesson, log) = class(&game, 7, pupils, games);
-        let (w, d, l) = lesson.score;
+        let (w, d, l) = (
+            lesson.score().wins,
+            lesson.score().draws,
+            lesson.score().losses,
+        );
         assert_eq!(w + d + l, pupils as u64 * games, "every game counted once");
         assert_eq!(lesson.machine().games_played, pupils as u64 * games);
         let ended = log
@@ -75,15 +81,13 @@ fn many_pupils_one_machine_every_game_counted_once_and_the_log_replays() {
             .filter(|e| matches!(e, Event::Ended { .. }))
             .count();
         assert_eq!(ended as u64, pupils as u64 * games);
-        let pupil_games: u64 = (lesson.pupils().values())
-            .map(|p| p.won + p.drawn + p.lost)
-            .sum();
+        let pupil_games: u64 = (lesson.pupils().values()).map(|p| p.score.games).sum();
         assert_eq!(pupil_games, pupils as u64 * games);
         // Sequence numbers run 1, 2, 3, … with no gap.
         let seqs: Vec<u64> = log.iter().map(seq).collect();
         assert_eq!(seqs, (1..=log.len() as u64).collect::<Vec<_>>());
         // The machine is the replay of its log, from the machine the lesson began with.
-        let again = Lesson::replay(game, machine(&game, 7), &log).unwrap();
+        let again = Lesson::replay(LessonSpec::of(machine(&game, 7)), game, &log).unwrap();
         assert_eq!(state(again.machine()), state(lesson.machine()));
         // The log survives JSON lines, and a log with a move changed does not replay.
         let lines: Vec<String> = log
@@ -104,7 +108,7 @@ fn many_pupils_one_machine_every_game_counted_once_and_the_log_replays() {
             *drawn = Some((999, 0));
         }
         assert!(matches!(
-            Lesson::replay(game, machine(&game, 7), &forged),
+            Lesson::replay(LessonSpec::of(machine(&game, 7)), game, &forged),
             Err(LessonError::Replay(_))
         ));
     }
@@ -118,7 +122,7 @@ fn seq(e: &Event) -> u64 {
 fn a_pupil_sees_what_the_machine_learned_from_their_game() {
     // HER against pupils playing White: every game HER loses takes the bead of its last move.
     let her = Hexapawn::new(Size::GARDNER);
-    let mut lesson = Lesson::new(her.clone(), machine(&her, 3));
+    let mut lesson = LessonSpec::of(machine(&her, 3)).build(her.clone()).unwrap();
     let (p, _) = lesson.join();
     let mut rng = rng_from_seed(5);
     let mut losses = 0;
@@ -132,22 +136,26 @@ fn a_pupil_sees_what_the_machine_learned_from_their_game() {
         if over.result == GameResult::Win {
             losses += 1;
             // Gardner's rule: one bead taken, from the box of HER's last move.
-            let taken: Vec<_> = over.learned.iter().filter(|l| l.2 != 0).collect();
+            let taken: Vec<_> = over.learned.iter().filter(|l| l.change != 0).collect();
             assert!(taken.len() <= 1, "{:?}", over.learned);
-            assert!(taken.iter().all(|l| l.2 == -1));
+            assert!(taken.iter().all(|l| l.change == -1));
         } else {
-            assert!(over.learned.iter().all(|l| l.2 == 0), "{:?}", over.learned);
+            assert!(
+                over.learned.iter().all(|l| l.change == 0),
+                "{:?}",
+                over.learned
+            );
         }
-        assert!(over.learned.iter().all(|l| l.0 >= 1 && l.0 <= 24));
+        assert!(over.learned.iter().all(|l| l.number >= 1 && l.number <= 24));
     }
     assert!(losses > 0, "pupils at random beat a fresh HER sometimes");
-    assert_eq!(lesson.pupils()[&p].won, losses);
+    assert_eq!(lesson.pupils()[&p].score.wins, losses);
 }
 
 #[test]
 fn refused_commands_leave_the_lesson_unchanged() {
     let game = TicTacToe;
-    let mut lesson = Lesson::new(game, machine(&game, 11));
+    let mut lesson = LessonSpec::of(machine(&game, 11)).build(game).unwrap();
     let (a, _) = lesson.join();
     let (b, _) = lesson.join();
     assert_ne!(lesson.pupils()[&a].name, "");
@@ -186,7 +194,7 @@ fn refused_commands_leave_the_lesson_unchanged() {
     let after = state(lesson.machine());
     assert_eq!(after.0, before.0, "no bead changed");
     assert_eq!(after.1, before.1, "no game counted");
-    assert_eq!(lesson.score, (0, 0, 0));
+    assert_eq!(lesson.score().games, 0);
     assert_eq!(lesson.games_under_way(), 1);
 }
 
@@ -196,7 +204,9 @@ fn refused_commands_leave_the_lesson_unchanged() {
 #[test]
 fn the_class_is_the_machine_ten_pupils_hold_hers_boxes() {
     let game = Hexapawn::new(Size::GARDNER);
-    let mut lesson = Lesson::new(game.clone(), machine(&game, 5));
+    let mut lesson = LessonSpec::of(machine(&game, 5))
+        .build(game.clone())
+        .unwrap();
     let start = lesson.machine().clone();
     let mut log = Vec::new();
     let ids: Vec<u32> = (0..10)
@@ -237,24 +247,38 @@ fn the_class_is_the_machine_ten_pupils_hold_hers_boxes() {
         let over = view.over.expect("the game ended");
         assert!(!over.learned.is_empty() || over.result == GameResult::Win);
         // HER (black) against the perfect player: every change is a bead lost at a loss.
-        for (_, _, change) in &over.learned {
-            assert!(*change <= 0, "{over:?}");
+        for l in &over.learned {
+            assert!(l.change <= 0, "{over:?}");
         }
     }
     assert!(taps >= 5, "the pupils drew {taps} beads");
     assert_eq!(lesson.machine().games_played, 5);
-    assert_eq!(lesson.relay_score().0 + lesson.relay_score().2, 5);
-    let again = Lesson::replay(game.clone(), start.clone(), &log).unwrap();
+    assert_eq!(lesson.relay_score().wins + lesson.relay_score().losses, 5);
+    let again = Lesson::replay(LessonSpec::of(start.clone()), game.clone(), &log).unwrap();
     assert_eq!(state(again.machine()), state(lesson.machine()));
     // A holder who leaves while their box waits: the server draws it, the game goes on.
     let (mut view, e) = lesson.relay_start().unwrap();
     log.extend(e);
     let (_, pupil) = view.waiting.expect("a box waits");
+    let before: usize = ids.iter().map(|&p| lesson.held(p).len()).sum();
     log.extend(lesson.leave(pupil).unwrap());
     assert!(lesson.held(pupil).is_empty());
+    // Their boxes are dealt again among the nine left: every box still held, two or three each.
+    let after: Vec<usize> = ids.iter().map(|&p| lesson.held(p).len()).collect();
+    assert_eq!(after.iter().sum::<usize>(), before);
+    assert!(
+        after
+            .iter()
+            .filter(|&&n| n > 0)
+            .all(|&n| (2..=3).contains(&n)),
+        "{after:?}"
+    );
     view = lesson.relay_view(None);
     assert_ne!(view.waiting.map(|w| w.1), Some(pupil));
-    let again = Lesson::replay(game.clone(), start.clone(), &log).unwrap();
+    if let Some((number, holder)) = view.waiting {
+        assert!(lesson.held(holder).iter().any(|b| b.number == number));
+    }
+    let again = Lesson::replay(LessonSpec::of(start.clone()), game.clone(), &log).unwrap();
     assert_eq!(state(again.machine()), state(lesson.machine()));
     // Collected during the class's game: the game abandoned (no box changed), and the class
     // plays the machine again; a pupil who leaves mid-game abandons theirs. The log replays.
@@ -264,13 +288,29 @@ fn the_class_is_the_machine_ten_pupils_hold_hers_boxes() {
         "{collected:?}"
     );
     log.extend(collected);
-    let (_, e) = lesson.start(ids[1]).unwrap();
+    let here = ids.iter().copied().find(|&p| p != pupil).unwrap();
+    let (_, e) = lesson.start(here).unwrap();
     log.extend(e);
-    let left = lesson.leave(ids[1]).unwrap();
+    let left = lesson.leave(here).unwrap();
     assert!(matches!(left[0], Event::Abandoned { .. }), "{left:?}");
     log.extend(left);
-    let again = Lesson::replay(game, start, &log).unwrap();
+    let again = Lesson::replay(LessonSpec::of(start), game, &log).unwrap();
     assert_eq!(state(again.machine()), state(lesson.machine()));
+}
+
+/// One class game (the boxes dealt), each holder tapping when their box comes up; its last view.
+pub(crate) fn class_game<G: GameDefaults>(
+    lesson: &mut Lesson<G>,
+    log: &mut Vec<Event>,
+) -> matchbox::learn::lesson::RelayView {
+    let (mut view, e) = lesson.relay_start().unwrap();
+    log.extend(e);
+    while let Some((_, pupil)) = view.waiting {
+        let (v, e) = lesson.draw(pupil).unwrap();
+        log.extend(e);
+        view = v;
+    }
+    view
 }
 
 /// A pupil's game played to its end with the first legal move each time; its events.
@@ -291,7 +331,7 @@ fn the_teacher_resets_the_machine_and_turns_it_round_and_the_log_follows() {
     use matchbox::game::Side;
     use matchbox::learn::lesson::RelayOpponent;
     let game = TicTacToe;
-    let mut lesson = Lesson::new(game, machine(&game, 11));
+    let mut lesson = LessonSpec::of(machine(&game, 11)).build(game).unwrap();
     let fresh = state(lesson.machine());
     let mut log = Vec::new();
     let (a, e) = lesson.join();
@@ -315,12 +355,9 @@ fn the_teacher_resets_the_machine_and_turns_it_round_and_the_log_follows() {
     assert!(matches!(events.last(), Some(Event::Reset { .. })));
     log.extend(events);
     assert_eq!(state(lesson.machine()), fresh);
-    assert_eq!(lesson.score, (0, 0, 0));
+    assert_eq!(lesson.score().games, 0);
     assert_eq!(lesson.games_under_way(), 0);
-    assert_eq!(
-        lesson.pupils()[&a].won + lesson.pupils()[&a].drawn + lesson.pupils()[&a].lost,
-        6
-    );
+    assert_eq!(lesson.pupils()[&a].score.games, 6);
     log.extend(play_out(&mut lesson, b));
     // The machine plays O now: MENACE's 289 boxes for the second player; the pupils play X.
     assert_eq!(
@@ -350,13 +387,7 @@ fn the_teacher_resets_the_machine_and_turns_it_round_and_the_log_follows() {
         LessonError::HeldByPupils
     );
     for _ in 0..3 {
-        let (mut view, e) = lesson.relay_start().unwrap();
-        log.extend(e);
-        while let Some((_, pupil)) = view.waiting {
-            let (v, e) = lesson.draw(pupil).unwrap();
-            log.extend(e);
-            view = v;
-        }
+        class_game(&mut lesson, &mut log);
     }
     log.extend(lesson.collect().unwrap());
     // The log, through JSON lines, replays to the same machine, side and all.
@@ -364,9 +395,9 @@ fn the_teacher_resets_the_machine_and_turns_it_round_and_the_log_follows() {
         .map(|e| serde_json::from_str(&serde_json::to_string(e).unwrap()).unwrap())
         .collect();
     assert_eq!(back, log);
-    let again = Lesson::replay(game, machine(&game, 11), &back).unwrap();
+    let again = Lesson::replay(LessonSpec::of(machine(&game, 11)), game, &back).unwrap();
     assert_eq!(again.machine().boxes.side(), Side::Second);
     assert_eq!(state(again.machine()), state(lesson.machine()));
     assert_eq!(again.relay_opponent(), RelayOpponent::Random);
-    assert_eq!(again.score, lesson.score);
+    assert_eq!(again.score(), lesson.score());
 }

@@ -49,13 +49,7 @@ fn busy_lesson<G: GameDefaults>(game: &G, seed: u64) -> (Machine<G>, Lesson<G>, 
     log.extend(lesson.start(ids[3]).unwrap().1);
     log.extend(lesson.deal().unwrap());
     for _ in 0..3 {
-        let (mut view, e) = lesson.relay_start().unwrap();
-        log.extend(e);
-        while let Some((_, pupil)) = view.waiting {
-            let (v, e) = lesson.draw(pupil).unwrap();
-            log.extend(e);
-            view = v;
-        }
+        crate::lesson::class_game(&mut lesson, &mut log);
     }
     log.extend(lesson.relay_start().unwrap().1);
     log.extend(lesson.collect().unwrap());

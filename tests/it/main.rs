@@ -25,6 +25,7 @@ mod labels;
 mod layers;
 mod learn;
 mod lesson;
+mod lesson_engine;
 mod lesson_film;
 mod memory;
 mod menace;

@@ -7,7 +7,7 @@ use matchbox::games::arimaa::MiniArimaa;
 use matchbox::games::havannah::{Base, Havannah};
 use matchbox::games::hexapawn::{Hexapawn, Size};
 use matchbox::games::tictactoe::TicTacToe;
-use matchbox::learn::{Against, Bout, BoutOptions, MachineSpec, rival_for};
+use matchbox::learn::{Against, MachineSpec, rival_for};
 use matchbox::rng::{rng_from_seed, uniform_below};
 
 /// `replay`'s sentence for a record.
@@ -108,8 +108,8 @@ fn a_machine_that_resigns_names_its_empty_box() {
     // HER with no beads at all: it resigns at its first box.
     let mut m = MachineSpec::default().build(&game).unwrap();
     empty_all(&mut m);
-    let opts = BoutOptions::default();
-    let mut b = Bout::new(game.clone(), m, Against::Perfect, opts, &mut |_| {}).unwrap();
+    let auto = matchbox::learn::Engine::Auto;
+    let mut b = crate::common::bout_of(&game, m, Against::Perfect, auto).unwrap();
     let ended = loop {
         if let Some(r) = b.ply().unwrap().ended {
             break r;
@@ -120,7 +120,7 @@ fn a_machine_that_resigns_names_its_empty_box() {
     let her = MachineSpec::default().build(&game).unwrap();
     let mut him = rival_for(&game, &her);
     empty_all(&mut him);
-    let mut b = Bout::new(game, her, Against::Rival(him), opts, &mut |_| {}).unwrap();
+    let mut b = crate::common::bout_of(&game, her, Against::Rival(him), auto).unwrap();
     let ended = b
         .ply()
         .unwrap()

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use super::*;
 use crate::class::{Cmd, Config, Keeping};
 use crate::cli::ClassArgs;
-use crate::cli::setup::build_learner;
-use crate::learn::lesson::{Event, Lesson};
+use crate::cli::setup::{match_spec, opponent_or_default};
+use crate::learn::lesson::{Event, Lesson, LessonSpec};
+use crate::players::Opponent;
 
 pub(super) fn class<G: FullGame + Send>(game: G, a: &ClassArgs) -> Result<()>
 where
@@ -55,7 +56,11 @@ where
     let runtime = tokio::runtime::Runtime::new().context("could not start the server")?;
     let lesson = runtime.block_on(serve(lesson, keep, config))?;
     let m = lesson.machine();
-    let (w, d, l) = lesson.score;
+    let (w, d, l) = (
+        lesson.score().wins,
+        lesson.score().draws,
+        lesson.score().losses,
+    );
     println!(
         "the lesson is over: {} (the machine won {w}, drew {d}, lost {l}); the machine saved to {} ({} games in all), the log in {}",
         crate::text::count(w + d + l, "game", "games"),
@@ -66,20 +71,59 @@ where
     Ok(())
 }
 
-/// A new lesson: the learner the options ask for, and a log that starts with it.
-fn fresh<G: FullGame>(game: &G, a: &ClassArgs, log: &Path) -> Result<(Lesson<G>, std::fs::File)> {
+/// The lesson the options ask for, as data: the match `train` would play with the same
+/// options (its opponent the class's game's), with what a lesson cannot do refused.
+fn lesson_spec<G: FullGame>(game: &G, a: &ClassArgs) -> Result<LessonSpec<G>> {
+    if a.learn.games.is_some() {
+        bail!(
+            "--games: a lesson lasts as long as the class plays; the teacher ends it from the projector (or Ctrl-C here)"
+        );
+    }
     let opts = MachineOptions::new(
         SetOptions::for_game(&a.learn.set, &a.learn.game.game),
         &a.learn.machine,
     );
-    let machine = build_learner(game, &opts)?;
+    // The class's game plays the perfect player where the game can be solved, else the random.
+    let opponent = match &a.learn.opponent {
+        Some(o) => o.clone(),
+        None => match opponent_or_default(game, None).kind {
+            Opponent::Perfect => opponent_or_default(game, None),
+            _ => crate::cli::OpponentSpec {
+                kind: Opponent::Random,
+                file: None,
+            },
+        },
+    };
+    if !matches!(opponent.kind, Opponent::Perfect | Opponent::Random) {
+        bail!(
+            "--opponent {}: a lesson's class game plays perfect or random (the pupils play the machine themselves)",
+            opponent.kind
+        );
+    }
+    let spec = match_spec(game, &opts, &opponent, a.learn.tie_break)?;
+    Ok(LessonSpec { spec })
+}
+
+/// A new lesson: the learner the options ask for, and a log that starts with it.
+fn fresh<G: FullGame>(game: &G, a: &ClassArgs, log: &Path) -> Result<(Lesson<G>, std::fs::File)> {
+    let spec = lesson_spec(game, a)?;
+    let machine = match &spec.spec.learner {
+        crate::learn::Source::Loaded(m) => m.clone(),
+        crate::learn::Source::Fresh(s) => s.build(game)?,
+    };
+    let began =
+        super::lesson_log::Began::of(&spec, store::to_yaml(game, &machine, game.size_key()));
+    let spec = LessonSpec {
+        spec: crate::learn::MatchSpec {
+            learner: crate::learn::Source::Loaded(machine),
+            ..spec.spec
+        },
+    };
+    let lesson = spec.build(game.clone())?;
     let mut f = std::fs::File::create(log)
         .with_context(|| format!("{}: could not write the log", log.display()))?;
-    let began = super::lesson_log::Began {
-        began: store::to_yaml(game, &machine, game.size_key()),
-    };
     writeln!(f, "{}", serde_json::to_string(&began)?)?;
-    Ok((Lesson::new(game.clone(), machine), f))
+    Ok((lesson, f))
 }
 
 /// The lesson of a log, replayed (a last line cut short by a crash left out), and its events.
@@ -250,7 +294,8 @@ fn replay<G: FullGame>(game: &G, log: &Path, a: &ClassArgs) -> Result<ReplayRepo
         store::check_replace("--save", save, None, a.force)?;
     }
     let (lesson, events) = read_log(game, log)?;
-    let (won, drawn, lost) = lesson.score;
+    let s = lesson.score();
+    let (won, drawn, lost) = (s.wins, s.draws, s.losses);
     let m = lesson.machine();
     if let Some(save) = &a.save {
         store::save_machine(save, game, m)?;

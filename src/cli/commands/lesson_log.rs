@@ -5,14 +5,55 @@ use std::io::BufRead;
 use std::path::Path;
 
 use super::*;
-use crate::learn::lesson::{Event, Lesson};
+use crate::learn::Machine;
+use crate::learn::lesson::{Event, Lesson, LessonSpec};
 
-/// The first line of a lesson's log: the machine as the lesson began (its YAML), so the log
-/// replays on its own.
+/// The first line of a lesson's log: the machine as the lesson began (its YAML) and the
+/// lesson's settings, so the log replays on its own as the lesson it was.
 #[derive(serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Began {
     pub(super) began: String,
+    /// The opponent of the class's game (`perfect`, `random`) [perfect: a log from before it
+    /// was kept].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) opponent: Option<String>,
+    /// The perfect player's tie-break and the engine [the defaults].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) tie_break: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) engine: Option<String>,
+}
+
+impl Began {
+    /// The first line for a lesson of `spec`, its machine written as `yaml`.
+    pub(super) fn of<G: FullGame>(spec: &LessonSpec<G>, yaml: String) -> Began {
+        Began {
+            began: yaml,
+            opponent: Some(spec.spec.opponent.kind().to_string()),
+            tie_break: Some(spec.spec.tie_break.to_string()),
+            engine: Some(spec.spec.engine.to_string()),
+        }
+    }
+
+    /// The lesson this line began: `machine` with the settings it names.
+    fn spec<G: FullGame>(&self, machine: Machine<G>, name: &str) -> Result<LessonSpec<G>> {
+        let bad = |key: &str, e: String| anyhow::anyhow!("{name}: line 1: {key}: {e}");
+        let mut spec = LessonSpec::of(machine);
+        if let Some(o) = &self.opponent {
+            let kind: crate::players::Opponent = o.parse().map_err(|e| bad("opponent", e))?;
+            spec.spec.opponent = crate::learn::Rival::Player(kind);
+        }
+        if let Some(t) = &self.tie_break {
+            spec.spec.tie_break = t.parse().map_err(|e: String| bad("tie_break", e))?;
+        }
+        if let Some(e) = &self.engine {
+            spec.spec.engine = e
+                .parse()
+                .map_err(|e: crate::learn::LearnError| bad("engine", e.to_string()))?;
+        }
+        Ok(spec)
+    }
 }
 
 /// The machine a lesson's log began with, the lesson it leads to (the log replayed and checked
@@ -39,7 +80,8 @@ pub(super) fn read<G: FullGame>(
             Err(e) => bail!("{name}: line {}: {e}", i + 2),
         }
     }
-    let lesson = Lesson::replay(game.clone(), machine.clone(), &events)
-        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let spec = began.spec(machine.clone(), &name.to_string())?;
+    let lesson =
+        Lesson::replay(spec, game.clone(), &events).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     Ok((machine, lesson, events))
 }

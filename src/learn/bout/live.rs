@@ -1,5 +1,9 @@
-//! The game played ply by ply, from positions: the learner's draw, the opponent's move, the
-//! end and its reinforcement, each ply returned to the front end as it is made.
+//! The game played ply by ply, from positions — the one place a game is played a ply at a time,
+//! for every front end: a bout's own game (the screens, `film`, `replay`), each pupil's game in
+//! a class lesson, and the class's game where the pupils are the machine. The learner's draw,
+//! the opponent's move, the ply limit, the box's frame, the end and its reinforcement are all
+//! decided here; the lesson holds [`LiveGame`]s of its own and plays them with
+//! [`Bout::ply_in`].
 
 use crate::game::{Side, Sym, capitalised};
 use crate::learn::ends::End;
@@ -10,11 +14,68 @@ use crate::players::{Player, Turn};
 use super::*;
 
 /// Who chooses the ply about to be played: the bout itself (the learner's draw, the opponent's
-/// move), a person, or a record (the move, and the learner's bead already taken for it).
-pub(super) enum Choice<M> {
+/// move), a person (a pupil, a visitor), or a record (the move, and the learner's bead already
+/// taken for it).
+pub enum Choice<M> {
     Own,
     Person(M),
     Recorded(Option<M>, Option<Drawn>),
+}
+
+/// A game under way, played ply by ply from positions: a bout holds one, a lesson one a pupil.
+pub struct LiveGame<G: Game> {
+    pos: G::Position,
+    history: Vec<G::Position>,
+    moves: Vec<G::Move>,
+    plies: u32,
+    frame: Sym,
+    part: MachineGame,
+    /// The learner's draws: (box, arrow, the ply it was drawn at).
+    drawn: Vec<(usize, usize, u32)>,
+    over: bool,
+}
+
+impl<G: Game> LiveGame<G> {
+    fn new(game: &G) -> LiveGame<G> {
+        let pos = game.start();
+        LiveGame {
+            history: vec![pos.clone()],
+            pos,
+            moves: Vec::new(),
+            plies: 0,
+            frame: Sym::IDENTITY,
+            part: MachineGame::default(),
+            drawn: Vec::new(),
+            over: false,
+        }
+    }
+    /// The position now.
+    pub fn position(&self) -> &G::Position {
+        &self.pos
+    }
+    /// The positions from the start; the last is the one now.
+    pub fn history(&self) -> &[G::Position] {
+        &self.history
+    }
+    /// The moves played, one a ply.
+    pub fn moves(&self) -> &[G::Move] {
+        &self.moves
+    }
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+    /// How the learner's boxes see the board now (the symmetry of its fixed frame, if any).
+    pub fn frame(&self) -> Sym {
+        self.frame
+    }
+    /// The learner's draws so far: (box, arrow, the ply it was drawn at).
+    pub fn draws(&self) -> &[(usize, usize, u32)] {
+        &self.drawn
+    }
+    /// Whether the game has ended (and the learner was reinforced).
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
 }
 
 impl<G: GameDefaults> Bout<G> {
@@ -33,22 +94,39 @@ impl<G: GameDefaults> Bout<G> {
 
     /// Starts a game to be played ply by ply (the opponent asked for takes over first).
     pub fn begin(&mut self) {
-        if self.live.is_some() {
-            return;
+        if self.live.is_none() {
+            self.live = Some(self.new_live());
         }
+    }
+
+    /// A new game to play with [`Bout::ply_in`], beside the bout's own (a lesson plays many at
+    /// once against one learner); the opponent asked for takes over first.
+    pub fn new_live(&mut self) -> LiveGame<G> {
         if let Some(k) = self.pending.take() {
             // An opponent that cannot be had leaves the one playing.
             let _ = self.switch(k);
         }
-        let pos = self.game.start();
-        self.live = Some(Live {
-            history: vec![pos.clone()],
-            pos,
-            plies: 0,
-            frame: Sym::IDENTITY,
-            part: MachineGame::default(),
-            drawn: Vec::new(),
-        });
+        LiveGame::new(&self.game)
+    }
+
+    /// Whether the learner is to draw in `live`: not over, not at its end by the rules or the
+    /// ply limit, the learner's turn.
+    pub fn learner_to_move(&self, live: &LiveGame<G>) -> bool {
+        let g = &self.game;
+        !live.over
+            && g.outcome(&live.pos).is_none()
+            && g.ply_limit().is_none_or(|l| live.plies < l)
+            && g.to_move(&live.pos) == self.learner.boxes.side()
+    }
+
+    /// Whether `live` waits for a move from the learner's other side (a person, a pupil, a
+    /// record): not over, not at its end by the rules or the ply limit, not the learner's turn.
+    pub fn waits_for_other(&self, live: &LiveGame<G>) -> bool {
+        let g = &self.game;
+        !live.over
+            && g.outcome(&live.pos).is_none()
+            && g.ply_limit().is_none_or(|l| live.plies < l)
+            && g.to_move(&live.pos) != self.learner.boxes.side()
     }
 
     /// The legal moves of the person to move, in the order [`Bout::person_move`] takes them, or
@@ -94,20 +172,44 @@ impl<G: GameDefaults> Bout<G> {
             return Err("a move after the game's end".into());
         }
         let learner = g.to_move(pos) == self.learner.boxes.side();
+        let mut live = self.live.take().ok_or("no game")?;
         let drawn = match mv {
-            Some(m) if !g.moves(pos).contains(&m) => {
-                return Err(format!("{} is not legal here", g.format_move_at(pos, m)));
-            }
-            Some(m) if learner => self.learner_given(m)?,
-            None if !learner => return Err("a resignation where the machine is not to move".into()),
-            _ => None,
+            Some(m) if !g.moves(&live.pos).contains(&m) => Err(format!(
+                "{} is not legal here",
+                g.format_move_at(&live.pos, m)
+            )),
+            Some(m) if learner => self.learner_given(&mut live, m),
+            None if !learner => Err("a resignation where the machine is not to move".into()),
+            _ => Ok(None),
         };
+        self.live = Some(live);
+        let drawn = drawn?;
         (self.ply_with(Choice::Recorded(mv, drawn))).ok_or_else(|| "no ply could be played".into())
     }
 
+    /// A ply of the bout's own game (begun if none is); the game is dropped once it ends.
     pub(super) fn ply_with(&mut self, choice: Choice<G::Move>) -> Option<Ply<G::Move>> {
         self.begin();
-        let live = self.live.as_ref()?;
+        let mut live = self.live.take()?;
+        let ply = self.ply_in(&mut live, choice);
+        if !live.over {
+            self.live = Some(live);
+        }
+        ply
+    }
+
+    /// Plays one ply of `live`: the end (by the rules or the game's ply limit) if it has come,
+    /// else the move `choice` asks for — the learner's draw on its turn, the opponent's or the
+    /// person's move on the other — and the end that move makes. `None` when nothing can be
+    /// played: the game is over, or a person is to move and `choice` gives no move.
+    pub fn ply_in(
+        &mut self,
+        live: &mut LiveGame<G>,
+        choice: Choice<G::Move>,
+    ) -> Option<Ply<G::Move>> {
+        if live.over {
+            return None;
+        }
         let side = self.game.to_move(&live.pos);
         let mut ply = Ply {
             side,
@@ -118,38 +220,39 @@ impl<G: GameDefaults> Bout<G> {
         };
         if let Some(r) = self.over(&live.pos) {
             let why = self.why_over(&live.pos);
-            ply.ended = Some(self.finish_live(r, why));
+            ply.ended = Some(self.finish_in(live, r, why));
             return Some(ply);
         }
         if let Some(limit) = self.game.ply_limit().filter(|&l| live.plies >= l) {
             let why = (format!("{limit} plies without an end: a draw"), End::Limit);
-            ply.ended = Some(self.finish_live(GameResult::Draw, why));
+            ply.ended = Some(self.finish_in(live, GameResult::Draw, why));
             return Some(ply);
         }
-        let chosen = match (side == self.learner.boxes.side(), choice) {
+        let learner = side == self.learner.boxes.side();
+        let chosen = match (learner, choice) {
             (_, Choice::Recorded(mv, drawn)) => {
                 ply.drawn = drawn;
                 mv
             }
-            (true, _) => self.learner_ply(&mut ply),
+            (true, _) => self.learner_ply(live, &mut ply),
             (false, Choice::Person(mv)) => Some(mv),
             (false, _) if matches!(self.opposition, Opposition::Person) => return None,
-            (false, _) => self.opponent_ply(&mut ply),
+            (false, _) => self.opponent_ply(live, &mut ply),
         };
         let Some(mv) = chosen else {
             // The side to move resigned: the learner's empty box, or a player with no move.
-            let r = if side == self.learner.boxes.side() {
+            let r = if learner {
                 GameResult::Loss
             } else {
                 GameResult::Win
             };
             let why = (self.why_resigned(side, &ply), End::Resigned(side));
-            ply.ended = Some(self.finish_live(r, why));
+            ply.ended = Some(self.finish_in(live, r, why));
             return Some(ply);
         };
         ply.mv = Some(mv);
-        let live = self.live.as_mut()?;
         live.pos = self.game.play(&live.pos, mv);
+        live.moves.push(mv);
         live.plies += 1;
         let mode = self.learner.boxes.mode();
         live.frame = mode.frame_after(&self.game, live.plies, &live.pos, live.frame);
@@ -158,7 +261,7 @@ impl<G: GameDefaults> Bout<G> {
         let pos = live.pos.clone();
         if let Some(r) = self.over(&pos) {
             let why = self.why_over(&pos);
-            ply.ended = Some(self.finish_live(r, why));
+            ply.ended = Some(self.finish_in(live, r, why));
         }
         Some(ply)
     }
@@ -191,10 +294,8 @@ impl<G: GameDefaults> Bout<G> {
         }
     }
 
-    /// The learner's move in the game under way (its stand-in's, if it has one); `None`: it
-    /// resigns.
-    pub(super) fn learner_ply(&mut self, ply: &mut Ply<G::Move>) -> Option<G::Move> {
-        let live = self.live.as_mut()?;
+    /// The learner's move in `live` (its stand-in's, if it has one); `None`: it resigns.
+    fn learner_ply(&mut self, live: &mut LiveGame<G>, ply: &mut Ply<G::Move>) -> Option<G::Move> {
         let g = &self.game;
         if let Some(stand_in) = &mut self.stand_in {
             let turn = Turn {
@@ -214,7 +315,7 @@ impl<G: GameDefaults> Bout<G> {
                         box_index: b,
                         arrow: Some(a),
                     });
-                    live.drawn.push((b, a));
+                    live.drawn.push((b, a, live.plies));
                 }
                 Some(mv)
             }
@@ -228,16 +329,18 @@ impl<G: GameDefaults> Bout<G> {
         }
     }
 
-    /// The learner's move `mv` in the game under way as a record gives it: the bead that stands
-    /// for it taken as drawn (`None`: a forced move, no bead). `Err` when its box has no such
-    /// arrow.
-    fn learner_given(&mut self, mv: G::Move) -> Result<Option<Drawn>, String> {
-        let live = self.live.as_mut().ok_or("no game")?;
+    /// The learner's move `mv` in `live` as a record gives it: the bead that stands for it
+    /// taken as drawn (`None`: a forced move, no bead). `Err` when its box has no such arrow.
+    fn learner_given(
+        &mut self,
+        live: &mut LiveGame<G>,
+        mv: G::Move,
+    ) -> Result<Option<Drawn>, String> {
         let g = &self.game;
         let part = &mut live.part;
         match (self.learner).choose_given(g, &live.pos, live.plies, live.frame, part, mv) {
             Some(Some((b, a))) => {
-                live.drawn.push((b, a));
+                live.drawn.push((b, a, live.plies));
                 Ok(Some(Drawn {
                     box_index: b,
                     arrow: Some(a),
@@ -251,9 +354,8 @@ impl<G: GameDefaults> Bout<G> {
         }
     }
 
-    /// The opponent's move in the game under way; `None`: it resigns.
-    pub(super) fn opponent_ply(&mut self, ply: &mut Ply<G::Move>) -> Option<G::Move> {
-        let live = self.live.as_mut()?;
+    /// The opponent's move in `live`; `None`: it resigns.
+    fn opponent_ply(&mut self, live: &mut LiveGame<G>, ply: &mut Ply<G::Move>) -> Option<G::Move> {
         let g = &self.game;
         let turn = Turn {
             ply: live.plies,
@@ -276,24 +378,16 @@ impl<G: GameDefaults> Bout<G> {
         }
     }
 
-    /// Ends the game under way with `result`: reinforces both machines, counts it, and says
-    /// what changed.
-    pub(super) fn finish_live(
+    /// Ends `live` with `result`: reinforces both machines, counts it, and says what changed.
+    fn finish_in(
         &mut self,
+        live: &mut LiveGame<G>,
         result: GameResult,
         (why, end): (String, End<G::Reason>),
     ) -> Reinforced {
         self.ends.add(&end.name(&self.game), 1);
-        let Some(live) = self.live.take() else {
-            return Reinforced {
-                game: self.learner.games_played,
-                result,
-                changes: Vec::new(),
-                emptied: Vec::new(),
-                why,
-            };
-        };
-        let mut boxes: Vec<usize> = live.drawn.iter().map(|&(b, _)| b).collect();
+        live.over = true;
+        let mut boxes: Vec<usize> = live.drawn.iter().map(|&(b, _, _)| b).collect();
         boxes.sort_unstable();
         boxes.dedup();
         let before: Vec<Vec<u32>> = boxes

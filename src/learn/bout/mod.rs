@@ -12,14 +12,15 @@ use std::sync::Arc;
 
 use super::engine::{Ends, Enumerated, GameState, RivalGame, Table};
 use super::lazy::{MatchboxPlayer, Scratch};
-use super::{Engine, GameDefaults, GameResult, Machine, MachineGame, Score};
-use crate::game::{Game, Side, Sym};
+use super::{Engine, GameDefaults, GameResult, Machine, Score};
+use crate::game::{Game, Side};
 use crate::players::{Builtin, Opponent, RandomPlayer};
 use crate::solve::{SharedValues, TieBreak, Value};
 
 pub use super::against::{Against, BoutError, Hint};
 
 mod live;
+pub use live::{Choice, LiveGame};
 mod prepare;
 mod run;
 
@@ -96,17 +97,6 @@ pub struct Ply<M> {
     pub ended: Option<Reinforced>,
 }
 
-/// The game being played ply by ply, from positions.
-struct Live<G: Game> {
-    pos: G::Position,
-    history: Vec<G::Position>,
-    plies: u32,
-    frame: Sym,
-    part: MachineGame,
-    /// The learner's draws: (box, arrow).
-    drawn: Vec<(usize, usize)>,
-}
-
 /// A learner against its opponent; see the module documentation.
 pub struct Bout<G: GameDefaults> {
     game: G,
@@ -126,7 +116,7 @@ pub struct Bout<G: GameDefaults> {
     table: Option<Table>,
     /// The perfect player's values once solved, and the start's value for the side to move.
     values: Option<(SharedValues<G>, Value)>,
-    live: Option<Live<G>>,
+    live: Option<LiveGame<G>>,
     st: GameState,
     rival_game: RivalGame,
     scratch: Scratch<G>,

@@ -16,8 +16,9 @@ use super::*;
 
 impl<G: GameDefaults> Bout<G> {
     /// A bout of `learner` against `opponent`. Big games are enumerated, solved and compiled
-    /// here (minutes for Hexapawn 5×6): `progress` hears each step.
-    pub fn new(
+    /// here (minutes for Hexapawn 5×6): `progress` hears each step. Only a spec builds one
+    /// ([`crate::learn::MatchSpec::build`]).
+    pub(in crate::learn) fn new(
         game: G,
         learner: Machine<G>,
         opponent: Against<G>,
@@ -49,7 +50,7 @@ impl<G: GameDefaults> Bout<G> {
     }
 
     /// As [`Bout::new`], on a game already enumerated (its graph is not built again).
-    pub fn on_graph(
+    pub(in crate::learn) fn on_graph(
         enumerated: Arc<Enumerated<G>>,
         learner: Machine<G>,
         opponent: Against<G>,

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::*;
 use crate::learn::{BoxSet, Machine};
-use crate::players::{Builtin, RandomPlayer};
+use crate::players::Opponent;
 
 /// Who the machine plays in the class's game while the class is the machine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -31,16 +31,12 @@ impl RelayOpponent {
         }
     }
 
-    /// The player itself, for a game of `game`.
-    pub(super) fn player<G: GameDefaults>(self, game: &G) -> Result<Builtin<G>, LessonError> {
-        Ok(match self {
-            RelayOpponent::Random => Builtin::Random(RandomPlayer),
-            RelayOpponent::Perfect => {
-                let (values, _) = crate::learn::perfect_values(game, Default::default())
-                    .map_err(|e| LessonError::NoOpponent(e.to_string()))?;
-                Builtin::perfect(values, Default::default())
-            }
-        })
+    /// The opponent's kind, as every match names it.
+    pub fn kind(self) -> Opponent {
+        match self {
+            RelayOpponent::Perfect => Opponent::Perfect,
+            RelayOpponent::Random => Opponent::Random,
+        }
     }
 }
 
@@ -59,8 +55,7 @@ impl<G: GameDefaults> Lesson<G> {
             return Err(LessonError::HeldByPupils);
         }
         let mut events = self.abandon_all();
-        self.machine.reset();
-        self.score = (0, 0, 0);
+        self.bout.reset();
         self.last_end = None;
         events.push(self.event(|seq| Event::Reset { seq }));
         Ok(events)
@@ -72,30 +67,31 @@ impl<G: GameDefaults> Lesson<G> {
         if self.dealt() {
             return Err(LessonError::HeldByPupils);
         }
-        let m = &self.machine;
+        let m = self.machine();
         if m.boxes.side() == side {
-            return Err(LessonError::SameSide(self.game.side_name(side).to_string()));
+            return Err(LessonError::SameSide(
+                self.game().side_name(side).to_string(),
+            ));
         }
         let (mode, forced) = (m.boxes.mode(), m.boxes.forced());
         let boxes = match m.boxes.is_lazy() {
-            true => BoxSet::lazy(&self.game, side, mode, forced),
-            false => BoxSet::build_with(&self.game, side, mode, forced),
+            true => BoxSet::lazy(self.game(), side, mode, forced),
+            false => BoxSet::build_with(self.game(), side, mode, forced),
         };
         let machine = Machine::new(Arc::new(boxes), m.initial.clone(), m.reinforcement, m.seed);
+        let bout = self.rebuilt(machine)?;
         let mut events = self.abandon_all();
-        self.machine = machine;
-        self.score = (0, 0, 0);
+        self.bout = bout;
         self.last_end = None;
         events.push(self.event(|seq| Event::SideChanged { seq, side }));
         Ok(events)
     }
 
-    /// The opponent of the class's game as the machine, from its next move (the boxes need not
-    /// be dealt: it is kept for when they are).
+    /// The opponent of the class's game as the machine, from its next game (the boxes need
+    /// not be dealt: it is kept for when they are).
     pub fn set_opponent(&mut self, opponent: RelayOpponent) -> Result<Vec<Event>, LessonError> {
-        if let Some(relay) = &mut self.relay {
-            relay.set_opponent(opponent.player(&self.game)?);
-        }
+        (self.bout.set_opponent(opponent.kind()))
+            .map_err(|e| LessonError::NoOpponent(e.to_string()))?;
         self.relay_opponent = opponent;
         Ok(vec![
             self.event(|seq| Event::OpponentChanged { seq, opponent }),

@@ -7,20 +7,31 @@
 //! write to the lesson's log. The machine at any moment is the replay of its log
 //! ([`Lesson::replay`]): pupils' moves are the only input, and the machine's draws come from its
 //! own seeded generator in the order the log gives.
+//!
+//! A lesson is a match whose opponent is the class: it is built from a [`LessonSpec`] (a
+//! [`crate::learn::MatchSpec`]) into one [`Bout`], and every game in it — each pupil's, and the
+//! class's game where the pupils hold the boxes — is a [`LiveGame`] the bout plays ply by ply
+//! ([`Bout::ply_in`]): the same draws, ply limit, frames and reinforcement as `train` and
+//! `watch`.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 mod controls;
+mod play;
 mod record;
 mod relay;
+mod spec;
 pub use controls::RelayOpponent;
+pub use play::{Finished, GameView, Learned};
 pub use record::{Recorded, recorded};
 pub use relay::{HeldBox, RelayView};
+pub use spec::LessonSpec;
 
-use super::{GameDefaults, GameResult, Machine, MachineGame, MachineMove};
-use crate::game::{Game, Side, Sym};
+use super::bout::{Bout, Choice, LiveGame};
+use super::{GameDefaults, GameResult, Machine, Score};
+use crate::game::{Game, Side};
 use crate::rng::{derive_seed, rng_from_seed, uniform_below};
 
 /// A pupil, by the number the lesson gave them.
@@ -102,7 +113,14 @@ pub enum Event {
         game: GameId,
         pupil: PupilId,
     },
-    /// The perfect player's move in the class's game.
+    /// The box waiting for `pupil` was drawn for them (the teacher's "draw for them", or the
+    /// class's time for a tap ran out).
+    DrawnFor {
+        seq: u64,
+        game: GameId,
+        pupil: PupilId,
+    },
+    /// The opponent's move in the class's game.
     Answered {
         seq: u64,
         game: GameId,
@@ -141,11 +159,49 @@ impl Event {
             | Event::RelayStarted { seq, .. }
             | Event::Waiting { seq, .. }
             | Event::Tapped { seq, .. }
+            | Event::DrawnFor { seq, .. }
             | Event::Answered { seq, .. }
             | Event::Reset { seq }
             | Event::SideChanged { seq, .. }
             | Event::OpponentChanged { seq, .. } => *seq,
         }
+    }
+}
+
+impl Event {
+    /// The event in words, for an error that names it: "event 37, game 5's move b2".
+    pub fn words(&self) -> String {
+        let what = match self {
+            Event::Joined { pupil, name, .. } => format!("pupil {pupil} ({name}) joining"),
+            Event::Left { pupil, .. } => format!("pupil {pupil} leaving"),
+            Event::Started { game, pupil, .. } => format!("pupil {pupil} starting game {game}"),
+            Event::Moved { game, mv, .. } => format!("the pupil's move {mv} in game {game}"),
+            Event::Drew { game, mv, .. } => format!("the machine's move {mv} in game {game}"),
+            Event::Resigned { game, .. } => format!("the machine resigning game {game}"),
+            Event::Ended { game, result, .. } => {
+                format!("game {game} ending in the machine's {result}")
+            }
+            Event::Abandoned { game, .. } => format!("game {game} abandoned"),
+            Event::Dealt { .. } => "the boxes dealt".into(),
+            Event::Collected { .. } => "the boxes collected".into(),
+            Event::RelayStarted { game, .. } => format!("the class's game {game} starting"),
+            Event::Waiting {
+                game, box_index, ..
+            } => {
+                format!("game {game} waiting at box {}", box_index + 1)
+            }
+            Event::Tapped { game, pupil, .. } => format!("pupil {pupil}'s tap in game {game}"),
+            Event::DrawnFor { game, pupil, .. } => {
+                format!("a bead drawn for pupil {pupil} in game {game}")
+            }
+            Event::Answered { game, mv, .. } => format!("the opponent's move {mv} in game {game}"),
+            Event::Reset { .. } => "the machine reset".into(),
+            Event::SideChanged { .. } => "the machine turned round".into(),
+            Event::OpponentChanged { opponent, .. } => {
+                format!("the opponent changed to {}", opponent.name())
+            }
+        };
+        format!("event {} ({what})", self.seq())
     }
 }
 
@@ -176,7 +232,9 @@ pub enum LessonError {
     NotDealt,
     #[error("no box of yours is waiting for a bead")]
     NotYourBox,
-    #[error("the class's game needs the perfect player: {0}")]
+    #[error("no pupil is here to hold the boxes: deal them once pupils have joined")]
+    NobodyToDeal,
+    #[error("the class's game needs {0}")]
     NoOpponent(String),
 }
 
@@ -185,64 +243,37 @@ pub enum LessonError {
 pub struct Pupil {
     pub name: String,
     /// The pupil's wins, draws and losses (theirs, not the machine's).
-    pub won: u64,
-    pub drawn: u64,
-    pub lost: u64,
+    pub score: Score,
     pub game: Option<GameId>,
 }
 
 /// A game under way between a pupil and the machine.
 struct ClassGame<G: Game> {
     pupil: PupilId,
-    pos: G::Position,
-    plies: u32,
-    frame: Sym,
-    part: MachineGame,
-    /// The machine's draws: (box, arrow, its move as written).
-    drawn: Vec<(usize, usize, String)>,
+    live: LiveGame<G>,
 }
 
-/// What a game looks like to the pupil playing it, after their command.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct GameView {
-    pub game: GameId,
-    /// The pupil's side, by name.
-    pub side: String,
-    /// The position, as the game writes it.
-    pub position: String,
-    /// The position as a diagram, a line a rank.
-    pub board: Vec<String>,
-    /// The moves the pupil may make now (empty when the game is over or not their turn).
-    pub legal: Vec<String>,
-    /// The machine's last move, if it has moved.
-    pub machine_move: Option<String>,
-    /// How the game ended, for the pupil: their result and what the machine learned.
-    pub over: Option<Finished>,
-}
-
-/// A finished game, for the pupil who played it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Finished {
-    /// The pupil's result.
-    pub result: GameResult,
-    /// Each box the machine drew from: (box number from 1, its move, the change in beads).
-    pub learned: Vec<(usize, String, i64)>,
+/// The game finished last, as the projector and a late view show it.
+struct LastEnd {
+    game: GameId,
+    position: String,
+    board: Vec<String>,
+    machine_move: Option<String>,
 }
 
 /// One machine and the games a class plays against it; see the module documentation.
 pub struct Lesson<G: GameDefaults> {
-    game: G,
-    machine: Machine<G>,
+    /// The machine and whom it plays in the class's game.
+    bout: Bout<G>,
+    /// What the bout was built from (for a machine turned round).
+    spec: spec::Settings,
     pupils: BTreeMap<PupilId, Pupil>,
     games: BTreeMap<GameId, ClassGame<G>>,
     next_pupil: PupilId,
     next_game: GameId,
     seq: u64,
-    /// Games finished in this lesson, from the machine's side: won, drawn, lost.
-    pub score: (u64, u64, u64),
     names: crate::rng::Rng,
-    /// The game finished last: its number, final position, diagram and the machine's last move.
-    last_end: Option<(GameId, String, Vec<String>, Option<String>)>,
+    last_end: Option<LastEnd>,
     /// The boxes dealt out, while the class is the machine.
     relay: Option<relay::Relay<G>>,
     /// Who the machine plays in the class's game as the machine.
@@ -259,35 +290,39 @@ const ANIMALS: [&str; 16] = [
 ];
 
 impl<G: GameDefaults> Lesson<G> {
-    /// A lesson of `machine` on `game`. Pupils' names come from a generator seeded from the
+    /// A lesson around a built bout. Pupils' names come from a generator seeded from the
     /// machine's seed, so a replay names them alike.
-    pub fn new(game: G, machine: Machine<G>) -> Lesson<G> {
-        let names = rng_from_seed(derive_seed(machine.seed, 0x6c65_7373_6f6e));
+    fn around(bout: Bout<G>, spec: spec::Settings, relay_opponent: RelayOpponent) -> Lesson<G> {
+        let names = rng_from_seed(derive_seed(bout.learner().seed, 0x6c65_7373_6f6e));
         Lesson {
-            game,
-            machine,
+            bout,
+            spec,
             pupils: BTreeMap::new(),
             games: BTreeMap::new(),
             next_pupil: 1,
             next_game: 1,
             seq: 0,
-            score: (0, 0, 0),
             names,
             last_end: None,
             relay: None,
-            relay_opponent: RelayOpponent::Perfect,
+            relay_opponent,
         }
     }
 
     pub fn game(&self) -> &G {
-        &self.game
+        self.bout.game()
     }
     pub fn machine(&self) -> &Machine<G> {
-        &self.machine
+        self.bout.learner()
     }
     /// Gives the machine back, its games finished in the lesson learned from.
     pub fn into_machine(self) -> Machine<G> {
-        self.machine
+        self.bout.into_machines().0
+    }
+    /// The machine's results in the lesson since it began (or was reset, or turned round): the
+    /// pupils' games and the class's games alike.
+    pub fn score(&self) -> &Score {
+        self.bout.score()
     }
     pub fn pupils(&self) -> &BTreeMap<PupilId, Pupil> {
         &self.pupils
@@ -298,7 +333,7 @@ impl<G: GameDefaults> Lesson<G> {
     }
     /// The pupil's side: the side the machine does not play.
     pub fn pupil_side(&self) -> Side {
-        self.machine.boxes.side().other()
+        self.machine().boxes.side().other()
     }
 
     fn event(&mut self, make: impl FnOnce(u64) -> Event) -> Event {
@@ -319,9 +354,7 @@ impl<G: GameDefaults> Lesson<G> {
         );
         let pupil = Pupil {
             name: name.clone(),
-            won: 0,
-            drawn: 0,
-            lost: 0,
+            score: Score::default(),
             game: None,
         };
         self.pupils.insert(id, pupil);
@@ -330,6 +363,7 @@ impl<G: GameDefaults> Lesson<G> {
             pupil: id,
             name,
         });
+        self.relay_join(id);
         (id, vec![e])
     }
 
@@ -355,241 +389,24 @@ impl<G: GameDefaults> Lesson<G> {
         }
         self.event(|seq| Event::Abandoned { seq, game })
     }
-}
 
-impl<G: GameDefaults> Lesson<G> {
-    /// Starts a game for `pupil` (who may have one game at a time); the machine moves first
-    /// where its side does.
-    pub fn start(&mut self, pupil: PupilId) -> Result<(GameView, Vec<Event>), LessonError> {
-        let p = self.pupils.get(&pupil).ok_or(LessonError::NoPupil(pupil))?;
-        if let Some(g) = p.game {
-            return Err(LessonError::GameUnderWay(g));
-        }
-        if self.relay.is_some() {
-            return Err(LessonError::Dealt);
-        }
-        let id = self.next_game;
-        self.next_game += 1;
-        if let Some(p) = self.pupils.get_mut(&pupil) {
-            p.game = Some(id);
-        }
-        let g = ClassGame {
-            pupil,
-            pos: self.game.start(),
-            plies: 0,
-            frame: Sym::IDENTITY,
-            part: MachineGame::default(),
-            drawn: Vec::new(),
-        };
-        self.games.insert(id, g);
-        let mut events = vec![self.event(|seq| Event::Started {
-            seq,
-            game: id,
-            pupil,
-        })];
-        let over = self.machine_turns(id, &mut events);
-        Ok((self.view(id, over), events))
-    }
-
-    /// The pupil's move `text` in their game `game`, then the machine's answer; at the game's
-    /// end the machine is reinforced and the view says what it learned.
-    pub fn play(
-        &mut self,
-        pupil: PupilId,
-        game: GameId,
-        text: &str,
-    ) -> Result<(GameView, Vec<Event>), LessonError> {
-        let p = self.pupils.get(&pupil).ok_or(LessonError::NoPupil(pupil))?;
-        let yours = p.game.ok_or(LessonError::NoGame)?;
-        if yours != game {
-            return Err(LessonError::NotYourGame { given: game, yours });
-        }
-        let g = self.games.get(&game).ok_or(LessonError::NoGame)?;
-        if self.game.to_move(&g.pos) != self.pupil_side() {
-            return Err(LessonError::NotYourTurn);
-        }
-        let mv = self.game.parse_move(&g.pos, text.trim()).map_err(|_| {
-            let legal: Vec<String> = (self.game.moves(&g.pos).into_iter())
-                .map(|m| self.game.format_move_at(&g.pos, m))
-                .collect();
-            LessonError::Illegal {
-                text: crate::text::quote(text),
-                legal: legal.join(", "),
-            }
-        })?;
-        let written = self.game.format_move_at(&g.pos, mv);
-        self.advance(game, mv);
-        let mut events = vec![self.event(|seq| Event::Moved {
-            seq,
-            game,
-            mv: written,
-        })];
-        let over = self.machine_turns(game, &mut events);
-        Ok((self.view(game, over), events))
-    }
-
-    /// Plays `mv` in game `id` (legal there).
-    fn advance(&mut self, id: GameId, mv: G::Move) {
-        let mode = self.machine.boxes.mode();
-        if let Some(g) = self.games.get_mut(&id) {
-            g.pos = self.game.play(&g.pos, mv);
-            g.plies += 1;
-            g.frame = mode.frame_after(&self.game, g.plies, &g.pos, g.frame);
-        }
-    }
-
-    /// The machine moves while it is its turn; ends the game when it is over. Returns the
-    /// finished game, if it ended.
-    fn machine_turns(&mut self, id: GameId, events: &mut Vec<Event>) -> Option<Finished> {
-        let side = self.machine.boxes.side();
-        loop {
-            let g = self.games.get_mut(&id)?;
-            if let Some(o) = self.game.outcome(&g.pos) {
-                let result = super::lazy::result_for(o.winner, side);
-                return Some(self.finish(id, result, events));
-            }
-            if self.game.to_move(&g.pos) != side {
-                return None;
-            }
-            let pos = g.pos.clone();
-            match (self.machine).choose(&self.game, &pos, g.plies, g.frame, &mut g.part) {
-                MachineMove::Move { mv, drawn } => {
-                    let written = self.game.format_move_at(&pos, mv);
-                    if let Some((b, a)) = drawn {
-                        g.drawn.push((b, a, written.clone()));
-                    }
-                    self.advance(id, mv);
-                    events.push(self.event(|seq| Event::Drew {
-                        seq,
-                        game: id,
-                        mv: written,
-                        drawn,
-                    }));
-                }
-                MachineMove::Resign { box_index } => {
-                    events.push(self.event(|seq| Event::Resigned {
-                        seq,
-                        game: id,
-                        box_index,
-                    }));
-                    return Some(self.finish(id, GameResult::Loss, events));
-                }
-            }
-        }
-    }
-
-    /// Ends game `id` with the machine's `result`: reinforces the machine, counts the game.
-    fn finish(&mut self, id: GameId, result: GameResult, events: &mut Vec<Event>) -> Finished {
-        let Some(g) = self.games.remove(&id) else {
-            return Finished {
-                result: result.for_opponent(),
-                learned: Vec::new(),
-            };
-        };
-        let learned = self.learn_from(id, &g.pos, &g.drawn, &g.part, result);
-        match result {
-            GameResult::Win => self.score.0 += 1,
-            GameResult::Draw => self.score.1 += 1,
-            GameResult::Loss => self.score.2 += 1,
-        }
-        if let Some(p) = self.pupils.get_mut(&g.pupil) {
-            p.game = None;
-            match result.for_opponent() {
-                GameResult::Win => p.won += 1,
-                GameResult::Draw => p.drawn += 1,
-                GameResult::Loss => p.lost += 1,
-            }
-        }
-        events.push(self.event(|seq| Event::Ended {
-            seq,
-            game: id,
-            result,
-        }));
-        Finished {
-            result: result.for_opponent(),
-            learned,
-        }
-    }
-
-    /// Reinforces the machine for a finished game `id` (ended at `pos`, its draws `drawn`) and
-    /// keeps it as the game finished last; what each box drawn from learned: (box number from 1,
-    /// its move, the change in beads). Both ways of playing the lesson end their games here.
-    fn learn_from(
-        &mut self,
-        id: GameId,
-        pos: &G::Position,
-        drawn: &[(usize, usize, String)],
-        part: &MachineGame,
-        result: GameResult,
-    ) -> Vec<(usize, String, i64)> {
-        let before: Vec<u32> = (drawn.iter())
-            .map(|&(b, a, _)| self.machine.beads_in(b)[a].get())
-            .collect();
-        self.machine.reinforce(&part.played, result);
-        self.last_end = Some((
-            id,
-            self.game.format_position(pos),
-            self.game.diagram(pos),
-            drawn.last().map(|d| d.2.clone()),
-        ));
-        (drawn.iter().zip(before))
-            .map(|(&(b, a, ref mv), was)| {
-                let now = self.machine.beads_in(b)[a].get();
-                (b + 1, mv.clone(), now as i64 - was as i64)
-            })
-            .collect()
-    }
-
-    /// The pupil's view of game `id` (`over` once it has ended).
-    fn view(&self, id: GameId, over: Option<Finished>) -> GameView {
-        let side = self.game.side_name(self.pupil_side()).to_string();
-        let Some(g) = self.games.get(&id) else {
-            let (position, board, machine_move) = match &self.last_end {
-                Some((g, p, b, m)) if *g == id => (p.clone(), b.clone(), m.clone()),
-                _ => Default::default(),
-            };
-            return GameView {
-                game: id,
-                side,
-                position,
-                board,
-                legal: Vec::new(),
-                machine_move,
-                over,
-            };
-        };
-        let legal = match self.game.to_move(&g.pos) == self.pupil_side() {
-            true => (self.game.moves(&g.pos).into_iter())
-                .map(|m| self.game.format_move_at(&g.pos, m))
-                .collect(),
-            false => Vec::new(),
-        };
-        GameView {
-            game: id,
-            side,
-            position: self.game.format_position(&g.pos),
-            board: self.game.diagram(&g.pos),
-            legal,
-            machine_move: g.drawn.last().map(|d| d.2.clone()),
-            over,
-        }
-    }
-
-    /// The lesson a log makes from `machine` as it stood when the lesson began: each pupil's
-    /// join, move and departure done again, and everything the lesson did in answer checked
-    /// against the log.
-    pub fn replay(game: G, machine: Machine<G>, log: &[Event]) -> Result<Lesson<G>, LessonError> {
-        let mut lesson = Lesson::new(game, machine);
+    /// The lesson a log makes from the lesson `spec` builds (the machine as it stood when the
+    /// lesson began): each pupil's join, move and departure done again, and everything the
+    /// lesson did in answer checked against the log.
+    pub fn replay(spec: LessonSpec<G>, game: G, log: &[Event]) -> Result<Lesson<G>, LessonError> {
+        let mut lesson = spec
+            .build(game)
+            .map_err(|e| LessonError::Replay(e.to_string()))?;
         let mut i = 0;
         while i < log.len() {
             let made = lesson.redo(&log[i..])?;
             let want = log.get(i..i + made.len());
             if want != Some(&made[..]) {
                 return Err(LessonError::Replay(format!(
-                    "at event {}: the log has {:?}, the replay {:?}",
+                    "at event {}: the log has {}, the replay {}",
                     i + 1,
-                    log.get(i),
-                    made.first()
+                    log.get(i).map_or("nothing".into(), Event::words),
+                    made.first().map_or("nothing".into(), Event::words),
                 )));
             }
             i += made.len();
@@ -606,11 +423,11 @@ impl<G: GameDefaults> Lesson<G> {
             Event::Abandoned { .. } => (rest.iter())
                 .find(|e| !matches!(e, Event::Abandoned { .. }))
                 .ok_or_else(|| {
-                    LessonError::Replay(format!("a game abandoned for no step: {first:?}"))
+                    LessonError::Replay(format!("a game abandoned for no step: {}", first.words()))
                 })?,
             _ => first,
         };
-        let bad = |what: &str| LessonError::Replay(format!("{what}: {e:?}"));
+        let bad = |what: &str| LessonError::Replay(format!("{what}: {}", e.words()));
         Ok(match e {
             Event::Joined { .. } => self.join().1,
             Event::Left { pupil, .. } => self.leave(*pupil)?,
@@ -623,6 +440,7 @@ impl<G: GameDefaults> Lesson<G> {
             Event::Collected { .. } => self.collect()?,
             Event::RelayStarted { .. } => self.relay_start()?.1,
             Event::Tapped { pupil, .. } => self.draw(*pupil)?.1,
+            Event::DrawnFor { .. } => self.draw_for_holder()?.1,
             Event::Reset { .. } => self.reset()?,
             Event::SideChanged { side, .. } => self.change_side(*side)?,
             Event::OpponentChanged { opponent, .. } => self.set_opponent(*opponent)?,

@@ -59,6 +59,7 @@ pub fn recorded(events: &[Event]) -> (Vec<Recorded>, Option<String>) {
             | Event::Collected { .. }
             | Event::Waiting { .. }
             | Event::Tapped { .. }
+            | Event::DrawnFor { .. }
             | Event::OpponentChanged { .. } => {}
         }
     }

@@ -1,46 +1,33 @@
 //! "The class is the machine": the teacher deals the machine's boxes out among the pupils, and
-//! one game at a time between the machine and the perfect player runs on the projector. When it
+//! one game at a time between the machine and its opponent runs on the projector. When it
 //! reaches a box, the pupil who holds it is asked to draw a bead, and taps; the draw is the
 //! machine's own seeded draw, so the game and the machine are what they would be without the
-//! class, and the log replays them. At the end, each pupil whose box played is told what to take
-//! out or add. A box nobody holds (its holder left, or nobody joined) is drawn by the server.
+//! class (the same games as `train`'s), and the log replays them. At the end, each pupil whose
+//! box played is told what to take out or add, in the box's own words (its label's arrows).
+//! A pupil who joins late is dealt boxes; a leaver's boxes are dealt again; a box nobody holds
+//! is drawn by the server, and the teacher may draw for a pupil who does not tap.
 
 use serde::{Deserialize, Serialize};
 
 use super::*;
-use crate::players::{Builtin, Player, Turn};
-use crate::rng::Rng;
 
 /// The boxes dealt out, and the class's game.
 pub(super) struct Relay<G: Game> {
     /// Each box's holder, by box (from 0).
     pub(super) holders: Vec<Option<PupilId>>,
-    opponent: Builtin<G>,
-    rng: Rng,
+    /// The order boxes are dealt in: by move number, then number.
+    order: Vec<usize>,
     pub(super) game: Option<RelayGame<G>>,
-    /// The class's games as the machine: won, drawn, lost.
-    pub(super) score: (u64, u64, u64),
-}
-
-impl<G: Game> Relay<G> {
-    /// The class's game's opponent from its next move.
-    pub(super) fn set_opponent(&mut self, opponent: Builtin<G>) {
-        self.opponent = opponent;
-    }
+    /// The class's games as the machine.
+    pub(super) score: Score,
 }
 
 /// The game the class plays as the machine.
 pub(super) struct RelayGame<G: Game> {
     id: GameId,
-    pos: G::Position,
-    history: Vec<G::Position>,
-    plies: u32,
-    frame: Sym,
-    part: MachineGame,
+    live: LiveGame<G>,
     /// The moves so far, as written.
     moves: Vec<String>,
-    /// The machine's draws: (box, arrow, its move as written).
-    drawn: Vec<(usize, usize, String)>,
     /// The box waiting for its holder's tap.
     waiting: Option<usize>,
 }
@@ -58,7 +45,7 @@ pub struct RelayView {
     pub over: Option<Finished>,
 }
 
-/// A box a pupil holds, as their phone shows it.
+/// A box a pupil holds, as their phone shows it: in the box's own frame, as its label prints it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HeldBox {
     /// The box's number, from 1.
@@ -74,33 +61,28 @@ impl<G: GameDefaults> Lesson<G> {
     /// Deals the machine's boxes out among the pupils here, by move number (box by box in the
     /// order of the machine's moves, round the pupils), so each pupil's boxes come up in most
     /// games. Games under way against the machine are abandoned; no pupil may start one until
-    /// the boxes are collected ([`Lesson::collect`]).
+    /// the boxes are collected ([`Lesson::collect`]). Refused with no pupil here.
     pub fn deal(&mut self) -> Result<Vec<Event>, LessonError> {
+        let pupils: Vec<PupilId> = self.pupils.keys().copied().collect();
+        if pupils.is_empty() {
+            return Err(LessonError::NobodyToDeal);
+        }
         let mut events = Vec::new();
         let under_way: Vec<GameId> = self.games.keys().copied().collect();
         for g in under_way {
             events.push(self.abandon(g));
         }
-        let score = self.relay.as_ref().map_or((0, 0, 0), |r| r.score);
-        let opponent = match self.relay.take() {
-            Some(r) => r.opponent,
-            None => self.relay_opponent.player(&self.game)?,
-        };
-        let boxes = &self.machine.boxes;
+        let score = self.relay.take().map_or_else(Score::default, |r| r.score);
+        let boxes = &self.machine().boxes;
         let mut order: Vec<usize> = (0..boxes.len()).collect();
         order.sort_by_key(|&b| (boxes.move_number(b), b));
-        let pupils: Vec<PupilId> = self.pupils.keys().copied().collect();
         let mut holders = vec![None; boxes.len()];
-        if !pupils.is_empty() {
-            for (i, b) in order.into_iter().enumerate() {
-                holders[b] = Some(pupils[i % pupils.len()]);
-            }
+        for (i, &b) in order.iter().enumerate() {
+            holders[b] = Some(pupils[i % pupils.len()]);
         }
-        let rng = rng_from_seed(derive_seed(self.machine.seed, 0x0072_656c_6179));
         self.relay = Some(Relay {
             holders,
-            opponent,
-            rng,
+            order,
             game: None,
             score,
         });
@@ -135,32 +117,29 @@ impl<G: GameDefaults> Lesson<G> {
         self.relay.as_ref()?.holders.get(b).copied().flatten()
     }
 
-    /// The class's score as the machine: won, drawn, lost.
-    pub fn relay_score(&self) -> (u64, u64, u64) {
-        self.relay.as_ref().map_or((0, 0, 0), |r| r.score)
+    /// The class's results as the machine.
+    pub fn relay_score(&self) -> Score {
+        self.relay.as_ref().map_or_else(Score::default, |r| r.score)
     }
 
-    /// Starts the class's game on the projector: the machine against the perfect player, until
-    /// the first box that a pupil holds.
+    /// Starts the class's game on the projector: the machine against its opponent, until the
+    /// first box that a pupil holds.
     pub fn relay_start(&mut self) -> Result<(RelayView, Vec<Event>), LessonError> {
-        let relay = self.relay.as_mut().ok_or(LessonError::NotDealt)?;
+        let relay = self.relay.as_ref().ok_or(LessonError::NotDealt)?;
         if let Some(g) = &relay.game {
             return Err(LessonError::GameUnderWay(g.id));
         }
         let id = self.next_game;
         self.next_game += 1;
-        let start = self.game.start();
-        relay.game = Some(RelayGame {
-            id,
-            pos: start.clone(),
-            history: vec![start],
-            plies: 0,
-            frame: Sym::IDENTITY,
-            part: MachineGame::default(),
-            moves: Vec::new(),
-            drawn: Vec::new(),
-            waiting: None,
-        });
+        let live = self.bout.new_live();
+        if let Some(r) = &mut self.relay {
+            r.game = Some(RelayGame {
+                id,
+                live,
+                moves: Vec::new(),
+                waiting: None,
+            });
+        }
         let mut events = vec![self.event(|seq| Event::RelayStarted { seq, game: id })];
         let over = self.relay_turns(&mut events);
         Ok((self.relay_view(over), events))
@@ -169,19 +148,40 @@ impl<G: GameDefaults> Lesson<G> {
     /// The pupil draws a bead from the box waiting for them: the machine's seeded draw, then
     /// the game goes on to the next box a pupil holds (or its end).
     pub fn draw(&mut self, pupil: PupilId) -> Result<(RelayView, Vec<Event>), LessonError> {
-        let relay = self.relay.as_ref().ok_or(LessonError::NotDealt)?;
-        let g = relay.game.as_ref().ok_or(LessonError::NotYourBox)?;
-        let waiting = g.waiting.ok_or(LessonError::NotYourBox)?;
-        if relay.holders.get(waiting).copied().flatten() != Some(pupil) {
+        let (game, holder) = self.waiting_for().ok_or(LessonError::NotYourBox)?;
+        if holder != pupil {
             return Err(LessonError::NotYourBox);
         }
-        let game = g.id;
         let mut events = vec![self.event(|seq| Event::Tapped { seq, game, pupil })];
-        let over = match self.relay_draw(&mut events) {
-            Some(f) => Some(f),
-            None => self.relay_turns(&mut events),
-        };
+        let over = self.relay_turns_from_tap(&mut events);
         Ok((self.relay_view(over), events))
+    }
+
+    /// The box waiting for a pupil's tap drawn for them (the teacher's "draw for them", or the
+    /// time for a tap run out): the same draw as their tap.
+    pub fn draw_for_holder(&mut self) -> Result<(RelayView, Vec<Event>), LessonError> {
+        let (game, pupil) = self.waiting_for().ok_or(LessonError::NotYourBox)?;
+        let mut events = vec![self.event(|seq| Event::DrawnFor { seq, game, pupil })];
+        let over = self.relay_turns_from_tap(&mut events);
+        Ok((self.relay_view(over), events))
+    }
+
+    /// The class's game and the pupil its waiting box waits for, if one does.
+    pub fn waiting_for(&self) -> Option<(GameId, PupilId)> {
+        let g = self.relay.as_ref()?.game.as_ref()?;
+        Some((g.id, self.holder(g.waiting?)?))
+    }
+
+    /// After a tap: the waiting box drawn, and the game on to the next box a pupil holds.
+    fn relay_turns_from_tap(&mut self, events: &mut Vec<Event>) -> Option<Finished> {
+        if let Some(g) = self.relay.as_mut().and_then(|r| r.game.as_mut()) {
+            g.waiting = None;
+        }
+        match self.relay_ply(events) {
+            Step::Ended(f) => Some(f),
+            Step::Played => self.relay_turns(events),
+            Step::Stuck => None,
+        }
     }
 
     /// The class's game as it stands (`over` once it has ended).
@@ -190,12 +190,17 @@ impl<G: GameDefaults> Lesson<G> {
         let (game, board, moves, waiting) = match (g, &self.last_end) {
             (Some(g), _) => (
                 g.id,
-                self.game.diagram(&g.pos),
+                self.game().diagram(g.live.position()),
                 g.moves.clone(),
                 g.waiting.and_then(|b| Some((b + 1, self.holder(b)?))),
             ),
-            (None, Some((id, _, board, _))) => (*id, board.clone(), Vec::new(), None),
-            (None, None) => (0, self.game.diagram(&self.game.start()), Vec::new(), None),
+            (None, Some(e)) => (e.game, e.board.clone(), Vec::new(), None),
+            (None, None) => (
+                0,
+                self.game().diagram(&self.game().start()),
+                Vec::new(),
+                None,
+            ),
         };
         RelayView {
             game,
@@ -218,151 +223,186 @@ impl<G: GameDefaults> Lesson<G> {
     }
 
     /// Box `b` (from 0) as a phone or the projector shows it: its position and each arrow's
-    /// move and beads now.
+    /// move and beads now, in the box's own frame.
     pub fn box_view(&self, b: usize) -> HeldBox {
-        let boxes = &self.machine.boxes;
+        let boxes = &self.machine().boxes;
         let pos = boxes.position(b);
-        let beads = self.machine.beads_in(b);
+        let beads = self.machine().beads_in(b);
         HeldBox {
             number: b + 1,
             move_number: boxes.move_number(b),
-            board: self.game.diagram(&pos),
+            board: self.game().diagram(&pos),
             arrows: (boxes.arrows(b).iter().zip(beads))
-                .map(|(&mv, n)| (self.game.format_move_at(&pos, mv), n.get()))
+                .map(|(&mv, n)| (self.game().format_move_at(&pos, mv), n.get()))
                 .collect(),
         }
     }
+}
 
-    /// A pupil leaves while the boxes are dealt: their boxes are held by nobody (the server
-    /// draws them), and a box waiting for them is drawn now.
-    pub(super) fn relay_leave(&mut self, pupil: PupilId, events: &mut Vec<Event>) {
+/// What one ply of the class's game did.
+enum Step {
+    Played,
+    Ended(Finished),
+    /// Nothing could be played (no game, or it waits for a move nobody gives).
+    Stuck,
+}
+
+impl<G: GameDefaults> Lesson<G> {
+    /// A pupil joins while the boxes are dealt: boxes nobody holds go to them, then boxes from
+    /// the pupils who hold the most, until theirs is a fair share (none, where the class has
+    /// more pupils than the machine has boxes: they watch). A box waiting for a tap stays with
+    /// its holder.
+    pub(super) fn relay_join(&mut self, pupil: PupilId) {
         let Some(relay) = &mut self.relay else {
             return;
         };
-        for h in relay.holders.iter_mut().filter(|h| **h == Some(pupil)) {
-            *h = None;
-        }
         let waiting = relay.game.as_ref().and_then(|g| g.waiting);
-        if waiting.is_some() && self.relay_draw(events).is_none() {
-            self.relay_turns(events);
+        for &b in &relay.order {
+            if relay.holders[b].is_none() {
+                relay.holders[b] = Some(pupil);
+            }
+        }
+        loop {
+            let mut counts: BTreeMap<PupilId, usize> = BTreeMap::new();
+            for h in relay.holders.iter().flatten() {
+                *counts.entry(*h).or_default() += 1;
+            }
+            let mine = counts.get(&pupil).copied().unwrap_or(0);
+            // The holder of the most boxes (the first such, by number).
+            let Some((&most, &n)) = counts.iter().rev().max_by_key(|(_, n)| **n) else {
+                break;
+            };
+            if most == pupil || n <= mine + 1 {
+                break;
+            }
+            // Their last box in the order of dealing, not one waiting for a tap.
+            let given = (relay.order.iter().rev())
+                .find(|&&b| relay.holders[b] == Some(most) && Some(b) != waiting);
+            match given {
+                Some(&b) => relay.holders[b] = Some(pupil),
+                None => break,
+            }
+        }
+    }
+
+    /// A pupil leaves while the boxes are dealt: their boxes are dealt again among the pupils
+    /// here, to those who hold fewest (the server draws them if nobody is here); a box that
+    /// waited for them waits for its new holder, or is drawn now.
+    pub(super) fn relay_leave(&mut self, pupil: PupilId, events: &mut Vec<Event>) {
+        let pupils: Vec<PupilId> = self.pupils.keys().copied().collect();
+        let Some(relay) = &mut self.relay else {
+            return;
+        };
+        let mut counts: BTreeMap<PupilId, usize> = pupils.iter().map(|&p| (p, 0)).collect();
+        for h in relay.holders.iter().flatten() {
+            if let Some(n) = counts.get_mut(h) {
+                *n += 1;
+            }
+        }
+        for &b in &relay.order {
+            if relay.holders[b] != Some(pupil) {
+                continue;
+            }
+            let fewest = counts.iter().min_by_key(|(_, n)| **n).map(|(&p, _)| p);
+            relay.holders[b] = fewest;
+            if let Some(p) = fewest {
+                *counts.entry(p).or_default() += 1;
+            }
+        }
+        let Some(g) = relay.game.as_ref() else {
+            return;
+        };
+        let (game, waiting) = (g.id, g.waiting);
+        match waiting.map(|b| (b, relay.holders[b])) {
+            Some((box_index, Some(pupil))) => events.push(self.event(|seq| Event::Waiting {
+                seq,
+                game,
+                box_index,
+                pupil,
+            })),
+            Some((_, None)) => {
+                self.relay_turns_from_tap(events);
+            }
+            None => {}
         }
     }
 
     /// Plays on until a box a pupil holds is reached or the game ends.
     fn relay_turns(&mut self, events: &mut Vec<Event>) -> Option<Finished> {
-        let side = self.machine.boxes.side();
         loop {
-            let relay = self.relay.as_mut()?;
-            let g = relay.game.as_mut()?;
-            if let Some(o) = self.game.outcome(&g.pos) {
-                let result = crate::learn::lazy::result_for(o.winner, side);
-                return Some(self.relay_finish(result, events));
+            let relay = self.relay.as_ref()?;
+            let g = relay.game.as_ref()?;
+            if self.bout.learner_to_move(&g.live) {
+                let (live, gm) = (&g.live, self.game());
+                let opened = self
+                    .machine()
+                    .box_opened_in(gm, live.position(), live.frame());
+                if let Some((b, pupil)) = opened.and_then(|b| Some((b, self.holder(b)?))) {
+                    let game = g.id;
+                    if let Some(g) = self.relay.as_mut().and_then(|r| r.game.as_mut()) {
+                        g.waiting = Some(b);
+                    }
+                    events.push(self.event(|seq| Event::Waiting {
+                        seq,
+                        game,
+                        box_index: b,
+                        pupil,
+                    }));
+                    return None;
+                }
             }
-            if self.game.to_move(&g.pos) != side {
-                let turn = Turn {
-                    ply: g.plies,
-                    history: &g.history,
-                    rng: &mut relay.rng,
-                };
-                let Some(mv) = relay.opponent.choose(&self.game, &g.pos, turn) else {
-                    return Some(self.relay_finish(GameResult::Win, events));
-                };
-                let written = self.game.format_move_at(&g.pos, mv);
-                let id = g.id;
-                self.relay_advance(mv, written.clone());
+            match self.relay_ply(events) {
+                Step::Played => {}
+                Step::Ended(f) => return Some(f),
+                Step::Stuck => return None,
+            }
+        }
+    }
+
+    /// One ply of the class's game, played by the lesson's bout: the machine's draw (where a
+    /// pupil tapped, or for a box nobody holds) or its opponent's move; the end if it came.
+    fn relay_ply(&mut self, events: &mut Vec<Event>) -> Step {
+        let Some(mut g) = self.relay.as_mut().and_then(|r| r.game.take()) else {
+            return Step::Stuck;
+        };
+        let Some(ply) = self.bout.ply_in(&mut g.live, Choice::Own) else {
+            self.put_back(g);
+            return Step::Stuck;
+        };
+        let machine = ply.side == self.machine().boxes.side();
+        if let Some(mv) = ply.mv {
+            let before = &g.live.history()[g.live.history().len() - 2];
+            let written = self.game().format_move_at(before, mv);
+            g.moves.push(written.clone());
+            if !machine {
+                let game = g.id;
                 events.push(self.event(|seq| Event::Answered {
                     seq,
-                    game: id,
-                    mv: written,
-                }));
-                continue;
-            }
-            let held = (self.machine.box_opened_in(&self.game, &g.pos, g.frame))
-                .and_then(|b| Some((b, relay.holders.get(b).copied().flatten()?)));
-            if let Some((b, pupil)) = held {
-                g.waiting = Some(b);
-                let game = g.id;
-                events.push(self.event(|seq| Event::Waiting {
-                    seq,
                     game,
-                    box_index: b,
-                    pupil,
-                }));
-                return None;
-            }
-            if let Some(f) = self.relay_draw(events) {
-                return Some(f);
-            }
-        }
-    }
-
-    /// The machine draws in the class's game (where a pupil tapped, or for a box nobody holds).
-    fn relay_draw(&mut self, events: &mut Vec<Event>) -> Option<Finished> {
-        let relay = self.relay.as_mut()?;
-        let g = relay.game.as_mut()?;
-        g.waiting = None;
-        let pos = g.pos.clone();
-        let id = g.id;
-        match (self.machine).choose(&self.game, &pos, g.plies, g.frame, &mut g.part) {
-            MachineMove::Move { mv, drawn } => {
-                let written = self.game.format_move_at(&pos, mv);
-                if let Some((b, a)) = drawn {
-                    g.drawn.push((b, a, written.clone()));
-                }
-                self.relay_advance(mv, written.clone());
-                events.push(self.event(|seq| Event::Drew {
-                    seq,
-                    game: id,
                     mv: written,
-                    drawn,
                 }));
-                None
-            }
-            MachineMove::Resign { box_index } => {
-                events.push(self.event(|seq| Event::Resigned {
-                    seq,
-                    game: id,
-                    box_index,
-                }));
-                Some(self.relay_finish(GameResult::Loss, events))
             }
         }
-    }
-
-    /// Plays `mv` (written `written`) in the class's game.
-    fn relay_advance(&mut self, mv: G::Move, written: String) {
-        let mode = self.machine.boxes.mode();
-        if let Some(g) = self.relay.as_mut().and_then(|r| r.game.as_mut()) {
-            g.pos = self.game.play(&g.pos, mv);
-            g.history.push(g.pos.clone());
-            g.plies += 1;
-            g.frame = mode.frame_after(&self.game, g.plies, &g.pos, g.frame);
-            g.moves.push(written);
-        }
-    }
-
-    /// Ends the class's game with the machine's `result`: the machine reinforced, what each box
-    /// learned (the result in [`Finished`] is the machine's).
-    fn relay_finish(&mut self, result: GameResult, events: &mut Vec<Event>) -> Finished {
-        let Some(g) = self.relay.as_mut().and_then(|r| r.game.take()) else {
-            return Finished {
-                result,
-                learned: Vec::new(),
-            };
+        let Some(r) = self.log_ply(g.id, &g.live, ply, events) else {
+            self.put_back(g);
+            return Step::Played;
         };
-        let learned = self.learn_from(g.id, &g.pos, &g.drawn, &g.part, result);
-        if let Some(r) = &mut self.relay {
-            match result {
-                GameResult::Win => r.score.0 += 1,
-                GameResult::Draw => r.score.1 += 1,
-                GameResult::Loss => r.score.2 += 1,
-            }
+        let learned = self.learned(&g.live, &r);
+        self.count_end(g.id, &g.live, events, r.result);
+        if let Some(relay) = &mut self.relay {
+            relay.score.add(relay.score.games + 1, r.result);
         }
-        events.push(self.event(|seq| Event::Ended {
-            seq,
-            game: g.id,
-            result,
-        }));
-        Finished { result, learned }
+        Step::Ended(Finished {
+            result: r.result,
+            learned,
+            why: r.why,
+            plies: g.live.plies(),
+        })
+    }
+
+    fn put_back(&mut self, g: RelayGame<G>) {
+        if let Some(r) = &mut self.relay {
+            r.game = Some(g);
+        }
     }
 }

@@ -104,3 +104,30 @@ pub fn fresh_machine<G: matchbox::learn::GameDefaults>(
     .build(game)
     .unwrap()
 }
+
+/// The bout a match of `learner` against `against` on `engine` builds: made, as every front end
+/// makes one, from its spec.
+pub fn bout_of<G: matchbox::learn::GameDefaults>(
+    game: &G,
+    learner: matchbox::learn::Machine<G>,
+    against: matchbox::learn::Against<G>,
+    engine: matchbox::learn::Engine,
+) -> Result<matchbox::learn::Bout<G>, matchbox::learn::MatchError> {
+    use matchbox::learn::{Against, MatchSpec, Rival, Source};
+    use matchbox::players::Opponent;
+    let opponent = match against {
+        Against::Perfect => Rival::Player(Opponent::Perfect),
+        Against::Random => Rival::Player(Opponent::Random),
+        Against::Mcts(n) => Rival::Player(Opponent::Mcts(n)),
+        Against::Person => Rival::Player(Opponent::Human),
+        Against::Rival(m) => Rival::Machine(Some(m)),
+    };
+    let spec = MatchSpec {
+        learner: Source::Loaded(learner),
+        opponent,
+        engine,
+        tie_break: Default::default(),
+        graph: None,
+    };
+    spec.build(game.clone(), &mut |_| {})
+}
