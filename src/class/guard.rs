@@ -15,9 +15,12 @@ pub struct Limits {
     /// Messages a connection may send in a burst, and then a second.
     pub burst: u32,
     pub per_second: u32,
-    /// A connection that sends nothing this long is closed.
+    /// A connection that sends nothing this long (not even the answer to the server's ping,
+    /// which an open page gives by itself) is closed.
     pub idle: Duration,
-    /// Wrong codes from one address before it is locked out, and for how long.
+    /// How often the server pings each page.
+    pub ping: Duration,
+    /// Wrong codes from one phone before it is locked out, and for how long (see [`Lockout`]).
     pub tries: u32,
     pub lockout: Duration,
 }
@@ -28,7 +31,8 @@ impl Default for Limits {
             connections: 400,
             burst: 30,
             per_second: 10,
-            idle: Duration::from_secs(15 * 60),
+            idle: Duration::from_secs(90),
+            ping: Duration::from_secs(20),
             tries: 5,
             lockout: Duration::from_secs(60),
         }
@@ -67,35 +71,89 @@ impl Rate {
     }
 }
 
-/// Wrong join codes by address.
+/// Wrong join codes counted in windows of [`Limits::lockout`]: by phone (the page's device id
+/// and its address), by address, and over the whole class. A phone that types five wrong codes
+/// waits a minute; the phones behind the same address (a school's NAT) do not, until the
+/// address has sent six times as many; and however many addresses guess, the class judges at
+/// most twenty-four times as many wrong codes a window (every five-letter code in years).
 #[derive(Default)]
 pub struct Lockout {
-    wrong: HashMap<IpAddr, (u32, Instant)>,
+    devices: HashMap<(IpAddr, String), Window>,
+    addresses: HashMap<IpAddr, Window>,
+    all: Window,
 }
 
-impl Lockout {
-    /// Whether `ip` is locked out now.
-    pub fn locked(&mut self, ip: IpAddr, limits: &Limits) -> bool {
-        match self.wrong.get(&ip) {
-            Some(&(n, since)) if n >= limits.tries => {
-                if since.elapsed() < limits.lockout {
-                    return true;
-                }
-                self.wrong.remove(&ip);
-                false
-            }
-            _ => false,
+/// Wrong codes since a moment.
+#[derive(Clone, Copy)]
+struct Window {
+    count: u32,
+    since: Instant,
+}
+
+impl Default for Window {
+    fn default() -> Self {
+        Window {
+            count: 0,
+            since: Instant::now(),
         }
     }
-    /// Counts a wrong code from `ip`.
-    pub fn wrong(&mut self, ip: IpAddr) {
-        // Bounded: a flood of addresses cannot grow the map without end.
-        if self.wrong.len() > 10_000 {
-            self.wrong.clear();
+}
+
+impl Window {
+    /// The count in the window now (a window past its length starts again).
+    fn now(&mut self, length: Duration) -> u32 {
+        if self.since.elapsed() >= length {
+            *self = Window::default();
         }
-        let e = self.wrong.entry(ip).or_insert((0, Instant::now()));
-        e.0 += 1;
-        e.1 = Instant::now();
+        self.count
+    }
+}
+
+/// The most phones and addresses the lockout keeps count of at once.
+const KEPT: usize = 10_000;
+
+impl Lockout {
+    /// Why `ip` (the page `device` on it) may not try a code now, if it may not.
+    pub fn locked(&mut self, ip: IpAddr, device: &str, limits: &Limits) -> Option<&'static str> {
+        let w = limits.lockout;
+        if self.all.now(w) >= limits.tries.saturating_mul(24) {
+            return Some("too many wrong codes in this class: wait a minute");
+        }
+        if (self.addresses.get_mut(&ip)).is_some_and(|a| a.now(w) >= limits.tries.saturating_mul(6))
+        {
+            return Some("too many wrong codes from this network: wait a minute");
+        }
+        let key = (ip, device.to_string());
+        if (self.devices.get_mut(&key)).is_some_and(|d| d.now(w) >= limits.tries) {
+            return Some("too many wrong codes: wait a minute");
+        }
+        None
+    }
+
+    /// Counts a wrong code from `ip` (the page `device` on it).
+    pub fn wrong(&mut self, ip: IpAddr, device: &str, limits: &Limits) {
+        let w = limits.lockout;
+        // Bounded: past the windows' length a count is forgotten; a flood of new addresses
+        // beyond what is kept counts towards the whole class only (nothing is unlocked by it).
+        for map_full in [self.devices.len() >= KEPT, self.addresses.len() >= KEPT] {
+            if map_full {
+                self.devices.retain(|_, d| d.since.elapsed() < w);
+                self.addresses.retain(|_, a| a.since.elapsed() < w);
+            }
+        }
+        self.all.now(w);
+        self.all.count += 1;
+        let key = (ip, device.chars().take(64).collect());
+        if self.devices.len() < KEPT || self.devices.contains_key(&key) {
+            let d = self.devices.entry(key).or_default();
+            d.now(w);
+            d.count += 1;
+        }
+        if self.addresses.len() < KEPT || self.addresses.contains_key(&ip) {
+            let a = self.addresses.entry(ip).or_default();
+            a.now(w);
+            a.count += 1;
+        }
     }
 }
 

@@ -10,22 +10,53 @@ pub mod files;
 mod guard;
 mod pages;
 pub mod protocol;
+pub mod secrets;
 
-/// The pupils' address as a QR code in text (two rows of modules a line, with its quiet zone),
-/// for the teacher's terminal: a phone's camera opens the page with the code in it.
-pub fn qr_lines(address: &str) -> Vec<String> {
-    match qrcode::QrCode::new(address.as_bytes()) {
-        Ok(code) => code
-            .render::<qrcode::render::unicode::Dense1x2>()
-            .dark_color(qrcode::render::unicode::Dense1x2::Light)
-            .light_color(qrcode::render::unicode::Dense1x2::Dark)
-            .build()
-            .lines()
-            .map(str::to_string)
-            .collect(),
-        Err(_) => Vec::new(),
+/// The addresses (`ip:port`) phones may reach the server at, the likeliest first: where it
+/// listens on every network, each network address of the laptop (IPv4, loopback last, only
+/// where there is no other); else the one it listens on.
+pub fn reachable_hosts(addr: std::net::SocketAddr) -> Vec<String> {
+    let port = addr.port();
+    if !addr.ip().is_unspecified() {
+        return vec![addr.to_string()];
+    }
+    let mut ips: Vec<std::net::IpAddr> = (if_addrs::get_if_addrs().unwrap_or_default().into_iter())
+        .map(|i| i.ip())
+        .filter(|ip| ip.is_ipv4() && !ip.is_loopback())
+        .collect();
+    ips.sort_by_key(|ip| (!is_private(ip), *ip));
+    ips.dedup();
+    if ips.is_empty() {
+        ips.push(std::net::Ipv4Addr::LOCALHOST.into());
+    }
+    ips.into_iter()
+        .map(|ip| std::net::SocketAddr::new(ip, port).to_string())
+        .collect()
+}
+
+/// Whether an address is a private network's (a school's, a hotspot's).
+fn is_private(ip: &std::net::IpAddr) -> bool {
+    matches!(ip, std::net::IpAddr::V4(v4) if v4.is_private())
+}
+
+/// How pupils join, for the projector: the code, the addresses and the QR code of the first.
+pub fn join_info(addr: std::net::SocketAddr, code: &str) -> protocol::ToClient {
+    let hosts = reachable_hosts(addr);
+    let url = format!("http://{}/?code={code}", hosts[0]);
+    let qr = match qrcode::QrCode::new(url.as_bytes()) {
+        Ok(c) => c
+            .render::<qrcode::render::svg::Color>()
+            .min_dimensions(200, 200)
+            .build(),
+        Err(_) => String::new(),
+    };
+    protocol::ToClient::Join {
+        code: code.to_string(),
+        addresses: hosts.iter().map(|h| format!("http://{h}/")).collect(),
+        qr,
     }
 }
+
 mod socket;
 
 use std::net::SocketAddr;
@@ -101,6 +132,9 @@ where
     let addr = listener.local_addr()?;
     let (inbox, rx) = mpsc::channel(1024);
     let (done_tx, done_rx) = oneshot::channel();
+    let mut keep = keep;
+    keep.join
+        .get_or_insert_with(|| join_info(addr, &config.code));
     let finished = tokio::spawn(actor::run(lesson, keep, rx, done_tx));
     serve_http(
         listener,

@@ -39,6 +39,12 @@ pub enum FromTeacher {
     Collect {},
     /// Ends the lesson: saves, tells every pupil, stops the server.
     EndLesson {},
+    /// Draws the bead for the pupil whose box the class's game waits for.
+    DrawFor {},
+    /// The time a pupil has to tap before the server draws for them (none: it waits).
+    TapTime {
+        seconds: Option<u32>,
+    },
     /// A fresh machine: every box refilled with its first beads (games under way abandoned).
     Reset {},
     /// The machine plays this side from now (a new machine; the pupils play the other).
@@ -58,6 +64,9 @@ pub struct Standing {
     pub won: u64,
     pub drawn: u64,
     pub lost: u64,
+    /// Whether their page is here now.
+    #[serde(default)]
+    pub here: bool,
 }
 
 /// The class's game as the machine, for the projector.
@@ -89,13 +98,40 @@ pub struct Tile {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ToClient {
-    /// To a pupil who joined: their number and name, the game and their side.
+    /// To a pupil who joined (or came back): their number and name, the game and their side,
+    /// and their key, which the page keeps to come back as the same pupil after a reload, a
+    /// lost network or a restart of the server.
     Welcome {
         pupil: PupilId,
         name: String,
         game: String,
         side: String,
+        #[serde(default)]
+        key: String,
+        /// Whether the pupil came back (their game or boxes follow) rather than joined anew.
+        #[serde(default)]
+        returning: bool,
     },
+    /// A page that may not join now, and why: the code is wrong, joining is paused, too many
+    /// wrong codes (wait), the class is full, the lesson is over. `retry_in`: seconds after
+    /// which trying again may work (none: it will not by itself); `forget`: the pupil's key is
+    /// not known here (the page forgets it and joins with the code).
+    Refused {
+        message: String,
+        #[serde(default)]
+        retry_in: Option<u32>,
+        #[serde(default)]
+        forget: bool,
+    },
+    /// To the projector: how pupils join (the code, the addresses the phones may reach, the
+    /// pupils' address as a QR code in SVG).
+    Join {
+        code: String,
+        addresses: Vec<String>,
+        qr: String,
+    },
+    /// To the projector: something the teacher should see (saved, an error, not dealt: …).
+    Notice { message: String },
     /// A pupil's game after their move (and the machine's answer).
     Game {
         game: GameId,

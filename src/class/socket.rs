@@ -62,9 +62,16 @@ impl Drop for Open {
     }
 }
 
+/// A pupil's page's request to join: the code (a new pupil), or the key a pupil was given (the
+/// same pupil again); the page's device id (what the lockout counts a phone's wrong codes by);
+/// and `page`: refusals come as a message on the socket (the page shows the reason) rather than
+/// an HTTP status (which a browser's WebSocket cannot read).
 #[derive(Deserialize)]
 pub struct Join {
     code: Option<String>,
+    key: Option<String>,
+    device: Option<String>,
+    page: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -100,28 +107,69 @@ pub async fn pupil_upgrade(
         eprintln!("class: {peer}: refused a WebSocket from another site's page");
         return refuse(StatusCode::FORBIDDEN, "another site's page may not join");
     }
-    let ip = peer.ip();
+    let key = join.key.filter(|k| !k.is_empty() && k.len() <= 64);
+    if key.is_none()
+        && let Some((status, why, retry)) = check_code(&shared, peer, &join.code, &join.device)
     {
-        let mut lockout = shared.lockout.lock().unwrap_or_else(|e| e.into_inner());
-        if lockout.locked(ip, &shared.limits) {
-            return refuse(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too many wrong codes: wait a minute",
-            );
-        }
-        let given = join.code.unwrap_or_default().trim().to_ascii_uppercase();
-        if !same_secret(&given, &shared.code) {
-            lockout.wrong(ip);
-            eprintln!("class: {peer}: a wrong join code");
-            return refuse(StatusCode::FORBIDDEN, "wrong code");
-        }
+        return match join.page.is_some() {
+            true => refused_on_socket(ws, why, retry),
+            false => refuse(status, why),
+        };
     }
     let Some(open) = Open::take(&shared) else {
-        return refuse(StatusCode::SERVICE_UNAVAILABLE, "the class is full");
+        return match join.page.is_some() {
+            true => refused_on_socket(ws, "the class is full", Some(10)),
+            false => refuse(StatusCode::SERVICE_UNAVAILABLE, "the class is full"),
+        };
     };
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| pupil(socket, open, peer))
+        .on_upgrade(move |socket| pupil(socket, open, peer, key))
+}
+
+/// Why a join code may not be taken, if it may not: the lockout, or a wrong code (counted).
+fn check_code(
+    shared: &Shared,
+    peer: SocketAddr,
+    code: &Option<String>,
+    device: &Option<String>,
+) -> Option<(StatusCode, &'static str, Option<u32>)> {
+    let device = device.as_deref().unwrap_or("");
+    let mut lockout = shared.lockout.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(why) = lockout.locked(peer.ip(), device, &shared.limits) {
+        let wait = shared.limits.lockout.as_secs() as u32;
+        return Some((StatusCode::TOO_MANY_REQUESTS, why, Some(wait)));
+    }
+    let given = code
+        .as_deref()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_uppercase();
+    if !same_secret(&given, &shared.code) {
+        lockout.wrong(peer.ip(), device, &shared.limits);
+        eprintln!("class: {peer}: a wrong join code");
+        return Some((
+            StatusCode::FORBIDDEN,
+            "wrong code: check it on the projector",
+            None,
+        ));
+    }
+    None
+}
+
+/// A page refused: the socket opened only to say why (and, where waiting helps, when to try
+/// again), then closed.
+fn refused_on_socket(ws: WebSocketUpgrade, why: &'static str, retry_in: Option<u32>) -> Response {
+    ws.max_message_size(MAX_MESSAGE)
+        .on_upgrade(move |mut socket| async move {
+            let msg = ToClient::Refused {
+                message: why.into(),
+                retry_in,
+                forget: false,
+            };
+            let _ = socket.send(Message::Text(msg.json().into())).await;
+            let _ = socket.close().await;
+        })
 }
 
 pub async fn teacher_upgrade(
@@ -147,14 +195,25 @@ pub async fn teacher_upgrade(
         .on_upgrade(move |socket| teacher(socket, open, peer))
 }
 
-/// Sends what arrives in the outbox to the socket, until either closes.
+/// Sends what arrives in the outbox to the socket, until either closes, and pings the page
+/// every `ping` (a page answers by itself, so an open page is never idle, however long nobody
+/// taps; a page that has gone stops answering and is closed after the idle time).
 fn writer(
     mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
     mut rx: mpsc::Receiver<String>,
+    ping: std::time::Duration,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
-        while let Some(text) = rx.recv().await {
-            if sink.send(Message::Text(text.into())).await.is_err() {
+        let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + ping, ping);
+        loop {
+            let sent = tokio::select! {
+                text = rx.recv() => match text {
+                    Some(text) => sink.send(Message::Text(text.into())).await,
+                    None => break,
+                },
+                _ = pings.tick() => sink.send(Message::Ping(Vec::new().into())).await,
+            };
+            if sent.is_err() {
                 break;
             }
         }
@@ -209,25 +268,36 @@ async fn next_text(
     }
 }
 
-async fn pupil(socket: WebSocket, open: Open, peer: SocketAddr) {
+async fn pupil(socket: WebSocket, open: Open, peer: SocketAddr, key: Option<String>) {
     let shared = Arc::clone(&open.0);
     let (sink, mut stream) = socket.split();
     let (out, rx) = mpsc::channel::<String>(64);
-    let writing = writer(sink, rx);
+    let writing = writer(sink, rx, shared.limits.ping);
     let (reply, joined) = oneshot::channel();
     let join = Cmd::Join {
         out: out.clone(),
+        key,
         reply,
     };
-    let id = match shared.inbox.send(join).await {
-        Ok(()) => joined.await.ok().flatten(),
-        Err(_) => None,
+    let over = || {
+        Box::new(ToClient::Refused {
+            message: "the lesson is over".into(),
+            retry_in: None,
+            forget: false,
+        })
     };
-    let Some(id) = id else {
-        let _ = out.try_send(ToClient::error("the class is not taking new pupils now").json());
-        drop(out);
-        let _ = writing.await;
-        return;
+    let id = match shared.inbox.send(join).await {
+        Ok(()) => joined.await.unwrap_or_else(|_| Err(over())),
+        Err(_) => Err(over()),
+    };
+    let id = match id {
+        Ok(id) => id,
+        Err(refusal) => {
+            let _ = out.try_send(refusal.json());
+            drop(out);
+            let _ = writing.await;
+            return;
+        }
     };
     let mut rate = Rate::new(&shared.limits);
     while let Some(text) = next_text(&mut stream, &mut rate, &shared.limits, &out, peer).await {
@@ -243,7 +313,7 @@ async fn pupil(socket: WebSocket, open: Open, peer: SocketAddr) {
             }
         }
     }
-    let _ = shared.inbox.send(Cmd::Leave(id)).await;
+    let _ = shared.inbox.send(Cmd::Leave(id, out.clone())).await;
     drop(out);
     writing.abort();
     drop(open);
@@ -253,7 +323,7 @@ async fn teacher(socket: WebSocket, open: Open, peer: SocketAddr) {
     let shared = Arc::clone(&open.0);
     let (sink, mut stream) = socket.split();
     let (out, rx) = mpsc::channel::<String>(64);
-    let writing = writer(sink, rx);
+    let writing = writer(sink, rx, shared.limits.ping);
     if shared.inbox.send(Cmd::Watch(out.clone())).await.is_err() {
         return;
     }

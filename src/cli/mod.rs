@@ -119,6 +119,10 @@ pub struct ClassArgs {
     /// many): a person taps far fewer
     #[arg(long, default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub rate: u32,
+    /// While the class is the machine: seconds a pupil has to tap before the server draws their
+    /// bead for them (0: wait for the tap, or the teacher's "draw for them")
+    #[arg(long, default_value_t = 30, value_name = "SECS", value_parser = clap::value_parser!(u64).range(0..=3600))]
+    pub tap_time: u64,
 }
 
 #[derive(Args, Debug)]

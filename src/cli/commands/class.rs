@@ -2,10 +2,10 @@
 //! terminal until Ctrl-C or the teacher ends it.
 
 use std::io::Write;
-use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 
 use super::*;
+use crate::class::secrets::Secrets;
 use crate::class::{Cmd, Config, Keeping};
 use crate::cli::ClassArgs;
 use crate::cli::setup::{match_spec, opponent_or_default};
@@ -27,15 +27,24 @@ where
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("{}-class.yaml", game.name())));
     let log_path = PathBuf::from(format!("{}.log", save.display()));
+    let secrets_path = Secrets::path_for(&save);
     let resumed = a.learn.machine.boxes.as_deref();
+    let mut kept = None;
     if !a.resume {
-        store::check_writable(&save)?;
-        store::check_replace("--save", &save, resumed, a.force)?;
         if log_path.exists() && !a.force {
             bail!(
-                "{}: a lesson's log is there: --resume continues that lesson, --force starts a new one",
+                "{}: a lesson is there ({} finished, its log in {}): --resume continues it with the same code; --force starts a new one and keeps the old machine and log beside",
+                save.display(),
+                crate::text::count(finished_in(&log_path), "game", "games"),
                 log_path.display()
             );
+        }
+        store::check_writable(&save)?;
+        if !log_path.exists() {
+            store::check_replace("--save", &save, resumed, a.force)?;
+        }
+        if log_path.exists() {
+            kept = Some(keep_beside(&save, &log_path, &secrets_path)?);
         }
     }
     store::claim(&save)?;
@@ -43,12 +52,29 @@ where
         true => resume(&game, &log_path)?,
         false => fresh(&game, a, &log_path)?,
     };
+    let mut config = Config::fresh(a.listen);
+    let secrets = match Secrets::load(&secrets_path)?.filter(|_| a.resume) {
+        Some(s) => {
+            (config.code, config.token) = (s.code.clone(), s.token.clone());
+            s
+        }
+        None => {
+            let s = Secrets::fresh(secrets_path, config.code.clone(), config.token.clone());
+            s.save()?;
+            s
+        }
+    };
+    if let Some(kept) = kept {
+        println!("{kept}");
+    }
     let keep = Keeping {
         save: save.clone(),
         every: a.every,
         log: Some(log),
+        secrets: Some(secrets),
+        tap: (a.tap_time > 0).then(|| std::time::Duration::from_secs(a.tap_time)),
+        join: None,
     };
-    let mut config = Config::fresh(a.listen);
     config.page = page;
     config.limits.connections = a.max_pupils as usize;
     config.limits.per_second = a.rate;
@@ -104,6 +130,49 @@ fn lesson_spec<G: FullGame>(game: &G, a: &ClassArgs) -> Result<LessonSpec<G>> {
     Ok(LessonSpec { spec })
 }
 
+/// The games finished in a lesson's log (its lines that end a game).
+fn finished_in(log: &Path) -> u64 {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    text.lines()
+        .filter(|l| l.contains(r#""event":"ended""#))
+        .count() as u64
+}
+
+/// A lesson replaced with `--force`: its machine, log and secrets moved to free names beside
+/// (as a reset keeps the machine it replaces); what was kept where, in words.
+fn keep_beside(save: &Path, log: &Path, secrets: &Path) -> Result<String> {
+    let machine = save.exists().then(|| store::beside(save));
+    if let Some(to) = &machine {
+        std::fs::rename(save, to).with_context(|| {
+            format!("{}: could not keep it as {}", save.display(), to.display())
+        })?;
+    }
+    let old_log = PathBuf::from(format!(
+        "{}.log",
+        machine.as_deref().unwrap_or(save).display()
+    ));
+    let old_log = match old_log.exists() {
+        true => store::beside(&old_log),
+        false => old_log,
+    };
+    std::fs::rename(log, &old_log).with_context(|| {
+        format!(
+            "{}: could not keep it as {}",
+            log.display(),
+            old_log.display()
+        )
+    })?;
+    let _ = std::fs::remove_file(secrets);
+    Ok(format!(
+        "the lesson that was there is kept: {}the log in {}",
+        match &machine {
+            Some(m) => format!("the machine in {}, ", m.display()),
+            None => String::new(),
+        },
+        old_log.display()
+    ))
+}
+
 /// A new lesson: the learner the options ask for, and a log that starts with it.
 fn fresh<G: FullGame>(game: &G, a: &ClassArgs, log: &Path) -> Result<(Lesson<G>, std::fs::File)> {
     let spec = lesson_spec(game, a)?;
@@ -134,14 +203,19 @@ fn read_log<G: FullGame>(game: &G, log: &Path) -> Result<(Lesson<G>, Vec<Event>)
 /// The lesson of a log, replayed; the pupils of then have gone, their games abandoned.
 fn resume<G: FullGame>(game: &G, log: &Path) -> Result<(Lesson<G>, std::fs::File)> {
     let name = log.display();
-    let (mut lesson, events) = read_log(game, log)?;
+    let (lesson, events) = read_log(game, log)?;
     let mut f = std::fs::OpenOptions::new().append(true).open(log)?;
-    let gone: Vec<_> = lesson.pupils().keys().copied().collect();
-    for p in gone {
-        for e in lesson.leave(p).unwrap_or_default() {
-            writeln!(f, "{}", serde_json::to_string(&e)?)?;
+    // A last line cut short by a crash is cut off (a whole last event missing only its newline
+    // gets it), so the next event starts a line of its own.
+    let text = std::fs::read(log)?;
+    if !text.is_empty() && !text.ends_with(b"\n") {
+        let start = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        match serde_json::from_slice::<Event>(&text[start..]) {
+            Ok(_) => f.write_all(b"\n")?,
+            Err(_) => f.set_len(start as u64)?,
         }
     }
+    // The pupils of then are gone until their pages come back (with their keys).
     eprintln!(
         "resumed the lesson of {name}: {} finished, the machine at {} games",
         crate::text::count(
@@ -173,26 +247,33 @@ where
     let running = crate::class::start(lesson, keep, config)
         .await
         .with_context(|| format!("could not listen on {listen}"))?;
-    let host = shown_host(running.addr);
+    let hosts = crate::class::reachable_hosts(running.addr);
+    let host = &hosts[0];
+    // The pupils' part first (what a projected terminal may show), the teacher's apart.
     println!(
-        "pupils: open http://{host}/ and type the code {code}   (or http://{host}/?code={code})"
+        "pupils: open http://{host}/ and type the code {code}   (the projector shows both, and a QR code)"
     );
-    println!("teacher: http://{host}/teacher?token={token}   (keep this address to yourself)");
+    for other in &hosts[1..] {
+        println!("        or http://{other}/ on another network of this laptop");
+    }
+    if running.addr.ip().is_unspecified() && host.starts_with("127.") {
+        println!("        (this laptop is on no network: only its own browser can join)");
+    }
+    println!(
+        "phones that cannot reach the laptop: the school Wi-Fi may keep devices apart; use the laptop's hotspot"
+    );
     match page {
         true => println!("the page (watch, play, labels, charts): http://{host}/page/"),
         false => println!(
             "the page (watch, play) is not built here: web/build.sh builds it, or give --page DIR"
         ),
     }
+    println!();
     println!(
-        "phones that cannot reach the laptop: the school Wi-Fi may keep devices apart; use the laptop's hotspot"
+        "teacher, for the projector (keep this address to yourself; it works again after --resume):"
     );
-    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-        println!("or scan this with a phone's camera:");
-        for line in crate::class::qr_lines(&format!("http://{host}/?code={code}")) {
-            println!("  {line}");
-        }
-    }
+    println!("  http://{host}/teacher?token={token}");
+    println!();
     let (tx, mut rx) = tokio::sync::mpsc::channel::<String>(64);
     let _ = running.inbox.send(Cmd::Watch(tx)).await;
     let inbox = running.inbox.clone();
@@ -200,47 +281,63 @@ where
         let _ = tokio::signal::ctrl_c().await;
         let _ = inbox.send(Cmd::Stop).await;
     });
-    let mut said = String::new();
+    let mut status = Status::default();
     while let Some(msg) = rx.recv().await {
         if let Ok(crate::class::protocol::ToClient::Class {
             pupils,
-            games_played,
-            under_way,
             score,
+            under_way,
             ..
         }) = serde_json::from_str(&msg)
         {
-            let line = format!(
-                "{} connected · {games_played} games ({under_way} under way) · the machine won {}, drew {}, lost {}",
-                crate::text::count(pupils.len() as u64, "pupil", "pupils"),
+            let here = pupils.iter().filter(|p| p.here).count() as u64;
+            status.show(format!(
+                "{} here ({} in the lesson) · {} finished, {under_way} under way · the machine won {}, drew {}, lost {}",
+                crate::text::count(here, "pupil", "pupils"),
+                pupils.len(),
+                crate::text::count(score.0 + score.1 + score.2, "game", "games"),
                 score.0,
                 score.1,
                 score.2
-            );
-            if line != said {
-                eprintln!("{line}");
-                said = line;
-            }
+            ));
         }
     }
+    status.done();
     running.finished.await.context("the lesson stopped")
 }
 
-/// The address pupils type: the laptop's address on its network where the server listens on
-/// every network.
-fn shown_host(addr: SocketAddr) -> String {
-    let ip = match addr.ip() {
-        ip if ip.is_unspecified() => local_ip().unwrap_or(ip),
-        ip => ip,
-    };
-    SocketAddr::new(ip, addr.port()).to_string()
+/// The lesson's status in the terminal: one line, rewritten in place on a terminal; a line a
+/// change (at most one every few seconds) where the output is a file.
+#[derive(Default)]
+struct Status {
+    said: String,
+    at: Option<std::time::Instant>,
 }
 
-/// The address this machine uses on its network (no packet is sent).
-fn local_ip() -> Option<IpAddr> {
-    let s = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
-    s.connect("192.0.2.1:9").ok()?;
-    s.local_addr().ok().map(|a| a.ip())
+impl Status {
+    fn show(&mut self, line: String) {
+        if line == self.said {
+            return;
+        }
+        let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+        if tty {
+            eprint!("\r\x1b[2K{line}");
+        } else if self
+            .at
+            .is_none_or(|t| t.elapsed() >= std::time::Duration::from_secs(5))
+        {
+            eprintln!("{line}");
+            self.at = Some(std::time::Instant::now());
+        } else {
+            return;
+        }
+        self.said = line;
+    }
+    fn done(&self) {
+        if std::io::IsTerminal::is_terminal(&std::io::stderr()) && !self.said.is_empty() {
+            eprintln!();
+        }
+    }
 }
 
 /// What `class --replay LOG` found: the lesson's log replayed, and the machine it leads to.

@@ -57,6 +57,7 @@ impl<G: GameDefaults> Lesson<G> {
         let mut events = self.abandon_all();
         self.bout.reset();
         self.last_end = None;
+        self.curve.clear();
         events.push(self.event(|seq| Event::Reset { seq }));
         Ok(events)
     }
@@ -83,6 +84,7 @@ impl<G: GameDefaults> Lesson<G> {
         let mut events = self.abandon_all();
         self.bout = bout;
         self.last_end = None;
+        self.curve.clear();
         events.push(self.event(|seq| Event::SideChanged { seq, side }));
         Ok(events)
     }

@@ -52,6 +52,17 @@ pub enum Event {
         seq: u64,
         pupil: PupilId,
     },
+    /// The pupil's page has been gone a while (a phone asleep, the Wi-Fi lost, the server
+    /// restarted): they stay in the lesson, and the boxes they held are dealt to those here.
+    Away {
+        seq: u64,
+        pupil: PupilId,
+    },
+    /// The pupil's page is back: they are dealt boxes again, where the class is the machine.
+    Back {
+        seq: u64,
+        pupil: PupilId,
+    },
     Started {
         seq: u64,
         game: GameId,
@@ -148,6 +159,8 @@ impl Event {
         match self {
             Event::Joined { seq, .. }
             | Event::Left { seq, .. }
+            | Event::Away { seq, .. }
+            | Event::Back { seq, .. }
             | Event::Started { seq, .. }
             | Event::Moved { seq, .. }
             | Event::Drew { seq, .. }
@@ -174,6 +187,8 @@ impl Event {
         let what = match self {
             Event::Joined { pupil, name, .. } => format!("pupil {pupil} ({name}) joining"),
             Event::Left { pupil, .. } => format!("pupil {pupil} leaving"),
+            Event::Away { pupil, .. } => format!("pupil {pupil} away"),
+            Event::Back { pupil, .. } => format!("pupil {pupil} back"),
             Event::Started { game, pupil, .. } => format!("pupil {pupil} starting game {game}"),
             Event::Moved { game, mv, .. } => format!("the pupil's move {mv} in game {game}"),
             Event::Drew { game, mv, .. } => format!("the machine's move {mv} in game {game}"),
@@ -245,6 +260,8 @@ pub struct Pupil {
     /// The pupil's wins, draws and losses (theirs, not the machine's).
     pub score: Score,
     pub game: Option<GameId>,
+    /// Whether their page is here (not [`Event::Away`]).
+    pub here: bool,
 }
 
 /// A game under way between a pupil and the machine.
@@ -276,6 +293,9 @@ pub struct Lesson<G: GameDefaults> {
     last_end: Option<LastEnd>,
     /// The boxes dealt out, while the class is the machine.
     relay: Option<relay::Relay<G>>,
+    /// The machine's learning curve in the lesson: its wins − losses after each game finished
+    /// since the lesson began (or the machine was reset or turned round).
+    curve: Vec<i64>,
     /// Who the machine plays in the class's game as the machine.
     relay_opponent: RelayOpponent,
 }
@@ -305,6 +325,7 @@ impl<G: GameDefaults> Lesson<G> {
             names,
             last_end: None,
             relay: None,
+            curve: Vec::new(),
             relay_opponent,
         }
     }
@@ -356,6 +377,7 @@ impl<G: GameDefaults> Lesson<G> {
             name: name.clone(),
             score: Score::default(),
             game: None,
+            here: true,
         };
         self.pupils.insert(id, pupil);
         let e = self.event(|seq| Event::Joined {
@@ -365,6 +387,44 @@ impl<G: GameDefaults> Lesson<G> {
         });
         self.relay_join(id);
         (id, vec![e])
+    }
+
+    /// The machine's learning curve in the lesson: wins − losses after each finished game.
+    pub fn curve(&self) -> &[i64] {
+        &self.curve
+    }
+
+    /// The pupil's page has gone: they stay in the lesson (their name, score and game), and the
+    /// boxes they held are dealt to the pupils here.
+    pub fn away(&mut self, pupil: PupilId) -> Result<Vec<Event>, LessonError> {
+        let p = self
+            .pupils
+            .get_mut(&pupil)
+            .ok_or(LessonError::NoPupil(pupil))?;
+        p.here = false;
+        let mut events = vec![self.event(|seq| Event::Away { seq, pupil })];
+        self.relay_leave(pupil, &mut events);
+        Ok(events)
+    }
+
+    /// The pupil's page is back: where the class is the machine, they are dealt boxes again.
+    pub fn back(&mut self, pupil: PupilId) -> Result<Vec<Event>, LessonError> {
+        let p = self
+            .pupils
+            .get_mut(&pupil)
+            .ok_or(LessonError::NoPupil(pupil))?;
+        p.here = true;
+        let events = vec![self.event(|seq| Event::Back { seq, pupil })];
+        self.relay_join(pupil);
+        Ok(events)
+    }
+
+    /// The pupils whose pages are here, by number.
+    pub(super) fn present(&self) -> Vec<PupilId> {
+        (self.pupils.iter())
+            .filter(|(_, p)| p.here)
+            .map(|(&id, _)| id)
+            .collect()
     }
 
     /// The pupil leaves; their game, if one is under way, is abandoned with no box changed.
@@ -431,6 +491,8 @@ impl<G: GameDefaults> Lesson<G> {
         Ok(match e {
             Event::Joined { .. } => self.join().1,
             Event::Left { pupil, .. } => self.leave(*pupil)?,
+            Event::Away { pupil, .. } => self.away(*pupil)?,
+            Event::Back { pupil, .. } => self.back(*pupil)?,
             Event::Started { pupil, .. } => self.start(*pupil)?.1,
             Event::Moved { game, mv, .. } => {
                 let g = self.games.get(game).ok_or_else(|| bad("no such game"))?;

@@ -79,6 +79,8 @@ pub struct Finished {
     pub why: String,
     /// The plies played.
     pub plies: u32,
+    /// The game's number in the lesson's count of finished games (1, 2, 3 as a class counts).
+    pub number: u64,
 }
 
 impl<G: GameDefaults> Lesson<G> {
@@ -106,6 +108,12 @@ impl<G: GameDefaults> Lesson<G> {
         })];
         let over = self.machine_turns(id, &mut events);
         Ok((self.view(id, over), events))
+    }
+
+    /// The pupil's game under way, as their page shows it (a page come back after a reload).
+    pub fn current_view(&self, pupil: PupilId) -> Option<GameView> {
+        let id = self.pupils.get(&pupil)?.game?;
+        Some(self.view(id, None))
     }
 
     /// The pupil's move `text` in their game `game`, then the machine's answer; at the game's
@@ -180,19 +188,18 @@ impl<G: GameDefaults> Lesson<G> {
             }
             Some(r) => {
                 let learned = self.learned(&g.live, &r);
-                let mut f = Finished {
-                    result: r.result,
-                    learned,
-                    why: r.why,
-                    plies: g.live.plies(),
-                };
                 self.count_end(id, &g.live, events, r.result);
                 if let Some(p) = self.pupils.get_mut(&g.pupil) {
                     p.game = None;
                     p.score.add(p.score.games + 1, r.result.for_opponent());
                 }
-                f.result = r.result.for_opponent();
-                Some(f)
+                Some(Finished {
+                    result: r.result.for_opponent(),
+                    learned,
+                    why: r.why,
+                    plies: g.live.plies(),
+                    number: self.curve.len() as u64,
+                })
             }
         }
     }
@@ -246,6 +253,8 @@ impl<G: GameDefaults> Lesson<G> {
             board: g.diagram(pos),
             machine_move,
         });
+        let last = self.curve.last().copied().unwrap_or(0);
+        self.curve.push(last + result.score() as i64);
         events.push(self.event(|seq| Event::Ended {
             seq,
             game: id,

@@ -55,6 +55,8 @@ pub fn recorded(events: &[Event]) -> (Vec<Recorded>, Option<String>) {
             }
             Event::Joined { .. }
             | Event::Left { .. }
+            | Event::Away { .. }
+            | Event::Back { .. }
             | Event::Dealt { .. }
             | Event::Collected { .. }
             | Event::Waiting { .. }

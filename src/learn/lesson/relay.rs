@@ -63,7 +63,7 @@ impl<G: GameDefaults> Lesson<G> {
     /// games. Games under way against the machine are abandoned; no pupil may start one until
     /// the boxes are collected ([`Lesson::collect`]). Refused with no pupil here.
     pub fn deal(&mut self) -> Result<Vec<Event>, LessonError> {
-        let pupils: Vec<PupilId> = self.pupils.keys().copied().collect();
+        let pupils = self.present();
         if pupils.is_empty() {
             return Err(LessonError::NobodyToDeal);
         }
@@ -253,12 +253,13 @@ impl<G: GameDefaults> Lesson<G> {
     /// more pupils than the machine has boxes: they watch). A box waiting for a tap stays with
     /// its holder.
     pub(super) fn relay_join(&mut self, pupil: PupilId) {
+        let here = self.present();
         let Some(relay) = &mut self.relay else {
             return;
         };
         let waiting = relay.game.as_ref().and_then(|g| g.waiting);
         for &b in &relay.order {
-            if relay.holders[b].is_none() {
+            if relay.holders[b].is_none_or(|h| !here.contains(&h)) {
                 relay.holders[b] = Some(pupil);
             }
         }
@@ -289,11 +290,17 @@ impl<G: GameDefaults> Lesson<G> {
     /// here, to those who hold fewest (the server draws them if nobody is here); a box that
     /// waited for them waits for its new holder, or is drawn now.
     pub(super) fn relay_leave(&mut self, pupil: PupilId, events: &mut Vec<Event>) {
-        let pupils: Vec<PupilId> = self.pupils.keys().copied().collect();
+        let pupils: Vec<PupilId> = (self.present().into_iter())
+            .filter(|&p| p != pupil)
+            .collect();
         let Some(relay) = &mut self.relay else {
             return;
         };
         let mut counts: BTreeMap<PupilId, usize> = pupils.iter().map(|&p| (p, 0)).collect();
+        if counts.is_empty() {
+            // Nobody here: the leaver keeps them until someone is (the server draws meanwhile).
+            return self.draw_if_waiting_for(pupil, events);
+        }
         for h in relay.holders.iter().flatten() {
             if let Some(n) = counts.get_mut(h) {
                 *n += 1;
@@ -324,6 +331,13 @@ impl<G: GameDefaults> Lesson<G> {
                 self.relay_turns_from_tap(events);
             }
             None => {}
+        }
+    }
+
+    /// With nobody here to hold the boxes: a box waiting for `pupil` is drawn by the server.
+    fn draw_if_waiting_for(&mut self, pupil: PupilId, events: &mut Vec<Event>) {
+        if self.waiting_for().is_some_and(|(_, p)| p == pupil) {
+            self.relay_turns_from_tap(events);
         }
     }
 
@@ -397,6 +411,7 @@ impl<G: GameDefaults> Lesson<G> {
             learned,
             why: r.why,
             plies: g.live.plies(),
+            number: self.curve.len() as u64,
         })
     }
 

@@ -27,8 +27,10 @@ pub fn start_class_teacher(
         .unwrap();
     let mut out = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
     let line = out.next().unwrap().unwrap();
-    // "teacher: http://127.0.0.1:PORT/teacher?token=…   (keep …)"
-    let teacher = out.next().unwrap().unwrap();
+    // The teacher's address, on a line of its own after the pupils' part.
+    let teacher = (out.by_ref().map_while(Result::ok))
+        .find(|l| l.contains("/teacher?token="))
+        .unwrap_or_default();
     let teacher = (teacher.split_whitespace())
         .find(|w| w.starts_with("http://"))
         .unwrap_or_default()

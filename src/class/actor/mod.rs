@@ -1,6 +1,11 @@
 //! The one task that owns the class's machine: a [`Lesson`], its log and its saves. Sockets
 //! send it commands on a channel and never touch the boxes; it answers each connection on that
-//! connection's own channel and tells the projector after every change.
+//! connection's own channel and tells the projector after every change. It also keeps the
+//! lesson's clock: a pupil whose page has been gone a while is marked away (their boxes dealt to
+//! the others), and a box that waits too long for its holder's tap is drawn for them
+//! ([`presence`]).
+
+mod presence;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -20,14 +25,17 @@ pub type Outbox = mpsc::Sender<String>;
 
 /// What the connections ask of the actor.
 pub enum Cmd {
-    /// A pupil joins (or is refused while joining is paused): their number.
+    /// A pupil's page joins: a new pupil, or with its key the pupil it was. Their number, or
+    /// the refusal to send (joining paused, a key not known here).
     Join {
         out: Outbox,
-        reply: oneshot::Sender<Option<PupilId>>,
+        key: Option<String>,
+        reply: oneshot::Sender<Result<PupilId, Box<ToClient>>>,
     },
     Pupil(PupilId, FromPupil),
-    /// The pupil's connection closed: their game, if any, is abandoned.
-    Leave(PupilId),
+    /// The pupil's connection (this outbox) closed: they stay in the lesson, and are marked
+    /// away if their page is not back soon.
+    Leave(PupilId, Outbox),
     /// The teacher's page connects: it hears the class from now on.
     Watch(Outbox),
     Teacher(FromTeacher),
@@ -45,6 +53,27 @@ pub struct Keeping {
     pub every: u64,
     /// The log, a JSON line an event, after a first line with the machine at the start.
     pub log: Option<std::fs::File>,
+    /// The join code, the teacher's token and the pupils' keys, kept beside the log (none: kept
+    /// nowhere, as in tests).
+    pub secrets: Option<super::secrets::Secrets>,
+    /// How long a pupil has to tap before the server draws for them (none: it waits).
+    pub tap: Option<std::time::Duration>,
+    /// How pupils join, for the projector (the code, the addresses, the QR code).
+    pub join: Option<ToClient>,
+}
+
+impl Keeping {
+    /// Keeping a lesson's machine in `save`, every `every` games, and nothing else.
+    pub fn machine(save: PathBuf, every: u64) -> Keeping {
+        Keeping {
+            save,
+            every,
+            log: None,
+            secrets: None,
+            tap: None,
+            join: None,
+        }
+    }
 }
 
 /// The actor's state.
@@ -60,8 +89,6 @@ struct Actor<G: GameDefaults + BoardView> {
     title: String,
     /// What the projector says of the class's game as the machine.
     relay_said: String,
-    /// The machine's learning curve over the lesson: its wins − losses after each game.
-    curve: Vec<i64>,
     /// The boxes (from 0) the last finished game drew from.
     used: Vec<usize>,
     /// When the projectors were last sent the whole machine, and whether a change since waits.
@@ -70,6 +97,14 @@ struct Actor<G: GameDefaults + BoardView> {
     /// When the projectors were last told the class, and whether a change since waits.
     told_at: Option<std::time::Instant>,
     told_held: bool,
+    /// The pupils whose page has gone, and since when (marked away after [`presence::AWAY`]).
+    gone: std::collections::BTreeMap<PupilId, std::time::Instant>,
+    /// The class's game waiting for a tap: the game, the pupil, since when.
+    waiting: Option<(u64, PupilId, std::time::Instant)>,
+    /// The join code, the teacher's token and the pupils' keys.
+    secrets: super::secrets::Secrets,
+    /// Whether the last write to the log failed (the teacher is told once).
+    log_failed: bool,
 }
 
 /// The least time between two saves in a lesson.
@@ -86,6 +121,10 @@ where
     Machine<G>: Send,
 {
     let title = crate::view::app::Titles::of(lesson.game(), lesson.machine()).machine;
+    let mut keep = keep;
+    let secrets = keep.secrets.take().unwrap_or_else(|| {
+        super::secrets::Secrets::fresh(PathBuf::new(), String::new(), String::new())
+    });
     let mut a = Actor {
         lesson,
         keep,
@@ -97,28 +136,38 @@ where
         saved_when: std::time::Instant::now(),
         title,
         relay_said: String::new(),
-        curve: Vec::new(),
         used: Vec::new(),
         tiles_sent: None,
         tiles_held: false,
         told_at: None,
         told_held: false,
+        gone: Default::default(),
+        waiting: None,
+        secrets,
+        log_failed: false,
     };
+    // Pupils of the lesson before a restart are gone until their pages come back.
+    let before: Vec<PupilId> = (a.lesson.pupils().iter())
+        .filter(|(_, p)| p.here)
+        .map(|(&id, _)| id)
+        .collect();
+    let since = std::time::Instant::now();
+    a.gone.extend(before.into_iter().map(|id| (id, since)));
     // The file exists from the start: the machine as the lesson began.
     a.save();
     loop {
         // The class goes to the projectors at most ten times a second, the whole machine at
         // most twice: when a change was held back and nothing else comes, it is sent once the
-        // gap has passed.
-        let cmd = match a.tiles_held || a.told_held {
-            true => match tokio::time::timeout(TELL_GAP, inbox.recv()).await {
+        // gap has passed. The lesson's own times (a page gone, a tap awaited) come the same way.
+        let cmd = match a.next_deadline() {
+            Some(at) => match tokio::time::timeout_at(at.into(), inbox.recv()).await {
                 Ok(cmd) => cmd,
                 Err(_) => {
-                    a.tell_projectors();
+                    a.on_time();
                     continue;
                 }
             },
-            false => inbox.recv().await,
+            None => inbox.recv().await,
         };
         let Some(cmd) = cmd else { break };
         if a.handle(cmd) {
@@ -143,32 +192,16 @@ where
     /// Does one command; whether the lesson ends.
     fn handle(&mut self, cmd: Cmd) -> bool {
         match cmd {
-            Cmd::Join { out, reply } => {
-                if !self.joining {
-                    let _ = reply.send(None);
-                    return false;
-                }
-                let (id, events) = self.lesson.join();
-                self.log(&events);
-                let _ = out.try_send(self.welcome(id).json());
-                self.pupils.insert(id, out);
-                let _ = reply.send(Some(id));
+            Cmd::Join { out, key, reply } => {
+                let _ = reply.send(self.join(out, key));
                 self.tell_projectors();
             }
             Cmd::Pupil(id, msg) => self.pupil(id, msg),
-            Cmd::Leave(id) => {
-                self.pupils.remove(&id);
-                if let Ok(events) = self.lesson.leave(id) {
-                    self.log(&events);
-                    if self.lesson.dealt() {
-                        // A box that waited for them was drawn by the server: the game went on.
-                        let view = self.lesson.relay_view(None);
-                        self.relay_follow(&view);
-                    }
-                }
-                self.tell_projectors();
-            }
+            Cmd::Leave(id, out) => self.left(id, &out),
             Cmd::Watch(out) => {
+                if let Some(join) = &self.keep.join {
+                    let _ = out.try_send(join.json());
+                }
                 self.projectors.push(out);
                 self.tiles_sent = None;
                 self.told_at = None;
@@ -181,7 +214,7 @@ where
                     want,
                     copy.0,
                     copy.1,
-                    self.curve.clone(),
+                    self.lesson.curve().to_vec(),
                 ));
             }
             Cmd::Stop => return true,
@@ -214,7 +247,7 @@ where
                         .collect();
                     self.last = Some(format!(
                         "game {}: {name} {} · the boxes it used: {}",
-                        view.game,
+                        over.number,
                         match over.result {
                             crate::learn::GameResult::Win => "beat the machine",
                             crate::learn::GameResult::Draw => "drew",
@@ -227,13 +260,6 @@ where
                         }
                     ));
                     self.used = over.learned.iter().map(|l| l.number - 1).collect();
-                    let step = match over.result {
-                        crate::learn::GameResult::Win => -1,
-                        crate::learn::GameResult::Draw => 0,
-                        crate::learn::GameResult::Loss => 1,
-                    };
-                    self.curve
-                        .push(self.curve.last().copied().unwrap_or(0) + step);
                     self.autosave();
                     self.tell_projectors();
                 }
@@ -250,8 +276,27 @@ where
         match t {
             FromTeacher::PauseJoining {} => self.joining = false,
             FromTeacher::ResumeJoining {} => self.joining = true,
-            FromTeacher::Save {} => self.save(),
+            FromTeacher::Save {} => {
+                if self.save() {
+                    let games = self.lesson.machine().games_played;
+                    let file = self.keep.save.display().to_string();
+                    self.notice(format!("saved: the machine at {games} games is in {file}"));
+                }
+            }
             FromTeacher::EndLesson {} => return true,
+            FromTeacher::DrawFor {} => self.draw_for(),
+            FromTeacher::TapTime { seconds } => {
+                self.keep.tap =
+                    seconds.map(|s| std::time::Duration::from_secs(s.clamp(5, 600) as u64));
+                self.notice(match self.keep.tap {
+                    Some(t) => format!(
+                        "a box waits {} s for its holder's tap, then the server draws",
+                        t.as_secs()
+                    ),
+                    None => "a box waits for its holder's tap (or the teacher's \"draw for them\")"
+                        .into(),
+                });
+            }
             FromTeacher::Deal {} => {
                 let dealt = self.lesson.deal();
                 self.after_deal(dealt);
@@ -308,14 +353,13 @@ where
         let events = match done {
             Ok(events) => events,
             Err(e) => {
-                self.last = Some(format!("not done: {e}"));
+                self.notice(format!("not done: {e}"));
                 return;
             }
         };
         self.log(&events);
         let game = self.lesson.game().clone();
         self.title = crate::view::app::Titles::of(&game, self.lesson.machine()).machine;
-        self.curve.clear();
         self.used.clear();
         self.tiles_sent = None;
         self.told_at = None;
@@ -338,21 +382,10 @@ where
         self.save();
         let ids: Vec<PupilId> = self.pupils.keys().copied().collect();
         for id in ids {
-            let welcome = self.welcome(id);
+            let welcome = self.welcome(id, false);
             if let Some(out) = self.pupils.get(&id) {
                 let _ = out.try_send(welcome.json());
             }
-        }
-    }
-
-    /// What a pupil is told on joining: their number and name, the game and their side.
-    fn welcome(&self, id: PupilId) -> ToClient {
-        let g = self.lesson.game();
-        ToClient::Welcome {
-            pupil: id,
-            name: self.lesson.pupils()[&id].name.clone(),
-            game: format!("{} {}", g.name(), g.variant()),
-            side: g.side_name(self.lesson.pupil_side()).into(),
         }
     }
 
@@ -362,19 +395,27 @@ where
             Ok(events) => {
                 self.log(&events);
                 self.relay_said = "the boxes are dealt: start a game".into();
-                let ids: Vec<PupilId> = self.pupils.keys().copied().collect();
-                for id in ids {
-                    let numbers: Vec<String> = (self.lesson.held(id).iter())
-                        .map(|b| b.number.to_string())
-                        .collect();
-                    let said = format!(
-                        "the class is the machine: you hold boxes {}; wait for your box to come up",
-                        numbers.join(", ")
-                    );
-                    self.tell_boxes(id, None, said);
-                }
+                self.tell_holdings();
             }
-            Err(e) => self.relay_said = format!("not dealt: {e}"),
+            Err(e) => self.notice(format!("not dealt: {e}")),
+        }
+    }
+
+    /// Every pupil here told the boxes they hold now (after a deal, or boxes dealt again when
+    /// a pupil joined, went away or came back), or that they watch this game.
+    fn tell_holdings(&self) {
+        for &id in self.pupils.keys() {
+            let numbers: Vec<String> = (self.lesson.held(id).iter())
+                .map(|b| b.number.to_string())
+                .collect();
+            let said = match numbers.len() {
+                0 => "the class is the machine: every box is held (more pupils than boxes); watch the game on the projector".to_string(),
+                1 => format!("the class is the machine: you hold box {}; wait for it to come up", numbers[0]),
+                _ => format!("the class is the machine: you hold boxes {}; wait for yours to come up", numbers.join(", ")),
+            };
+            let waiting = self.lesson.waiting_for().filter(|w| w.1 == id);
+            let number = waiting.and_then(|_| self.lesson.relay_view(None).waiting.map(|w| w.0));
+            self.tell_boxes(id, number, said);
         }
     }
 
@@ -398,7 +439,7 @@ where
                     Some(out) => {
                         let _ = out.try_send(ToClient::error(e).json());
                     }
-                    None => self.relay_said = format!("no game: {e}"),
+                    None => self.notice(format!("no game: {e}")),
                 }
                 self.tell_projectors();
                 return;
@@ -459,11 +500,15 @@ where
             );
             let said = format!("your box {number}: draw a bead");
             self.tell_boxes(pupil, Some(number), said);
+            let since = std::time::Instant::now();
+            self.waiting = Some((view.game, pupil, since));
+        } else {
+            self.waiting = None;
         }
         if let Some(over) = &view.over {
             self.relay_said = format!(
                 "game {}: the class (the machine) {}",
-                view.game,
+                over.number,
                 match over.result {
                     crate::learn::GameResult::Win => "won",
                     crate::learn::GameResult::Draw => "drew",
@@ -523,17 +568,33 @@ where
         })
     }
 
-    /// Writes events to the log as they happen.
+    /// Writes events to the log as they happen: each line whole in one write, synced to the
+    /// disk when a game ends; a failure goes to the projector (once until it works again).
     fn log(&mut self, events: &[Event]) {
         let Some(f) = &mut self.keep.log else {
             return;
         };
+        let mut text = String::new();
         for e in events {
             if let Ok(line) = serde_json::to_string(e) {
-                let _ = writeln!(f, "{line}");
+                text.push_str(&line);
+                text.push('\n');
             }
         }
-        let _ = f.flush();
+        let ended = events.iter().any(|e| matches!(e, Event::Ended { .. }));
+        let written = f
+            .write_all(text.as_bytes())
+            .and_then(|()| if ended { f.sync_data() } else { Ok(()) });
+        match written {
+            Ok(()) => self.log_failed = false,
+            Err(e) if !self.log_failed => {
+                self.log_failed = true;
+                let said = format!("could not write the lesson's log: {e}");
+                eprintln!("class: {said}");
+                self.notice(said);
+            }
+            Err(_) => {}
+        }
     }
 
     fn autosave(&mut self) {
@@ -543,14 +604,21 @@ where
         }
     }
 
-    fn save(&mut self) {
+    /// Saves the machine; whether it was saved (an error goes to the projector and the log).
+    fn save(&mut self) -> bool {
         let m = self.lesson.machine();
         match crate::store::save_machine(&self.keep.save, self.lesson.game(), m) {
             Ok(()) => {
                 self.saved_at = m.games_played;
                 self.saved_when = std::time::Instant::now();
+                true
             }
-            Err(e) => eprintln!("class: could not save {}: {e}", self.keep.save.display()),
+            Err(e) => {
+                let said = format!("could not save {}: {e}", self.keep.save.display());
+                eprintln!("class: {said}");
+                self.notice(said);
+                false
+            }
         }
     }
 
@@ -573,6 +641,7 @@ where
                 won: p.score.wins,
                 drawn: p.score.draws,
                 lost: p.score.losses,
+                here: p.here,
             })
             .collect();
         pupils.sort_by_key(|p| std::cmp::Reverse((p.won, p.drawn)));
@@ -587,7 +656,7 @@ where
             under_way: self.lesson.games_under_way(),
             last: self.last.clone(),
             relay: self.relay_info(),
-            curve: thinned(&self.curve, 400),
+            curve: thinned(self.lesson.curve(), 400),
             side: self.lesson.machine().boxes.side(),
             side_names: (
                 g.side_name(crate::game::Side::First).into(),
