@@ -138,7 +138,7 @@ where
     let finished = tokio::spawn(actor::run(lesson, keep, rx, done_tx));
     serve_http(
         listener,
-        socket::Shared::new(inbox.clone(), &config),
+        socket::Shared::new(inbox.clone(), &config, addr.port()),
         &config,
         done_rx,
     );
@@ -162,6 +162,9 @@ fn serve_http(
         .route("/", get(pages::pupil_page))
         .route("/projector", get(pages::projector_page))
         .route("/boxes.js", get(pages::boxes_script))
+        .route("/client.js", get(pages::client_script))
+        .route("/pupil.js", get(pages::pupil_script))
+        .route("/projector.js", get(pages::projector_script))
         .route("/teacher", get(pages::teacher_login))
         .route("/machine.yaml", get(pages::machine_yaml))
         .route("/labels.pdf", get(pages::labels_pdf))

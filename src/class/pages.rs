@@ -15,6 +15,29 @@ use super::socket::{Shared, teacher_token};
 const PUPIL: &str = include_str!("pupil.html");
 const PROJECTOR: &str = include_str!("projector.html");
 const BOXES: &str = include_str!("boxes.js");
+const CLIENT: &str = include_str!("client.js");
+const PUPIL_JS: &str = include_str!("pupil.js");
+const PROJECTOR_JS: &str = include_str!("projector.js");
+
+/// A script of the pages, as it is built into the program.
+fn script(text: &'static str) -> Response {
+    let kind = [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")];
+    (kind, text).into_response()
+}
+
+/// The shared client: the socket, reconnecting, the protocol's message types.
+pub async fn client_script() -> Response {
+    script(CLIENT)
+}
+
+pub async fn pupil_script() -> Response {
+    script(PUPIL_JS)
+}
+
+/// The projector's script (its page needs the teacher's token; the script holds no secret).
+pub async fn projector_script() -> Response {
+    script(PROJECTOR_JS)
+}
 
 pub async fn pupil_page() -> Html<&'static str> {
     Html(PUPIL)
@@ -43,7 +66,10 @@ pub async fn teacher_login(State(shared): State<Arc<Shared>>, Query(q): Query<To
     if !same_secret(&given, &shared.token) {
         return (StatusCode::FORBIDDEN, "the teacher's address is needed").into_response();
     }
-    let cookie = format!("matchbox_teacher={given}; HttpOnly; SameSite=Strict; Path=/");
+    let cookie = format!(
+        "{}={given}; HttpOnly; SameSite=Strict; Path=/",
+        shared.cookie
+    );
     (
         StatusCode::SEE_OTHER,
         [
@@ -82,7 +108,7 @@ pub async fn chart_png(state: State<Arc<Shared>>, headers: HeaderMap) -> Respons
 /// A file of the machine as it stands, for the teacher only: the actor hands over a copy and
 /// what makes the file, which runs here, off the actor's task.
 async fn file(State(shared): State<Arc<Shared>>, headers: HeaderMap, want: Want) -> Response {
-    let token = teacher_token(&headers, None).unwrap_or_default();
+    let token = teacher_token(&headers, &shared.cookie, None).unwrap_or_default();
     if !same_secret(&token, &shared.token) {
         return (StatusCode::FORBIDDEN, "open the teacher's address first").into_response();
     }
@@ -116,7 +142,7 @@ async fn file(State(shared): State<Arc<Shared>>, headers: HeaderMap, want: Want)
 }
 
 pub async fn projector_page(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
-    let token = teacher_token(&headers, None).unwrap_or_default();
+    let token = teacher_token(&headers, &shared.cookie, None).unwrap_or_default();
     if !same_secret(&token, &shared.token) {
         return (StatusCode::FORBIDDEN, "open the teacher's address first").into_response();
     }

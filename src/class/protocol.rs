@@ -79,6 +79,12 @@ pub struct RelayInfo {
     pub said: String,
     /// Whether a game is under way.
     pub playing: bool,
+    /// Whether it waits for a pupil's tap.
+    #[serde(default)]
+    pub waiting: bool,
+    /// How long a box waits for its holder's tap before the server draws (none: it waits).
+    #[serde(default)]
+    pub tap_time: Option<u64>,
     /// The class's games as the machine: won, drawn, lost.
     pub score: (u64, u64, u64),
 }
@@ -92,7 +98,16 @@ pub struct Tile {
     pub number: usize,
     pub move_number: u16,
     pub beads: Vec<u32>,
+    /// For a small machine (at most [`CARDS`] boxes), drawn box by box: its position and its
+    /// arrows, as its label prints them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub board: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arrows: Vec<String>,
 }
+
+/// The most boxes the projector draws whole (position and arrows), not as tiles.
+pub const CARDS: usize = 40;
 
 /// What the server sends.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

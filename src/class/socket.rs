@@ -25,17 +25,21 @@ pub struct Shared {
     pub code: String,
     pub token: String,
     pub limits: Limits,
+    /// The teacher's cookie's name, this server's own (two classes on one laptop, two ports,
+    /// two cookies).
+    pub cookie: String,
     open: AtomicUsize,
     lockout: Mutex<Lockout>,
 }
 
 impl Shared {
-    pub fn new(inbox: mpsc::Sender<Cmd>, config: &Config) -> Shared {
+    pub fn new(inbox: mpsc::Sender<Cmd>, config: &Config, port: u16) -> Shared {
         Shared {
             inbox,
             code: config.code.to_ascii_uppercase(),
             token: config.token.clone(),
             limits: config.limits,
+            cookie: format!("matchbox_teacher_{port}"),
             open: AtomicUsize::new(0),
             lockout: Mutex::default(),
         }
@@ -84,14 +88,13 @@ fn refuse(status: StatusCode, why: &str) -> Response {
 }
 
 /// The teacher's token from the cookie the teacher's address set, or from the query.
-pub fn teacher_token(headers: &HeaderMap, query: Option<&str>) -> Option<String> {
+pub fn teacher_token(headers: &HeaderMap, name: &str, query: Option<&str>) -> Option<String> {
     let cookie = (headers.get_all("cookie").iter())
         .filter_map(|c| c.to_str().ok())
         .flat_map(|c| c.split(';'))
         .find_map(|kv| {
-            kv.trim()
-                .strip_prefix("matchbox_teacher=")
-                .map(str::to_string)
+            let (k, v) = kv.trim().split_once('=')?;
+            (k == name).then(|| v.to_string())
         });
     cookie.or(query.map(str::to_string))
 }
@@ -182,7 +185,7 @@ pub async fn teacher_upgrade(
     if !same_origin(&headers) {
         return refuse(StatusCode::FORBIDDEN, "another site's page may not connect");
     }
-    let token = teacher_token(&headers, q.token.as_deref()).unwrap_or_default();
+    let token = teacher_token(&headers, &shared.cookie, q.token.as_deref()).unwrap_or_default();
     if !same_secret(&token, &shared.token) {
         eprintln!("class: {peer}: a teacher's connection without the token");
         return refuse(StatusCode::FORBIDDEN, "the teacher's token is needed");

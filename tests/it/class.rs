@@ -854,7 +854,7 @@ async fn the_teacher_downloads_labels_and_the_learning_curve() {
     let addr = running.addr;
     let mut ws = join(addr).await;
     assert_eq!(play_games(&mut ws, 4, 3).await, 4);
-    let cookie = format!("matchbox_teacher={TOKEN}");
+    let cookie = format!("matchbox_teacher_{}={TOKEN}", addr.port());
     for path in [
         "/labels.pdf",
         "/labels-trained.pdf",
@@ -904,14 +904,22 @@ async fn the_teacher_downloads_the_machine_as_yaml() {
     assert_eq!(play_games(&mut ws, 3, 9).await, 3);
     let (status, _) = http_get(addr, "/machine.yaml", None).await;
     assert!(status.contains("403"), "{status}");
-    let wrong = format!("matchbox_teacher={CODE}");
+    let wrong = format!("matchbox_teacher_{}={CODE}", addr.port());
     assert!(
         http_get(addr, "/machine.yaml", Some(&wrong))
             .await
             .0
             .contains("403")
     );
-    let cookie = format!("matchbox_teacher={TOKEN}");
+    // The cookie of a class on another port of the same laptop is not this class's.
+    let other = format!("matchbox_teacher_{}={TOKEN}", addr.port().wrapping_add(1));
+    assert!(
+        http_get(addr, "/machine.yaml", Some(&other))
+            .await
+            .0
+            .contains("403")
+    );
+    let cookie = format!("matchbox_teacher_{}={TOKEN}", addr.port());
     let (status, body) = http_get(addr, "/machine.yaml", Some(&cookie)).await;
     assert!(status.contains("200"), "{status}");
     let loaded =
@@ -1096,4 +1104,95 @@ async fn the_teacher_turns_the_machine_round_and_resets_it() {
     let again = Lesson::replay(LessonSpec::of(machine(&g, 42)), g, &log_of(dir.path())).unwrap();
     assert_eq!(state(again.machine()), state(lesson.machine()));
     assert_eq!(again.relay_opponent(), RelayOpponent::Random);
+}
+
+/// The pages' shared client names every message type the server and the pages exchange: each
+/// of the protocol's messages, serialised, has its type in `client.js`'s lists.
+#[test]
+fn the_pages_client_knows_every_message_of_the_protocol() {
+    use matchbox::class::protocol::{FromPupil, FromTeacher};
+    let client = include_str!("../../src/class/client.js");
+    let list = |name: &str| -> Vec<String> {
+        let start = client.find(&format!("{name}: [")).unwrap() + name.len() + 3;
+        let end = start + client[start..].find(']').unwrap();
+        (client[start..end].split(','))
+            .map(|s| s.trim().trim_matches('\'').to_string())
+            .filter(|s| !s.is_empty())
+            .collect()
+    };
+    let kind = |v: serde_json::Value| v["type"].as_str().unwrap().to_string();
+    let to_client = [
+        ToClient::Welcome {
+            pupil: 1,
+            name: "n".into(),
+            game: "g".into(),
+            side: "o".into(),
+            key: "k".into(),
+            returning: false,
+        },
+        ToClient::Refused {
+            message: "m".into(),
+            retry_in: None,
+            forget: false,
+        },
+        ToClient::Join {
+            code: "C".into(),
+            addresses: vec![],
+            qr: String::new(),
+        },
+        ToClient::Notice {
+            message: "m".into(),
+        },
+        ToClient::Game {
+            game: 1,
+            side: "o".into(),
+            position: String::new(),
+            board: vec![],
+            legal: vec![],
+            machine_move: None,
+            over: None,
+        },
+        ToClient::Boxes {
+            boxes: vec![],
+            waiting: None,
+            said: String::new(),
+            drawn: None,
+        },
+        ToClient::Collected {},
+        ToClient::error("e"),
+        ToClient::Ended {
+            message: "m".into(),
+        },
+    ];
+    let mut kinds: Vec<String> = to_client
+        .iter()
+        .map(|m| kind(serde_json::to_value(m).unwrap()))
+        .collect();
+    let class = r#"{"type":"class","game":"","machine":"","joining":true,"pupils":[],"score":[0,0,0],"games_played":0,"under_way":0,"last":null,"relay":null,"side":"first","side_names":["x","o"],"opponent":"perfect"}"#;
+    kinds.push(kind(
+        serde_json::to_value(serde_json::from_str::<ToClient>(class).unwrap()).unwrap(),
+    ));
+    let mut listed = list("toClient");
+    listed.sort();
+    kinds.sort();
+    assert_eq!(listed, kinds, "client.js's toClient");
+    for t in list("fromPupil") {
+        let msg = match t.as_str() {
+            "move" => format!(r#"{{"type":"move","game":1,"mv":"a1"}}"#),
+            _ => format!(r#"{{"type":"{t}"}}"#),
+        };
+        assert!(serde_json::from_str::<FromPupil>(&msg).is_ok(), "{msg}");
+    }
+    let teacher = list("fromTeacher");
+    for t in &teacher {
+        let msg = match t.as_str() {
+            "side" => r#"{"type":"side","side":"first"}"#.to_string(),
+            "opponent" => r#"{"type":"opponent","opponent":"random"}"#.to_string(),
+            "tap_time" => r#"{"type":"tap_time","seconds":30}"#.to_string(),
+            _ => format!(r#"{{"type":"{t}"}}"#),
+        };
+        assert!(serde_json::from_str::<FromTeacher>(&msg).is_ok(), "{msg}");
+    }
+    // And every message a teacher's page may send is listed (the enum's variants, counted).
+    assert_eq!(teacher.len(), 12);
 }

@@ -562,6 +562,8 @@ where
             game: view.game,
             board: view.board,
             playing: self.lesson.relay_under_way(),
+            waiting: self.lesson.waiting_for().is_some(),
+            tap_time: self.keep.tap.map(|t| t.as_secs()),
             moves: view.moves,
             said: self.relay_said.clone(),
             score: tally(&self.lesson.relay_score()),
@@ -687,11 +689,19 @@ where
             return None;
         }
         self.tiles_sent = Some(std::time::Instant::now());
+        let small = m.boxes.len() <= super::protocol::CARDS;
         let tiles = (0..m.boxes.len())
-            .map(|b| Tile {
-                number: b + 1,
-                move_number: m.boxes.move_number(b),
-                beads: m.beads_in(b).iter().map(|n| n.get()).collect(),
+            .map(|b| {
+                let card = small.then(|| self.lesson.box_view(b));
+                Tile {
+                    number: b + 1,
+                    move_number: m.boxes.move_number(b),
+                    beads: m.beads_in(b).iter().map(|n| n.get()).collect(),
+                    board: card.as_ref().map(|c| c.board.clone()).unwrap_or_default(),
+                    arrows: (card.iter().flat_map(|c| &c.arrows))
+                        .map(|a| a.0.clone())
+                        .collect(),
+                }
             })
             .collect();
         Some(tiles)
