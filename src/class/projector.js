@@ -102,6 +102,22 @@ function drawPupils(pupils) {
   }));
 }
 
+// The boxes the last game drew from, as many as fit below the curve (and how many more).
+function drawUsed(used) {
+  const el = $('used');
+  el.replaceChildren(...used.map(b => boxCard(b, 'used')));
+  const bottom = el.parentElement.getBoundingClientRect().bottom;
+  const cards = [...el.children];
+  const hidden = cards.filter(c => c.getBoundingClientRect().bottom > bottom);
+  hidden.forEach(c => c.remove());
+  if (hidden.length) {
+    const more = document.createElement('div');
+    more.textContent = `and ${hidden.length} more (outlined in the whole machine)`;
+    el.append(more);
+    if (more.getBoundingClientRect().bottom > bottom && el.children.length > 1) el.children[el.children.length - 2].remove();
+  }
+}
+
 let latest = null, shown = null;
 function onMessage(m) {
   if (m.type === 'join') showJoin(m);
@@ -124,7 +140,7 @@ function showClass(m) {
   $('pause').textContent = joining ? 'pause joining' : 'let pupils join';
   drawPupils(m.pupils);
   drawCurve(m.curve || [], games);
-  $('used').replaceChildren(...(m.used || []).slice(0, 6).map(b => boxCard(b, 'used')));
+  drawUsed(m.used || []);
   drawMachine(tiles, new Set((m.used || []).map(b => b.number)));
   const [first, second] = m.side_names;
   machineSide = m.side; opponent = m.opponent;

@@ -649,7 +649,7 @@ where
         pupils.sort_by_key(|p| std::cmp::Reverse((p.won, p.drawn)));
         let g = self.lesson.game();
         let msg = ToClient::Class {
-            game: format!("{} {}", g.name(), g.variant()),
+            game: presence::game_words(g),
             machine: self.title.clone(),
             joining: self.joining,
             pupils,

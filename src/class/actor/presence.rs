@@ -102,10 +102,7 @@ where
         ToClient::Welcome {
             pupil: id,
             name: self.lesson.pupils()[&id].name.clone(),
-            game: (crate::games::GAMES.iter())
-                .find(|e| e.name == g.name())
-                .map_or(g.name(), |e| e.title)
-                .to_lowercase(),
+            game: game_words(g),
             side: g.side_name(self.lesson.pupil_side()).into(),
             key,
             returning,
@@ -194,5 +191,18 @@ where
         for out in &self.projectors {
             let _ = out.try_send(msg.clone());
         }
+    }
+}
+
+/// A game as the class's pages name it: "noughts and crosses", "hexapawn 3x3".
+pub fn game_words<G: crate::game::Game>(g: &G) -> String {
+    let title = (crate::games::GAMES.iter())
+        .find(|e| e.name == g.name())
+        .map_or(g.name(), |e| e.title)
+        .to_lowercase();
+    match g.name() {
+        // One board only.
+        "tictactoe" => title,
+        _ => format!("{title} {}", g.variant()),
     }
 }
