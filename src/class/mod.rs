@@ -132,15 +132,17 @@ where
     let addr = listener.local_addr()?;
     let (inbox, rx) = mpsc::channel(1024);
     let (done_tx, done_rx) = oneshot::channel();
+    let (over_tx, over_rx) = tokio::sync::watch::channel(false);
     let mut keep = keep;
     keep.join
         .get_or_insert_with(|| join_info(addr, &config.code));
     let finished = tokio::spawn(actor::run(lesson, keep, rx, done_tx));
     serve_http(
         listener,
-        socket::Shared::new(inbox.clone(), &config, addr.port()),
+        socket::Shared::new(inbox.clone(), &config, addr.port(), over_rx),
         &config,
         done_rx,
+        over_tx,
     );
     Ok(Running {
         addr,
@@ -157,6 +159,7 @@ fn serve_http(
     shared: socket::Shared,
     config: &Config,
     done: oneshot::Receiver<()>,
+    over: tokio::sync::watch::Sender<bool>,
 ) {
     let mut app = Router::new()
         .route("/", get(pages::pupil_page))
@@ -181,9 +184,11 @@ fn serve_http(
     let service = app.into_make_service_with_connect_info::<SocketAddr>();
     tokio::spawn(async move {
         let _ = axum::serve(listener, service)
-            .with_graceful_shutdown(async {
+            .with_graceful_shutdown(async move {
                 let _ = done.await;
-                // Let the last messages ("the lesson is over") reach the pages.
+                // Every connection closes, once the last messages ("the lesson is over") have
+                // reached the pages.
+                let _ = over.send(true);
                 tokio::time::sleep(Duration::from_millis(200)).await;
             })
             .await;

@@ -28,18 +28,26 @@ pub struct Shared {
     /// The teacher's cookie's name, this server's own (two classes on one laptop, two ports,
     /// two cookies).
     pub cookie: String,
+    /// Becomes true when the lesson is over: every connection then closes.
+    pub over: tokio::sync::watch::Receiver<bool>,
     open: AtomicUsize,
     lockout: Mutex<Lockout>,
 }
 
 impl Shared {
-    pub fn new(inbox: mpsc::Sender<Cmd>, config: &Config, port: u16) -> Shared {
+    pub fn new(
+        inbox: mpsc::Sender<Cmd>,
+        config: &Config,
+        port: u16,
+        over: tokio::sync::watch::Receiver<bool>,
+    ) -> Shared {
         Shared {
             inbox,
             code: config.code.to_ascii_uppercase(),
             token: config.token.clone(),
             limits: config.limits,
             cookie: format!("matchbox_teacher_{port}"),
+            over,
             open: AtomicUsize::new(0),
             lockout: Mutex::default(),
         }
@@ -271,6 +279,33 @@ async fn next_text(
     }
 }
 
+/// The next message, or `None` once the lesson is over.
+async fn until_over(
+    over: &mut tokio::sync::watch::Receiver<bool>,
+    next: impl std::future::Future<Output = Option<String>>,
+) -> Option<String> {
+    if *over.borrow() {
+        return None;
+    }
+    tokio::select! {
+        text = next => text,
+        _ = over.wait_for(|o| *o) => None,
+    }
+}
+
+/// A connection's end: what the actor sent last (the lesson is over, say) written out, then the
+/// socket closed; a page that does not take it within a second is dropped.
+async fn finish(out: Outbox, writing: tokio::task::JoinHandle<()>) {
+    drop(out);
+    let abort = writing.abort_handle();
+    if tokio::time::timeout(std::time::Duration::from_secs(1), writing)
+        .await
+        .is_err()
+    {
+        abort.abort();
+    }
+}
+
 async fn pupil(socket: WebSocket, open: Open, peer: SocketAddr, key: Option<String>) {
     let shared = Arc::clone(&open.0);
     let (sink, mut stream) = socket.split();
@@ -303,7 +338,13 @@ async fn pupil(socket: WebSocket, open: Open, peer: SocketAddr, key: Option<Stri
         }
     };
     let mut rate = Rate::new(&shared.limits);
-    while let Some(text) = next_text(&mut stream, &mut rate, &shared.limits, &out, peer).await {
+    let mut over = shared.over.clone();
+    while let Some(text) = until_over(
+        &mut over,
+        next_text(&mut stream, &mut rate, &shared.limits, &out, peer),
+    )
+    .await
+    {
         match serde_json::from_str::<FromPupil>(&text) {
             Ok(msg) => {
                 if shared.inbox.send(Cmd::Pupil(id, msg)).await.is_err() {
@@ -317,8 +358,7 @@ async fn pupil(socket: WebSocket, open: Open, peer: SocketAddr, key: Option<Stri
         }
     }
     let _ = shared.inbox.send(Cmd::Leave(id, out.clone())).await;
-    drop(out);
-    writing.abort();
+    finish(out, writing).await;
     drop(open);
 }
 
@@ -331,7 +371,13 @@ async fn teacher(socket: WebSocket, open: Open, peer: SocketAddr) {
         return;
     }
     let mut rate = Rate::new(&shared.limits);
-    while let Some(text) = next_text(&mut stream, &mut rate, &shared.limits, &out, peer).await {
+    let mut over = shared.over.clone();
+    while let Some(text) = until_over(
+        &mut over,
+        next_text(&mut stream, &mut rate, &shared.limits, &out, peer),
+    )
+    .await
+    {
         match serde_json::from_str::<FromTeacher>(&text) {
             Ok(msg) => {
                 eprintln!("class: {peer}: the teacher: {msg:?}");
@@ -344,7 +390,6 @@ async fn teacher(socket: WebSocket, open: Open, peer: SocketAddr) {
             }
         }
     }
-    drop(out);
-    writing.abort();
+    finish(out, writing).await;
     drop(open);
 }

@@ -18,21 +18,21 @@ use matchbox::learn::{GameDefaults, Machine};
 use matchbox::rng::{rng_from_seed, uniform_below};
 use tokio_tungstenite::tungstenite::{self, Message, client::IntoClientRequest};
 
-type Ws =
+pub(crate) type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-const CODE: &str = "K7P2Q";
-const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+pub(crate) const CODE: &str = "K7P2Q";
+pub(crate) const TOKEN: &str = "0123456789abcdef0123456789abcdef";
 
-fn machine<G: GameDefaults>(game: &G, seed: u64) -> Machine<G> {
+pub(crate) fn machine<G: GameDefaults>(game: &G, seed: u64) -> Machine<G> {
     crate::common::fresh_machine(game, seed)
 }
 
-async fn serve(dir: &Path, limits: Limits) -> Running<TicTacToe> {
+pub(crate) async fn serve(dir: &Path, limits: Limits) -> Running<TicTacToe> {
     serve_game(dir, limits, TicTacToe).await
 }
 
-async fn serve_game<
+pub(crate) async fn serve_game<
     G: GameDefaults + matchbox::view::board::BoardView + matchbox::labels::LabelView,
 >(
     dir: &Path,
@@ -56,7 +56,7 @@ async fn serve_game<
     matchbox::class::start(lesson, keep, config).await.unwrap()
 }
 
-async fn connect(
+pub(crate) async fn connect(
     addr: SocketAddr,
     path: &str,
     origin: Option<&str>,
@@ -70,12 +70,12 @@ async fn connect(
         .map(|(ws, _)| ws)
 }
 
-async fn send(ws: &mut Ws, text: &str) {
+pub(crate) async fn send(ws: &mut Ws, text: &str) {
     ws.send(Message::Text(text.into())).await.unwrap();
 }
 
 /// The next message from the server, as sent; `None` when the connection ends.
-async fn recv(ws: &mut Ws) -> Option<ToClient> {
+pub(crate) async fn recv(ws: &mut Ws) -> Option<ToClient> {
     loop {
         match tokio::time::timeout(Duration::from_secs(20), ws.next())
             .await
@@ -93,7 +93,7 @@ async fn recv(ws: &mut Ws) -> Option<ToClient> {
 }
 
 /// A pupil joins; their socket and welcome.
-async fn join(addr: SocketAddr) -> Ws {
+pub(crate) async fn join(addr: SocketAddr) -> Ws {
     let mut ws = connect(addr, &format!("/ws?code={CODE}"), None)
         .await
         .unwrap();
@@ -106,7 +106,7 @@ async fn join(addr: SocketAddr) -> Ws {
 }
 
 /// Plays `games` games of random legal moves; the results seen.
-async fn play_games(ws: &mut Ws, games: usize, seed: u64) -> usize {
+pub(crate) async fn play_games(ws: &mut Ws, games: usize, seed: u64) -> usize {
     let mut rng = rng_from_seed(seed);
     let mut finished = 0;
     send(ws, r#"{"type":"start"}"#).await;
@@ -135,21 +135,21 @@ async fn play_games(ws: &mut Ws, games: usize, seed: u64) -> usize {
 }
 
 /// Every box's beads and the games played.
-fn state<G: GameDefaults>(m: &Machine<G>) -> (Vec<Vec<u32>>, u64) {
+pub(crate) fn state<G: GameDefaults>(m: &Machine<G>) -> (Vec<Vec<u32>>, u64) {
     let beads = (0..m.boxes.len())
         .map(|b| m.beads_in(b).iter().map(|x| x.get()).collect())
         .collect();
     (beads, m.games_played)
 }
 
-fn log_of(dir: &Path) -> Vec<Event> {
+pub(crate) fn log_of(dir: &Path) -> Vec<Event> {
     let text = std::fs::read_to_string(dir.join("m.yaml.log")).unwrap();
     text.lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
 
-async fn stop(running: Running<TicTacToe>) -> Lesson<TicTacToe> {
+pub(crate) async fn stop(running: Running<TicTacToe>) -> Lesson<TicTacToe> {
     running.inbox.send(Cmd::Stop).await.unwrap();
     running.finished.await.unwrap()
 }

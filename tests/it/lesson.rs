@@ -401,3 +401,57 @@ fn the_teacher_resets_the_machine_and_turns_it_round_and_the_log_follows() {
     assert_eq!(again.relay_opponent(), RelayOpponent::Random);
     assert_eq!(again.score(), lesson.score());
 }
+
+/// Presence while the class is the machine: thirty pupils and HER's 24 boxes (six watch); a
+/// late joiner watches too; a holder marked away has their box dealt to a pupil who held none,
+/// and back, is dealt in again when a box is free; the log replays it all.
+#[test]
+fn boxes_follow_the_pupils_who_are_here() {
+    let game = Hexapawn::new(Size::GARDNER);
+    let mut lesson = LessonSpec::of(machine(&game, 8))
+        .build(game.clone())
+        .unwrap();
+    let mut log = Vec::new();
+    let ids: Vec<u32> = (0..30)
+        .map(|_| {
+            let (id, e) = lesson.join();
+            log.extend(e);
+            id
+        })
+        .collect();
+    log.extend(lesson.deal().unwrap());
+    let counts = |l: &Lesson<Hexapawn>, ids: &[u32]| -> Vec<usize> {
+        ids.iter().map(|&p| l.held(p).len()).collect()
+    };
+    let held = counts(&lesson, &ids);
+    assert_eq!(held.iter().sum::<usize>(), 24);
+    assert_eq!(held.iter().filter(|&&n| n == 0).count(), 6, "{held:?}");
+    let (late, e) = lesson.join();
+    log.extend(e);
+    assert!(
+        lesson.held(late).is_empty(),
+        "a late joiner watches: every box is held"
+    );
+    let holder = ids[0];
+    let boxes = lesson.held(holder);
+    assert_eq!(boxes.len(), 1);
+    log.extend(lesson.away(holder).unwrap());
+    assert!(lesson.held(holder).is_empty());
+    let new = (ids.iter().chain([&late]))
+        .find(|&&p| lesson.held(p).iter().any(|b| b.number == boxes[0].number))
+        .expect("the box is dealt again");
+    assert_eq!(lesson.held(*new).len(), 1, "to a pupil who held none");
+    log.extend(lesson.back(holder).unwrap());
+    assert!(lesson.held(holder).is_empty(), "no box is free: they watch");
+    for _ in 0..3 {
+        class_game(&mut lesson, &mut log);
+    }
+    assert_eq!(lesson.relay_score().games, 3);
+    // Dealing with nobody here is refused.
+    let mut empty = LessonSpec::of(machine(&game, 8))
+        .build(game.clone())
+        .unwrap();
+    assert_eq!(empty.deal().unwrap_err(), LessonError::NobodyToDeal);
+    let again = Lesson::replay(LessonSpec::of(machine(&game, 8)), game, &log).unwrap();
+    assert_eq!(state(again.machine()), state(lesson.machine()));
+}

@@ -133,9 +133,10 @@ where
     /// When the box waiting for a tap is drawn by the server, if it will be.
     fn tap_deadline(&self) -> Option<Instant> {
         let (_, pupil, since) = self.waiting?;
+        let tap = self.keep.tap.map(|t| since + t);
         match self.pupils.contains_key(&pupil) {
-            false => Some(since + GONE_TAP),
-            true => self.keep.tap.map(|t| since + t),
+            false => Some(tap.map_or(since + GONE_TAP, |t| t.min(since + GONE_TAP))),
+            true => tap,
         }
     }
 
