@@ -1178,7 +1178,7 @@ fn the_pages_client_knows_every_message_of_the_protocol() {
     assert_eq!(listed, kinds, "client.js's toClient");
     for t in list("fromPupil") {
         let msg = match t.as_str() {
-            "move" => format!(r#"{{"type":"move","game":1,"mv":"a1"}}"#),
+            "move" => r#"{"type":"move","game":1,"mv":"a1"}"#.to_string(),
             _ => format!(r#"{{"type":"{t}"}}"#),
         };
         assert!(serde_json::from_str::<FromPupil>(&msg).is_ok(), "{msg}");
