@@ -153,6 +153,8 @@ where
         .collect();
     let since = std::time::Instant::now();
     a.gone.extend(before.into_iter().map(|id| (id, since)));
+    // A class game resumed waiting for a tap waits no longer than a tap would.
+    a.waiting = (a.lesson.waiting_for()).map(|(game, pupil)| (game, pupil, since));
     // The file exists from the start: the machine as the lesson began.
     a.save();
     loop {
@@ -429,7 +431,10 @@ where
         let view = match done {
             Ok((view, events)) => {
                 self.log(&events);
-                if let Some(pupil) = by {
+                // The bead drawn, on the tapper's phone (where the game went on: at its end the
+                // instructions follow at once, with the boxes as the game left them).
+                let ended = events.iter().any(|e| matches!(e, Event::Ended { .. }));
+                if let Some(pupil) = by.filter(|_| !ended) {
                     self.tell_what_was_drawn(pupil, &events);
                 }
                 view
