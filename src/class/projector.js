@@ -56,6 +56,7 @@ function drawMachine(tiles, hot) {
   if (!tiles.length) return;
   $('machine-title').textContent = `the whole machine: ${tiles.length} boxes` + (hot.size ? ' (outlined: the last game\'s)' : '');
   if (tiles[0].board && tiles[0].board.length) {
+    tileShape = '';
     el.className = 'cards';
     el.replaceChildren(...tiles.map(t => boxCard({ ...t, arrows: t.arrows.map((a, k) => [a, t.beads[k]]) },
       hot.has(t.number) ? 'hot' : '')));
@@ -63,31 +64,42 @@ function drawMachine(tiles, hot) {
   }
   el.className = '';
   const W = el.clientWidth, H = el.clientHeight, n = tiles.length;
-  let best = { cols: 1, size: 0 };
-  for (let cols = 1; cols <= n; cols++) {
-    const rows = Math.ceil(n / cols), tw = (W - 2 * cols) / cols, th = (H - 2 * rows) / rows;
-    const size = Math.min(tw / 1.3, th);
-    if (size > best.size) best = { cols, size, th };
+  const shape = `${n} ${W} ${H} ${tiles.map(t => t.beads.length).join(',')}`;
+  if (tileShape !== shape) {
+    // The tiles made again only when the machine or the column changes size; else changed in
+    // place (a bar's height, a tile's outline): a slow laptop keeps up with a busy class.
+    tileShape = shape;
+    let best = { cols: 1, size: 0, th: H };
+    for (let cols = 1; cols <= n; cols++) {
+      const rows = Math.ceil(n / cols), tw = (W - 2 * cols) / cols, th = (H - 2 * rows) / rows;
+      const size = Math.min(tw / 1.3, th);
+      if (size > best.size) best = { cols, size, th };
+    }
+    el.style.gridTemplateColumns = `repeat(${best.cols}, minmax(0, 1fr))`;
+    el.style.gridAutoRows = `${Math.floor(best.th)}px`;
+    tileEls = tiles.map(t => {
+      const d = document.createElement('div');
+      const bars = document.createElement('div');
+      bars.className = 'bars';
+      const spans = t.beads.map((_, k) => { const sp = document.createElement('span'); sp.style.background = beadColour(k); return sp; });
+      bars.append(...spans);
+      if (best.th >= 22) d.append(`${t.number}`);
+      d.append(bars);
+      return { d, spans, key: '' };
+    });
+    el.replaceChildren(...tileEls.map(e => e.d));
   }
-  el.style.gridTemplateColumns = `repeat(${best.cols}, minmax(0, 1fr))`;
-  el.style.gridAutoRows = `${Math.floor(best.th)}px`;
-  el.replaceChildren(...tiles.map(t => {
-    const d = document.createElement('div');
+  tiles.forEach((t, i) => {
+    const e = tileEls[i], key = `${hot.has(t.number)} ${t.beads.join(' ')}`;
+    if (e.key === key) return;
+    e.key = key;
     const total = t.beads.reduce((a, b) => a + b, 0), most = Math.max(1, ...t.beads);
-    d.className = 'tile' + (hot.has(t.number) ? ' hot' : '') + (total === 0 ? ' empty' : '');
-    d.title = `box ${t.number} · move ${t.move_number} · beads ${t.beads.join(' ')}`;
-    const bars = document.createElement('div');
-    bars.className = 'bars';
-    bars.append(...t.beads.map((b, k) => {
-      const s = document.createElement('span');
-      s.style.background = beadColour(k); s.style.height = `${100 * b / most}%`;
-      return s;
-    }));
-    if (best.th >= 22) d.append(`${t.number}`);
-    d.append(bars);
-    return d;
-  }));
+    e.d.className = 'tile' + (hot.has(t.number) ? ' hot' : '') + (total === 0 ? ' empty' : '');
+    e.d.title = `box ${t.number} · move ${t.move_number} · beads ${t.beads.join(' ')}`;
+    t.beads.forEach((b, k) => { e.spans[k].style.height = `${100 * b / most}%`; });
+  });
 }
+let tileEls = [], tileShape = '';
 
 // The pupils: every one, in columns, the best first; a pupil whose page is away dimmed.
 function drawPupils(pupils) {

@@ -105,7 +105,13 @@ struct Actor<G: GameDefaults + BoardView> {
     secrets: super::secrets::Secrets,
     /// Whether the last write to the log failed (the teacher is told once).
     log_failed: bool,
+    /// When the log was last synced to the disk, and whether a game's end waits for a sync.
+    synced: Option<std::time::Instant>,
+    sync_due: bool,
 }
+
+/// The most time between a game's end and the log's sync to the disk.
+const SYNC_GAP: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// The least time between two saves in a lesson.
 const SAVE_GAP: std::time::Duration = std::time::Duration::from_secs(5);
@@ -145,6 +151,8 @@ where
         waiting: None,
         secrets,
         log_failed: false,
+        synced: None,
+        sync_due: false,
     };
     // Pupils of the lesson before a restart are gone until their pages come back.
     let before: Vec<PupilId> = (a.lesson.pupils().iter())
@@ -177,6 +185,7 @@ where
         }
     }
     a.save();
+    a.sync_log();
     for out in a.pupils.values().chain(&a.projectors) {
         let ended = ToClient::Ended {
             message: "the lesson is over".into(),
@@ -588,10 +597,17 @@ where
                 text.push('\n');
             }
         }
+        // Synced to the disk at a game's end, at most every SYNC_GAP (a class finishes a few
+        // games a second; simulated pupils thousands): a power cut loses at most that much.
         let ended = events.iter().any(|e| matches!(e, Event::Ended { .. }));
+        let due = ended && self.synced.is_none_or(|t| t.elapsed() >= SYNC_GAP);
         let written = f
             .write_all(text.as_bytes())
-            .and_then(|()| if ended { f.sync_data() } else { Ok(()) });
+            .and_then(|()| if due { f.sync_data() } else { Ok(()) });
+        if due {
+            self.synced = Some(std::time::Instant::now());
+        }
+        self.sync_due |= ended && !due;
         match written {
             Ok(()) => self.log_failed = false,
             Err(e) if !self.log_failed => {
@@ -601,6 +617,14 @@ where
                 self.notice(said);
             }
             Err(_) => {}
+        }
+    }
+
+    /// Syncs the log to the disk, if a game's end waits for it.
+    fn sync_log(&mut self) {
+        if let (true, Some(f)) = (self.sync_due, &self.keep.log) {
+            let _ = f.sync_data();
+            (self.synced, self.sync_due) = (Some(std::time::Instant::now()), false);
         }
     }
 

@@ -127,7 +127,11 @@ where
             .then(|| self.told_at.map_or_else(Instant::now, |t| t + TELL_GAP));
         let away = self.gone.values().min().map(|&t| t + AWAY);
         let tap = self.tap_deadline();
-        [tell, away, tap].into_iter().flatten().min()
+        let sync = (self.sync_due).then(|| {
+            self.synced
+                .map_or_else(Instant::now, |t| t + super::SYNC_GAP)
+        });
+        [tell, away, tap, sync].into_iter().flatten().min()
     }
 
     /// When the box waiting for a tap is drawn by the server, if it will be.
@@ -161,6 +165,7 @@ where
         if self.tap_deadline().is_some_and(|t| now >= t) {
             self.draw_for();
         }
+        self.sync_log();
         self.tell_projectors();
     }
 
