@@ -702,7 +702,12 @@ async fn the_class_is_the_machine_ten_pupils_hold_hers_boxes() {
         empty,
     } = counts;
     assert!(taps >= 3, "{taps} beads drawn by pupils");
-    assert_eq!(shown + empty, taps, "every tap answered with its bead");
+    // Every tap answered with its bead, but the tap that ends a game: that one is answered with
+    // what to do with the boxes (at most one a game, three games).
+    assert!(
+        shown + empty <= taps && taps - (shown + empty) <= 3,
+        "every tap answered: {taps} taps, {shown} beads shown, {empty} empty"
+    );
     assert!(told >= 1, "the holders were told what their boxes learned");
     let relay = relay.expect("the projector hears the class's game");
     assert_eq!(
