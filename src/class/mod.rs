@@ -8,6 +8,7 @@
 pub mod actor;
 pub mod files;
 mod guard;
+pub mod journal;
 mod pages;
 pub mod protocol;
 pub mod secrets;

@@ -115,7 +115,9 @@ pub async fn pupil_upgrade(
     Query(join): Query<Join>,
 ) -> Response {
     if !same_origin(&headers) {
-        eprintln!("class: {peer}: refused a WebSocket from another site's page");
+        crate::class::journal::note(&format!(
+            "{peer}: refused a WebSocket from another site's page"
+        ));
         return refuse(StatusCode::FORBIDDEN, "another site's page may not join");
     }
     let key = join.key.filter(|k| !k.is_empty() && k.len() <= 64);
@@ -158,7 +160,7 @@ fn check_code(
         .to_ascii_uppercase();
     if !same_secret(&given, &shared.code) {
         lockout.wrong(peer.ip(), device, &shared.limits);
-        eprintln!("class: {peer}: a wrong join code");
+        crate::class::journal::note(&format!("{peer}: a wrong join code"));
         return Some((
             StatusCode::FORBIDDEN,
             "wrong code: check it on the projector",
@@ -195,7 +197,7 @@ pub async fn teacher_upgrade(
     }
     let token = teacher_token(&headers, &shared.cookie, q.token.as_deref()).unwrap_or_default();
     if !same_secret(&token, &shared.token) {
-        eprintln!("class: {peer}: a teacher's connection without the token");
+        crate::class::journal::note(&format!("{peer}: a teacher's connection without the token"));
         return refuse(StatusCode::FORBIDDEN, "the teacher's token is needed");
     }
     let Some(open) = Open::take(&shared) else {
@@ -245,12 +247,12 @@ async fn next_text(
     loop {
         let msg = match tokio::time::timeout(limits.idle, stream.next()).await {
             Err(_) => {
-                eprintln!("class: {peer}: idle too long, closed");
+                crate::class::journal::note(&format!("{peer}: idle too long, closed"));
                 return None;
             }
             Ok(None) => return None,
             Ok(Some(Err(e))) => {
-                eprintln!("class: {peer}: connection closed: {e}");
+                crate::class::journal::note(&format!("{peer}: connection closed: {e}"));
                 return None;
             }
             Ok(Some(Ok(m))) => m,
@@ -269,11 +271,11 @@ async fn next_text(
         }
         refused += 1;
         if refused == 1 {
-            eprintln!("class: {peer}: too many messages, slowed down");
+            crate::class::journal::note(&format!("{peer}: too many messages, slowed down"));
             let _ = out.try_send(ToClient::error("too many messages: slow down").json());
         }
         if refused > 200 {
-            eprintln!("class: {peer}: flooding, closed");
+            crate::class::journal::note(&format!("{peer}: flooding, closed"));
             return None;
         }
     }
@@ -352,7 +354,7 @@ async fn pupil(socket: WebSocket, open: Open, peer: SocketAddr, key: Option<Stri
                 }
             }
             Err(e) => {
-                eprintln!("class: {peer}: pupil {id}: a bad message: {e}");
+                crate::class::journal::note(&format!("{peer}: pupil {id}: a bad message: {e}"));
                 let _ = out.try_send(ToClient::error(format!("a bad message: {e}")).json());
             }
         }
@@ -380,7 +382,7 @@ async fn teacher(socket: WebSocket, open: Open, peer: SocketAddr) {
     {
         match serde_json::from_str::<FromTeacher>(&text) {
             Ok(msg) => {
-                eprintln!("class: {peer}: the teacher: {msg:?}");
+                crate::class::journal::note(&format!("{peer}: the teacher: {msg:?}"));
                 if shared.inbox.send(Cmd::Teacher(msg)).await.is_err() {
                     break;
                 }

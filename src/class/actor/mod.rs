@@ -384,10 +384,10 @@ where
                         kept.display()
                     ))
                 }
-                Err(e) => eprintln!(
-                    "class: could not keep the machine before in {}: {e}",
+                Err(e) => crate::class::journal::note(&format!(
+                    "could not keep the machine before in {}: {e}",
                     kept.display()
-                ),
+                )),
             }
         }
         self.save();
@@ -613,7 +613,7 @@ where
             Err(e) if !self.log_failed => {
                 self.log_failed = true;
                 let said = format!("could not write the lesson's log: {e}");
-                eprintln!("class: {said}");
+                crate::class::journal::note(&said);
                 self.notice(said);
             }
             Err(_) => {}
@@ -646,7 +646,7 @@ where
             }
             Err(e) => {
                 let said = format!("could not save {}: {e}", self.keep.save.display());
-                eprintln!("class: {said}");
+                crate::class::journal::note(&said);
                 self.notice(said);
                 false
             }

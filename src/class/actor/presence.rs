@@ -115,7 +115,7 @@ where
             return;
         }
         if let Err(e) = self.secrets.save() {
-            eprintln!("class: {e}");
+            crate::class::journal::note(&e.to_string());
             self.notice(format!("{e}"));
         }
     }

@@ -75,6 +75,14 @@ where
         tap: (a.tap_time > 0).then(|| std::time::Duration::from_secs(a.tap_time)),
         join: None,
     };
+    // The server's journal beside the lesson: the terminal keeps its one status line.
+    let journal = PathBuf::from(format!("{}.server.log", save.display()));
+    crate::class::journal::to_file(&journal).with_context(|| {
+        format!(
+            "{}: could not write the server's journal",
+            journal.display()
+        )
+    })?;
     config.page = page;
     config.limits.connections = a.max_pupils as usize;
     config.limits.per_second = a.rate;
@@ -242,6 +250,7 @@ where
     G::Move: Send,
 {
     let (code, token) = (config.code.clone(), config.token.clone());
+    let keep_save = keep.save.clone();
     let page = config.page.is_some();
     let listen = config.listen;
     let running = crate::class::start(lesson, keep, config)
@@ -274,6 +283,10 @@ where
     );
     println!("  http://{host}/teacher?token={token}");
     println!();
+    println!(
+        "(what happens to connections is written to {}.server.log)",
+        keep_save.display()
+    );
     let (tx, mut rx) = tokio::sync::mpsc::channel::<String>(64);
     let _ = running.inbox.send(Cmd::Watch(tx)).await;
     let inbox = running.inbox.clone();
