@@ -53,7 +53,7 @@ pub enum FromTeacher {
     },
     /// The opponent of the class's game as the machine: `perfect` or `random`.
     Opponent {
-        opponent: crate::learn::lesson::RelayOpponent,
+        opponent: crate::players::Opponent,
     },
 }
 
@@ -179,7 +179,7 @@ pub enum ToClient {
         side: crate::game::Side,
         side_names: (String, String),
         /// Who the machine plays in the class's game as the machine.
-        opponent: crate::learn::lesson::RelayOpponent,
+        opponent: crate::players::Opponent,
         /// The whole machine, box by box (sent at most twice a second, and not for a machine of
         /// more than [`MAX_TILES`] boxes; the page keeps the last it had).
         #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -79,6 +79,33 @@ impl FromStr for Opponent {
     }
 }
 
+/// An opponent in a file or a message is its name as the command line writes it (`perfect`,
+/// `random`, `mcts:1000`): one vocabulary everywhere.
+impl serde::Serialize for Opponent {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Opponent {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Opponent, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl Opponent {
+    /// The opponent in words: "the perfect player", "the tree search (1000 simulations)".
+    pub fn words(self) -> String {
+        match self {
+            Opponent::Mcts(n) => format!("the tree search ({n} simulations)"),
+            Opponent::Matchbox => "a rival machine".into(),
+            Opponent::Human => "a person".into(),
+            k => format!("the {k} player"),
+        }
+    }
+}
+
 /// What a player knows when it is asked for a move.
 pub struct Turn<'a, G: Game> {
     /// Plies played before this position.

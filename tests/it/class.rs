@@ -1006,7 +1006,7 @@ async fn welcomed(ws: &mut Ws) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_teacher_turns_the_machine_round_and_resets_it() {
     use matchbox::game::Side;
-    use matchbox::learn::lesson::RelayOpponent;
+    use matchbox::players::Opponent;
     let dir = tempfile::tempdir().unwrap();
     // One pupil plays quickly: more messages a second than a person taps.
     let limits = Limits {
@@ -1079,7 +1079,7 @@ async fn the_teacher_turns_the_machine_round_and_resets_it() {
         {
             ToClient::Error { message } => assert!(message.contains("third"), "{message}"),
             ToClient::Class {
-                opponent: RelayOpponent::Random,
+                opponent: Opponent::Random,
                 ..
             } => break,
             _ => continue,
@@ -1108,7 +1108,7 @@ async fn the_teacher_turns_the_machine_round_and_resets_it() {
     assert_eq!(lesson.score().games, 4);
     let again = Lesson::replay(LessonSpec::of(machine(&g, 42)), g, &log_of(dir.path())).unwrap();
     assert_eq!(state(again.machine()), state(lesson.machine()));
-    assert_eq!(again.relay_opponent(), RelayOpponent::Random);
+    assert_eq!(again.relay_opponent(), Opponent::Random);
 }
 
 /// The pages' shared client names every message type the server and the pages exchange: each

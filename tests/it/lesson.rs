@@ -329,7 +329,7 @@ pub(crate) fn play_out<G: GameDefaults>(lesson: &mut Lesson<G>, pupil: u32) -> V
 #[test]
 fn the_teacher_resets_the_machine_and_turns_it_round_and_the_log_follows() {
     use matchbox::game::Side;
-    use matchbox::learn::lesson::RelayOpponent;
+    use matchbox::players::Opponent;
     let game = TicTacToe;
     let mut lesson = LessonSpec::of(machine(&game, 11)).build(game).unwrap();
     let fresh = state(lesson.machine());
@@ -374,7 +374,7 @@ fn the_teacher_resets_the_machine_and_turns_it_round_and_the_log_follows() {
     }
     assert_eq!(lesson.machine().games_played, 3);
     // The class's game against the random player: a few games as the machine.
-    log.extend(lesson.set_opponent(RelayOpponent::Random).unwrap());
+    log.extend(lesson.set_opponent(Opponent::Random).unwrap());
     // Dealing while b is mid-game abandons that game first (a log of it used not to replay).
     let (_, e) = lesson.start(b).unwrap();
     log.extend(e);
@@ -398,7 +398,7 @@ fn the_teacher_resets_the_machine_and_turns_it_round_and_the_log_follows() {
     let again = Lesson::replay(LessonSpec::of(machine(&game, 11)), game, &back).unwrap();
     assert_eq!(again.machine().boxes.side(), Side::Second);
     assert_eq!(state(again.machine()), state(lesson.machine()));
-    assert_eq!(again.relay_opponent(), RelayOpponent::Random);
+    assert_eq!(again.relay_opponent(), Opponent::Random);
     assert_eq!(again.score(), lesson.score());
 }
 

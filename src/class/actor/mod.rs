@@ -330,13 +330,14 @@ where
                 );
                 self.new_machine(before, done, &said);
             }
-            FromTeacher::Opponent { opponent } => {
-                if let Ok(events) = self.lesson.set_opponent(opponent) {
+            FromTeacher::Opponent { opponent } => match self.lesson.set_opponent(opponent) {
+                Ok(events) => {
                     self.log(&events);
                     self.relay_said =
-                        format!("the class's game: the machine plays {}", opponent.name());
+                        format!("the class's game: the machine plays {}", opponent.words());
                 }
-            }
+                Err(e) => self.notice(format!("not changed: {e}")),
+            },
             FromTeacher::Collect {} => {
                 if let Ok(events) = self.lesson.collect() {
                     self.log(&events);

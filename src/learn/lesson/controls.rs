@@ -6,39 +6,9 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
 use super::*;
 use crate::learn::{BoxSet, Machine};
 use crate::players::Opponent;
-
-/// Who the machine plays in the class's game while the class is the machine.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RelayOpponent {
-    /// The perfect player: the machine learns to draw (or to lose more slowly).
-    #[default]
-    Perfect,
-    /// The random player: the machine learns to win.
-    Random,
-}
-
-impl RelayOpponent {
-    pub fn name(self) -> &'static str {
-        match self {
-            RelayOpponent::Perfect => "the perfect player",
-            RelayOpponent::Random => "the random player",
-        }
-    }
-
-    /// The opponent's kind, as every match names it.
-    pub fn kind(self) -> Opponent {
-        match self {
-            RelayOpponent::Perfect => Opponent::Perfect,
-            RelayOpponent::Random => Opponent::Random,
-        }
-    }
-}
 
 impl<G: GameDefaults> Lesson<G> {
     /// Every game under way abandoned, no box changed.
@@ -89,11 +59,16 @@ impl<G: GameDefaults> Lesson<G> {
         Ok(events)
     }
 
-    /// The opponent of the class's game as the machine, from its next game (the boxes need
-    /// not be dealt: it is kept for when they are).
-    pub fn set_opponent(&mut self, opponent: RelayOpponent) -> Result<Vec<Event>, LessonError> {
-        (self.bout.set_opponent(opponent.kind()))
-            .map_err(|e| LessonError::NoOpponent(e.to_string()))?;
+    /// The opponent of the class's game as the machine (the perfect or the random player),
+    /// from its next game (the boxes need not be dealt: it is kept for when they are).
+    pub fn set_opponent(&mut self, opponent: Opponent) -> Result<Vec<Event>, LessonError> {
+        if !matches!(opponent, Opponent::Perfect | Opponent::Random) {
+            return Err(LessonError::NoOpponent(format!(
+                "the perfect or the random player, not {}",
+                opponent.words()
+            )));
+        }
+        (self.bout.set_opponent(opponent)).map_err(|e| LessonError::NoOpponent(e.to_string()))?;
         self.relay_opponent = opponent;
         Ok(vec![
             self.event(|seq| Event::OpponentChanged { seq, opponent }),
@@ -101,7 +76,7 @@ impl<G: GameDefaults> Lesson<G> {
     }
 
     /// Who the machine plays in the class's game as the machine.
-    pub fn relay_opponent(&self) -> RelayOpponent {
+    pub fn relay_opponent(&self) -> Opponent {
         self.relay_opponent
     }
 }

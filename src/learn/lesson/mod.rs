@@ -23,7 +23,6 @@ mod play;
 mod record;
 mod relay;
 mod spec;
-pub use controls::RelayOpponent;
 pub use play::{Finished, GameView, Learned};
 pub use record::{Recorded, recorded};
 pub use relay::{HeldBox, RelayView};
@@ -149,7 +148,7 @@ pub enum Event {
     /// The teacher chose the opponent of the class's game as the machine.
     OpponentChanged {
         seq: u64,
-        opponent: RelayOpponent,
+        opponent: crate::players::Opponent,
     },
 }
 
@@ -213,7 +212,7 @@ impl Event {
             Event::Reset { .. } => "the machine reset".into(),
             Event::SideChanged { .. } => "the machine turned round".into(),
             Event::OpponentChanged { opponent, .. } => {
-                format!("the opponent changed to {}", opponent.name())
+                format!("the opponent changed to {}", opponent.words())
             }
         };
         format!("event {} ({what})", self.seq())
@@ -297,7 +296,7 @@ pub struct Lesson<G: GameDefaults> {
     /// since the lesson began (or the machine was reset or turned round).
     curve: Vec<i64>,
     /// Who the machine plays in the class's game as the machine.
-    relay_opponent: RelayOpponent,
+    relay_opponent: crate::players::Opponent,
 }
 
 const COLOURS: [&str; 12] = [
@@ -312,7 +311,11 @@ const ANIMALS: [&str; 16] = [
 impl<G: GameDefaults> Lesson<G> {
     /// A lesson around a built bout. Pupils' names come from a generator seeded from the
     /// machine's seed, so a replay names them alike.
-    fn around(bout: Bout<G>, spec: spec::Settings, relay_opponent: RelayOpponent) -> Lesson<G> {
+    fn around(
+        bout: Bout<G>,
+        spec: spec::Settings,
+        relay_opponent: crate::players::Opponent,
+    ) -> Lesson<G> {
         let names = rng_from_seed(derive_seed(bout.learner().seed, 0x6c65_7373_6f6e));
         Lesson {
             bout,

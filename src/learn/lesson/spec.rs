@@ -50,8 +50,7 @@ impl<G: GameDefaults> LessonSpec<G> {
     /// The lesson: its bout built once, as every front end builds one.
     pub fn build(self, game: G) -> Result<Lesson<G>, LessonSpecError> {
         let relay_opponent = match &self.spec.opponent {
-            Rival::Player(Opponent::Perfect) => RelayOpponent::Perfect,
-            Rival::Player(Opponent::Random) => RelayOpponent::Random,
+            Rival::Player(k @ (Opponent::Perfect | Opponent::Random)) => *k,
             other => return Err(LessonSpecError::Opponent(other.kind())),
         };
         let settings = Settings {
@@ -69,7 +68,7 @@ impl<G: GameDefaults> Lesson<G> {
     pub(super) fn rebuilt(&self, machine: Machine<G>) -> Result<Bout<G>, LessonError> {
         let spec = MatchSpec {
             learner: Source::Loaded(machine),
-            opponent: Rival::Player(self.relay_opponent.kind()),
+            opponent: Rival::Player(self.relay_opponent),
             engine: self.spec.engine,
             tie_break: self.spec.tie_break,
             graph: None,
