@@ -86,12 +86,8 @@ fn label_pdf<G: GameDefaults + LabelView>(
     m: &Machine<G>,
     trained: bool,
 ) -> Result<Vec<u8>, String> {
-    if m.boxes.len() > 5_000 {
-        // As the page: a bigger machine's labels are for `boxes --labels` on the command line.
-        return Err(format!(
-            "{} boxes are too many to label here (up to 5,000)",
-            m.boxes.len()
-        ));
+    if let Some(why) = crate::labels::too_many(m.boxes.len()) {
+        return Err(why);
     }
     let (pages, title) = labels::machine_sheets(game, m, trained, BeadColours::ByArrow);
     labels::pdf::pages_to_pdf(&pages, &title).map_err(|e| e.to_string())

@@ -36,6 +36,15 @@ pub struct Entry {
     pub page_sizes: &'static [&'static str],
 }
 
+/// The nickname history gave the machine of `game` (a registry name) playing `side`, if it has
+/// one: every game's `nickname` comes from the registry, so each name is written once.
+pub(crate) fn historic_nickname(game: &str, side: Side) -> Option<&'static str> {
+    let entry = GAMES.iter().find(|e| e.name == game)?;
+    (entry.machines.iter())
+        .find(|h| h.side == side)
+        .map(|h| h.nickname)
+}
+
 /// A machine of history: the alias that names it, its nickname and the side it learns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Historic {

@@ -8,6 +8,22 @@ use crate::game::Game;
 use crate::learn::{BoxSet, StageBeads};
 use crate::palette::{self, BeadColours};
 
+/// The most boxes labelled at once, on the command line, the page and the class's projector alike:
+/// 5,000 labels fill about 280 pages (every page is held, then the whole PDF; a bigger machine is
+/// a pile no class builds).
+pub const MAX_LABELS: usize = 5_000;
+
+/// Why a machine of `boxes` boxes is not labelled, if it is not.
+pub fn too_many(boxes: usize) -> Option<String> {
+    (boxes > MAX_LABELS).then(|| {
+        format!(
+            "{} boxes are too many to label (up to {})",
+            crate::text::group(boxes as u64),
+            crate::text::group(MAX_LABELS as u64)
+        )
+    })
+}
+
 pub mod pdf;
 
 /// The bead of arrow `i` for print: colour name, `#RRGGBB` and letter code (from

@@ -114,3 +114,23 @@ fn a_matchs_error_carries_its_hint_as_data() {
         None
     );
 }
+
+/// Nicknames come from the registry's machines of history, side by side: MENACE plays X (a
+/// machine for O has no name), HER Black and HIM White on Gardner's board only.
+#[test]
+fn nicknames_are_the_registrys_by_side() {
+    use matchbox::game::Side;
+    use matchbox::games::hexapawn::{Hexapawn, Size};
+    use matchbox::games::tictactoe::TicTacToe;
+    use matchbox::learn::{GameDefaults, SymmetryMode};
+    let full = SymmetryMode::Full;
+    assert_eq!(TicTacToe.nickname(Side::First, full), Some("MENACE"));
+    assert_eq!(TicTacToe.nickname(Side::Second, full), None);
+    let her = Hexapawn::new(Size::GARDNER);
+    assert_eq!(her.nickname(Side::Second, full), Some("HER"));
+    assert_eq!(her.nickname(Side::First, full), Some("HIM"));
+    assert_eq!(
+        Hexapawn::new(Size::OCTOPAWN).nickname(Side::Second, full),
+        None
+    );
+}

@@ -93,11 +93,8 @@ fn label_pages<G: BoardView + LabelView>(s: &Session<G>, trained: bool) -> Resul
     let game = s.game();
     let m = s.machine();
     let set = &m.boxes;
-    if set.len() > 5_000 {
-        return Err(format!(
-            "{} boxes are too many to label (up to 5,000)",
-            set.len()
-        ));
+    if let Some(why) = labels::too_many(set.len()) {
+        return Err(why);
     }
     let (pages, title) = labels::machine_sheets(game, m, trained, s.colours);
     Ok(Body::Pdf(pages, title))

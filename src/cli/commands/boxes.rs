@@ -9,8 +9,7 @@ use super::*;
 use crate::learn::{BoxSet, Machine};
 use crate::text::group;
 
-/// The most boxes `boxes --labels` labels: 5,000 labels fill about 280 pages.
-pub(super) const MAX_LABELS: usize = 5_000;
+use crate::labels::MAX_LABELS;
 
 /// The most bytes of label pages made (MENACE's 304 labels are 3.9 MB of PDF).
 const MAX_LABEL_BYTES: u64 = 200_000_000;

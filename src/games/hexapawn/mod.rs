@@ -83,9 +83,9 @@ impl GameDefaults for Hexapawn {
         Some(self.size().to_string())
     }
     fn nickname(&self, side: Side, _mode: SymmetryMode) -> Option<&'static str> {
-        (self.size() == Size::GARDNER).then_some(match side {
-            Side::First => "HIM",
-            Side::Second => "HER",
-        })
+        // Gardner's board only: HER and HIM were 3×3 machines.
+        (self.size() == Size::GARDNER)
+            .then(|| crate::games::historic_nickname(crate::game::Game::name(self), side))
+            .flatten()
     }
 }

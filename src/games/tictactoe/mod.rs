@@ -30,7 +30,8 @@ impl GameDefaults for TicTacToe {
     fn size_key(&self) -> Option<String> {
         None
     }
-    fn nickname(&self, _side: Side, _mode: SymmetryMode) -> Option<&'static str> {
-        Some("MENACE")
+    /// MENACE is the machine that plays X (Michie's opened); a machine for O has no name.
+    fn nickname(&self, side: Side, _mode: SymmetryMode) -> Option<&'static str> {
+        crate::games::historic_nickname(crate::game::Game::name(self), side)
     }
 }
