@@ -247,21 +247,25 @@ impl Browser {
         }
     }
 
-    /// The key line while browsing or typing a box number, if either.
-    pub fn key_line(&self) -> Option<String> {
+    /// The key line while browsing or typing a box number, if either; `q quit` only where `q`
+    /// quits (a terminal: the page has no quitting).
+    pub fn key_line(&self, front: super::key::Front) -> Option<String> {
+        let quit = match front {
+            super::key::Front::Terminal => " · q quit",
+            super::key::Front::Page => "",
+        };
         if let Some(typed) = &self.prompt {
             return Some(format!(
                 " go to box: {typed}▏   Enter go · Backspace edit · Esc cancel"
             ));
         }
         if self.whole.is_some() {
-            return Some(
-                " PgUp PgDn pages · click a box or # number to open it · Esc or m back · q quit"
-                    .into(),
-            );
+            return Some(format!(
+                " PgUp PgDn pages · click a box or # number to open it · Esc or m back{quit}"
+            ));
         }
         self.shown.map(|_| {
-            " [ ] next box · { } 10 boxes · # number · Esc back to the live box · q quit".into()
+            format!(" [ ] next box · {{ }} 10 boxes · # number · Esc back to the live box{quit}")
         })
     }
 }

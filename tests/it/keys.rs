@@ -107,3 +107,32 @@ fn the_key_bars_narrow_from_everything_to_the_essentials() {
     assert!(bars[0].contains("r reset") && bars[0].contains("n step"));
     assert_eq!(bars[3], " space pause  p play  m machine  ? help");
 }
+
+/// The box browser's key line says `q quit` only where `q` quits: in a terminal, never on the
+/// page (which has no quitting, and where `q` is bound to nothing).
+#[test]
+fn the_box_browsers_key_line_offers_quit_only_in_a_terminal() {
+    use matchbox::view::app::Browser;
+    let browsing = Browser {
+        shown: Some(3),
+        ..Browser::default()
+    };
+    let line = |front| browsing.key_line(front).unwrap();
+    assert!(
+        line(Front::Terminal).ends_with("q quit"),
+        "{}",
+        line(Front::Terminal)
+    );
+    assert!(!line(Front::Page).contains("quit"), "{}", line(Front::Page));
+    assert!(action_for(Key::plain(KeyCode::Char('q')), Mode::Watch).is_some());
+    assert!(
+        BINDINGS
+            .iter()
+            .filter(|b| b
+                .keys
+                .iter()
+                .any(|(k, _)| *k == Key::plain(KeyCode::Char('q'))))
+            .all(|b| b.terminal_only),
+        "q is bound in the terminal only"
+    );
+}

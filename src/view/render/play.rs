@@ -47,6 +47,7 @@ pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &PlayApp<G>) {
             snap: &app.snapshot,
             browser: &app.browser,
             machine: &app.titles.machine,
+            front: app.front,
         };
         super::whole::whole_screen(
             f,
@@ -274,7 +275,7 @@ fn key_bar<G: BoardView>(app: &PlayApp<G>, machine_plays: bool, width: u16) -> L
         (None, Front::Terminal) => " · q quit",
         (None, Front::Page) => "",
     };
-    match app.browser.key_line() {
+    match app.browser.key_line(app.front) {
         Some(k) => Line::styled(k, BOLD.fg(Color::Cyan)),
         None => Line::styled(
             first_fit(

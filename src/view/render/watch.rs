@@ -16,6 +16,7 @@ pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
             snap: &app.snapshot,
             browser: &app.browser,
             machine: &app.titles.machine,
+            front: app.front,
         };
         let title = title_bar(app, f.area().width);
         super::whole::whole_screen(f, title, &view, app.message.as_deref());
@@ -62,7 +63,7 @@ pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
         }
         _ => curve_panel(f, rest, s, Some(&charts.curve)),
     }
-    let bar = match (&app.message, app.browser.key_line()) {
+    let bar = match (&app.message, app.browser.key_line(app.front)) {
         (Some(m), _) => Line::styled(format!(" {m}"), BOLD.fg(Color::Yellow)),
         (None, Some(k)) => Line::styled(k, BOLD.fg(Color::Cyan)),
         (None, None) => Line::styled(

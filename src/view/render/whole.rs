@@ -11,6 +11,7 @@ pub(super) struct WholeView<'a, G: BoardView> {
     pub snap: &'a Snapshot<G>,
     pub browser: &'a Browser,
     pub machine: &'a str,
+    pub front: crate::view::key::Front,
 }
 
 impl<G: BoardView> WholeView<'_, G> {
@@ -182,7 +183,7 @@ pub(super) fn whole_screen<G: BoardView>(
     .areas(f.area());
     f.render_widget(title, top);
     whole_machine(f, body, v);
-    let bar = match (message, v.browser.key_line()) {
+    let bar = match (message, v.browser.key_line(v.front)) {
         (Some(m), _) => Line::styled(format!(" {m}"), BOLD.fg(Color::Yellow)),
         (None, k) => Line::styled(k.unwrap_or_default(), BOLD.fg(Color::Cyan)),
     };
