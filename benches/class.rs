@@ -11,6 +11,7 @@
 #[path = "../tests/it/common/class_server.rs"]
 #[allow(dead_code)] // the tests use all of it; the bench, the teacher's start only
 mod class_server;
+use class_server::rss_mb;
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -40,16 +41,6 @@ fn start() -> (std::process::Child, SocketAddr, String, String) {
         "100000",
     ];
     class_server::start_class_teacher(&dir.join("bench.yaml"), &fast)
-}
-
-/// The server's resident memory, in MB.
-fn rss_mb(pid: u32) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let kb: f64 = (status.lines())
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0.0);
-    kb / 1024.0
 }
 
 /// One pupil playing for `secs`, thinking `think` seconds before each move (0: as fast as the

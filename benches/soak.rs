@@ -21,6 +21,11 @@ use matchbox::class::protocol::ToClient;
 use matchbox::rng::{Rng, rng_from_seed, uniform_below};
 use tokio_tungstenite::tungstenite::Message;
 
+#[path = "../tests/it/common/class_server.rs"]
+#[allow(dead_code)] // the tests use all of it; the soak, the memory only
+mod class_server;
+use class_server::rss_mb;
+
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
@@ -96,16 +101,6 @@ fn start(
     (child, addr, code, token)
 }
 
-/// The server's resident memory, in MB.
-fn rss_mb(pid: u32) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let kb: f64 = (status.lines())
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0.0);
-    kb / 1024.0
-}
-
 /// Connects `path`, trying for up to 10 s (a server restarting); `None`: stranded.
 async fn reach(addr: SocketAddr, path: &str) -> Option<Ws> {
     let until = Instant::now() + Duration::from_secs(10);
@@ -116,6 +111,16 @@ async fn reach(addr: SocketAddr, path: &str) -> Option<Ws> {
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
     None
+}
+
+/// A phone back with its key after a sleep or a restart; `None` (counted as stranded unless the
+/// lesson is over) when it cannot reach the server within 10 s.
+async fn back(addr: SocketAddr, key: &str, t: &Tally) -> Option<Ws> {
+    let ws = reach(addr, &format!("/ws?key={key}")).await;
+    if ws.is_none() && !t.over.load(Relaxed) {
+        t.stranded.fetch_add(1, Relaxed);
+    }
+    ws
 }
 
 async fn say(ws: &mut Ws, text: &str) -> bool {
@@ -187,13 +192,9 @@ async fn phone(addr: SocketAddr, code: String, seed: u64, until: Instant, t: Arc
             Ok(_) | Err(_) => None,
         };
         let Some(msg) = msg else {
-            match reach(addr, &format!("/ws?key={key}")).await {
+            match back(addr, &key, &t).await {
                 Some(w) => ws = w,
-                None => {
-                    t.stranded
-                        .fetch_add(u64::from(!t.over.load(Relaxed)), Relaxed);
-                    return;
-                }
+                None => return,
             }
             continue;
         };
@@ -250,13 +251,9 @@ async fn phone(addr: SocketAddr, code: String, seed: u64, until: Instant, t: Arc
                 500 + uniform_below(&mut rng, 4000) as u64,
             ))
             .await;
-            match reach(addr, &format!("/ws?key={key}")).await {
+            match back(addr, &key, &t).await {
                 Some(w) => ws = w,
-                None => {
-                    t.stranded
-                        .fetch_add(u64::from(!t.over.load(Relaxed)), Relaxed);
-                    return;
-                }
+                None => return,
             }
             continue;
         }

@@ -92,6 +92,22 @@ pub(crate) async fn recv(ws: &mut Ws) -> Option<ToClient> {
     }
 }
 
+/// `n` pupils join with the code, each welcomed; their sockets.
+pub(crate) async fn join_many(addr: SocketAddr, n: usize) -> Vec<Ws> {
+    let mut pupils = Vec::new();
+    for _ in 0..n {
+        let mut ws = connect(addr, &format!("/ws?code={CODE}"), None)
+            .await
+            .unwrap();
+        assert!(matches!(
+            recv(&mut ws).await,
+            Some(ToClient::Welcome { .. })
+        ));
+        pupils.push(ws);
+    }
+    pupils
+}
+
 /// A pupil joins; their socket and welcome.
 pub(crate) async fn join(addr: SocketAddr) -> Ws {
     let mut ws = connect(addr, &format!("/ws?code={CODE}"), None)
@@ -606,17 +622,7 @@ async fn the_class_is_the_machine_ten_pupils_hold_hers_boxes() {
     let game = Hexapawn::new(Size::GARDNER);
     let running = serve_game(dir.path(), Limits::default(), game.clone()).await;
     let addr = running.addr;
-    let mut pupils = Vec::new();
-    for _ in 0..10 {
-        let mut ws = connect(addr, &format!("/ws?code={CODE}"), None)
-            .await
-            .unwrap();
-        assert!(matches!(
-            recv(&mut ws).await,
-            Some(ToClient::Welcome { .. })
-        ));
-        pupils.push(ws);
-    }
+    let mut pupils = join_many(addr, 10).await;
     let mut teacher = connect(addr, &format!("/ws/teacher?token={TOKEN}"), None)
         .await
         .unwrap();

@@ -141,17 +141,7 @@ async fn thirty_pupils_hold_hers_boxes_and_one_who_never_taps_stalls_nothing() {
     let mut teacher = connect(addr, &format!("/ws/teacher?token={TOKEN}"), None)
         .await
         .unwrap();
-    let mut pupils = Vec::new();
-    for _ in 0..30 {
-        let mut ws = connect(addr, &format!("/ws?code={CODE}"), None)
-            .await
-            .unwrap();
-        assert!(matches!(
-            recv(&mut ws).await,
-            Some(ToClient::Welcome { .. })
-        ));
-        pupils.push(ws);
-    }
+    let mut pupils = crate::class::join_many(addr, 30).await;
     send(&mut teacher, r#"{"type":"deal"}"#).await;
     let mut held = 0;
     let mut watching = 0;

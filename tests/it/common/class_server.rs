@@ -51,3 +51,14 @@ pub fn start_class_teacher(
         .to_string();
     (child, addr.parse().unwrap(), code, teacher)
 }
+
+/// A process's resident memory, in MB (from /proc; 0 where there is none): the class
+/// benchmarks' server memory.
+pub fn rss_mb(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kb: f64 = (status.lines())
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0);
+    kb / 1024.0
+}
