@@ -115,9 +115,7 @@ pub async fn pupil_upgrade(
     Query(join): Query<Join>,
 ) -> Response {
     if !same_origin(&headers) {
-        crate::class::journal::note(&format!(
-            "{peer}: refused a WebSocket from another site's page"
-        ));
+        tracing::warn!(%peer, "refused a WebSocket from another site's page");
         return refuse(StatusCode::FORBIDDEN, "another site's page may not join");
     }
     let key = join.key.filter(|k| !k.is_empty() && k.len() <= 64);
@@ -160,7 +158,7 @@ fn check_code(
         .to_ascii_uppercase();
     if !same_secret(&given, &shared.code) {
         lockout.wrong(peer.ip(), device, &shared.limits);
-        crate::class::journal::note(&format!("{peer}: a wrong join code"));
+        tracing::warn!(%peer, "a wrong join code");
         return Some((
             StatusCode::FORBIDDEN,
             "wrong code: check it on the projector",
@@ -197,7 +195,7 @@ pub async fn teacher_upgrade(
     }
     let token = teacher_token(&headers, &shared.cookie, q.token.as_deref()).unwrap_or_default();
     if !same_secret(&token, &shared.token) {
-        crate::class::journal::note(&format!("{peer}: a teacher's connection without the token"));
+        tracing::warn!(%peer, "a teacher's connection without the token");
         return refuse(StatusCode::FORBIDDEN, "the teacher's token is needed");
     }
     let Some(open) = Open::take(&shared) else {
@@ -247,12 +245,12 @@ async fn next_text(
     loop {
         let msg = match tokio::time::timeout(limits.idle, stream.next()).await {
             Err(_) => {
-                crate::class::journal::note(&format!("{peer}: idle too long, closed"));
+                tracing::info!(%peer, "idle too long, closed");
                 return None;
             }
             Ok(None) => return None,
             Ok(Some(Err(e))) => {
-                crate::class::journal::note(&format!("{peer}: connection closed: {e}"));
+                tracing::info!(%peer, "connection closed: {e}");
                 return None;
             }
             Ok(Some(Ok(m))) => m,
@@ -271,11 +269,11 @@ async fn next_text(
         }
         refused += 1;
         if refused == 1 {
-            crate::class::journal::note(&format!("{peer}: too many messages, slowed down"));
+            tracing::warn!(%peer, "too many messages, slowed down");
             let _ = out.try_send(ToClient::error("too many messages: slow down").json());
         }
         if refused > 200 {
-            crate::class::journal::note(&format!("{peer}: flooding, closed"));
+            tracing::warn!(%peer, "flooding, closed");
             return None;
         }
     }
@@ -354,7 +352,7 @@ async fn pupil(socket: WebSocket, open: Open, peer: SocketAddr, key: Option<Stri
                 }
             }
             Err(e) => {
-                crate::class::journal::note(&format!("{peer}: pupil {id}: a bad message: {e}"));
+                tracing::warn!(%peer, pupil = id, "a bad message: {e}");
                 let _ = out.try_send(ToClient::error(format!("a bad message: {e}")).json());
             }
         }
@@ -382,7 +380,7 @@ async fn teacher(socket: WebSocket, open: Open, peer: SocketAddr) {
     {
         match serde_json::from_str::<FromTeacher>(&text) {
             Ok(msg) => {
-                crate::class::journal::note(&format!("{peer}: the teacher: {msg:?}"));
+                tracing::info!(%peer, "the teacher: {msg:?}");
                 if shared.inbox.send(Cmd::Teacher(msg)).await.is_err() {
                     break;
                 }

@@ -22,7 +22,7 @@ use crate::view::session::Session;
 use crate::view::{render, theme};
 use worker::{Control, Mailbox};
 
-use crate::players::Opponent;
+use crate::view::key::Front;
 
 /// Frames per second the screens are drawn at.
 pub const FPS: u32 = 30;
@@ -66,17 +66,8 @@ pub fn watch<G: BoardView + Clone + 'static>(
     may_replace: bool,
     theme: theme::Theme,
 ) -> Result<Session<G>> {
-    let game = session.game().clone();
-    let opponent = match session.opponent() {
-        Opponent::Human => Opponent::Perfect,
-        k => k,
-    };
-    let snapshot = app::Snapshot::of(&session);
-    let mut app = WatchApp::new(game, titles.clone(), snapshot, speed, save_path, opponent);
+    let mut app = WatchApp::of_session(&session, titles, speed, save_path, Front::Terminal);
     app.theme = theme;
-    if session.rival_machine().is_some() {
-        app.opponents = vec![Opponent::Matchbox, Opponent::Perfect, Opponent::Random];
-    }
     let (mut session, mut may_replace) = (session, may_replace);
     with_terminal(move |t| {
         loop {
@@ -86,13 +77,11 @@ pub fn watch<G: BoardView + Clone + 'static>(
             if !std::mem::take(&mut app.to_play) {
                 return Ok(session);
             }
-            let mut play = PlayApp::from_watch(session, titles.clone());
-            play.theme = theme;
+            let mut play = app.play(session);
             let played = play_loop(t, &mut play);
             let interrupted = play.interrupted;
-            session = play.into_watch();
+            session = app.back_from(play);
             played?;
-            app.snapshot = app::Snapshot::of(&session);
             if interrupted {
                 return Ok(session);
             }

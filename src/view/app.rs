@@ -247,25 +247,31 @@ impl Browser {
         }
     }
 
-    /// The key line while browsing or typing a box number, if either; `q quit` only where `q`
-    /// quits (a terminal: the page has no quitting).
-    pub fn key_line(&self, front: super::key::Front) -> Option<String> {
-        let quit = match front {
-            super::key::Front::Terminal => " · q quit",
-            super::key::Front::Page => "",
+    /// What the browser has open over the live screen, for its key bar.
+    pub fn panel(&self) -> super::key::Panel {
+        use super::key::Panel;
+        match (&self.prompt, &self.whole, self.shown) {
+            (Some(_), _, _) => Panel::Prompt,
+            (None, Some(_), _) => Panel::Whole,
+            (None, None, Some(_)) => Panel::Box,
+            (None, None, None) => Panel::Live,
+        }
+    }
+
+    /// The key line while browsing or typing a box number, if either, from the key table: only
+    /// keys that act on this screen where it is shown (`q quit` only in a terminal).
+    pub fn key_line(&self, mode: super::key::Mode, front: super::key::Front) -> Option<String> {
+        let at = super::key::BarFor {
+            panel: self.panel(),
+            ..Default::default()
         };
-        if let Some(typed) = &self.prompt {
-            return Some(format!(
-                " go to box: {typed}▏   Enter go · Backspace edit · Esc cancel"
-            ));
+        if at.panel == super::key::Panel::Live {
+            return None;
         }
-        if self.whole.is_some() {
-            return Some(format!(
-                " PgUp PgDn pages · click a box or # number to open it · Esc or m back{quit}"
-            ));
-        }
-        self.shown.map(|_| {
-            format!(" [ ] next box · {{ }} 10 boxes · # number · Esc back to the live box{quit}")
+        let keys = super::key::key_bars(mode, front, &at).swap_remove(0);
+        Some(match &self.prompt {
+            Some(typed) => format!(" go to box: {typed}▏  {keys}"),
+            None => keys,
         })
     }
 }
@@ -634,6 +640,34 @@ impl<G: BoardView> WatchApp<G> {
             can_play: true,
             charts: Default::default(),
         }
+    }
+
+    /// The watch screen of a session, where it is shown: its opponent (a session a person was
+    /// playing is watched against the perfect player), and among the opponents `o` offers the
+    /// rival machine first where the session has one.
+    pub fn of_session(
+        session: &super::session::Session<G>,
+        titles: Titles,
+        speed: Speed,
+        save_path: PathBuf,
+        front: super::key::Front,
+    ) -> Self {
+        let opponent = match session.opponent() {
+            Opponent::Human => Opponent::Perfect,
+            k => k,
+        };
+        let titles = Titles {
+            rival: Titles::of_session(session).rival,
+            ..titles
+        };
+        let snapshot = Snapshot::of(session);
+        let game = session.game().clone();
+        let mut app = WatchApp::new(game, titles, snapshot, speed, save_path, opponent);
+        if session.rival_machine().is_some() {
+            app.opponents = vec![Opponent::Matchbox, Opponent::Perfect, Opponent::Random];
+        }
+        app.front = front;
+        app
     }
 
     /// A first `q` with games not saved: the screen says so, and a second quits.

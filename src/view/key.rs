@@ -172,8 +172,8 @@ pub struct Binding {
     pub label: &'static str,
     /// What they do, for the help overlay and the README.
     pub help: &'static str,
-    /// The key bar's words and their rank (1: kept on the narrowest screen).
-    pub bar: Option<(&'static str, u8)>,
+    /// The words of the key bars it is named in (the live screen's, the box browser's, …).
+    pub bars: &'static [Bar],
     /// The page's buttons: a label and the key it presses.
     pub buttons: &'static [(&'static str, Key)],
     /// Only in a terminal (the page closes with its tab).
@@ -198,6 +198,82 @@ const fn ctrl(ch: char) -> Key {
     }
 }
 
+/// Where a key bar is shown: the live screen, or what the box browser has open over it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Panel {
+    #[default]
+    Live,
+    /// One box, browsed.
+    Box,
+    /// The whole machine on one screen.
+    Whole,
+    /// A box's number being typed.
+    Prompt,
+}
+
+/// When a key bar names a binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// On the live screen.
+    Live,
+    /// On the live screen where the machine has boxes to browse (not a stand-in's turn).
+    WithBoxes,
+    /// On the live play screen reached from watching (Esc goes back to it).
+    FromWatch,
+    /// On a live screen not reached from watching.
+    Alone,
+    /// Over the live screen, with this open.
+    Panel(Panel),
+}
+
+/// Words of a key bar: `{move}` stands for an example move of the game; the rank says how narrow
+/// a screen keeps them (1: the narrowest).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bar {
+    pub words: &'static str,
+    pub rank: u8,
+    pub shown: Shown,
+}
+
+const fn bar(words: &'static str, rank: u8) -> Bar {
+    shown(words, rank, Shown::Live)
+}
+
+const fn shown(words: &'static str, rank: u8, shown: Shown) -> Bar {
+    Bar { words, rank, shown }
+}
+
+/// What a key bar is drawn for: which panel is open, whether the machine plays the move to come
+/// (its boxes can be browsed), whether play was reached from watching, and a move of the game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BarFor {
+    pub panel: Panel,
+    pub machine_plays: bool,
+    pub from_watch: bool,
+    pub example: String,
+}
+
+impl BarFor {
+    /// The live watch screen's bar (the machine always has boxes to browse there).
+    pub fn watch() -> BarFor {
+        BarFor {
+            machine_plays: true,
+            ..BarFor::default()
+        }
+    }
+
+    fn shows(&self, shown: Shown) -> bool {
+        let live = self.panel == Panel::Live;
+        match shown {
+            Shown::Live => live,
+            Shown::WithBoxes => live && self.machine_plays,
+            Shown::FromWatch => live && self.from_watch,
+            Shown::Alone => live && !self.from_watch,
+            Shown::Panel(p) => self.panel == p,
+        }
+    }
+}
+
 const BROWSE: &[(Key, Action)] = &[
     (c('['), Action::Browse(-1)),
     (c(']'), Action::Browse(1)),
@@ -215,7 +291,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(c(' '), Action::TogglePause)],
         label: "space",
         help: "pause / resume",
-        bar: Some(("space pause", 1)),
+        bars: &[bar("space pause", 1)],
         buttons: &[("pause", c(' '))],
         terminal_only: false,
     },
@@ -224,7 +300,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(c('n'), Action::Step), (k(KeyCode::Right), Action::Step)],
         label: "n or →",
         help: "one move (at step speed, or while paused)",
-        bar: Some(("n step", 4)),
+        bars: &[bar("n step", 4)],
         buttons: &[("step", c('n'))],
         terminal_only: false,
     },
@@ -237,7 +313,7 @@ pub const BINDINGS: &[Binding] = &[
         ],
         label: "+ / -",
         help: "faster / slower: step, slow, 1, 10, 100 games/s, flat out",
-        bar: Some(("+/- speed", 2)),
+        bars: &[bar("+/- speed", 2)],
         buttons: &[("faster", c('+')), ("slower", c('-'))],
         terminal_only: false,
     },
@@ -246,7 +322,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(c('o'), Action::ToggleOpponent)],
         label: "o",
         help: "opponent: perfect, random or the rival (from the next game)",
-        bar: Some(("o opponent", 2)),
+        bars: &[bar("o opponent", 2)],
         buttons: &[("opponent", c('o'))],
         terminal_only: false,
     },
@@ -255,7 +331,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(c('p'), Action::PlayIt)],
         label: "p",
         help: "play the machine yourself (Esc: back to watching)",
-        bar: Some(("p play", 1)),
+        bars: &[bar("p play", 1)],
         buttons: &[("play it", c('p'))],
         terminal_only: false,
     },
@@ -264,7 +340,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(c('r'), Action::Reset)],
         label: "r",
         help: "reset the machine (asks first; same seed)",
-        bar: Some(("r reset", 4)),
+        bars: &[bar("r reset", 4)],
         buttons: &[("reset", c('r'))],
         terminal_only: false,
     },
@@ -273,7 +349,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(c('s'), Action::Save)],
         label: "s",
         help: "save the machine (YAML, atomic)",
-        bar: Some(("s save", 2)),
+        bars: &[bar("s save", 2)],
         buttons: &[("save", c('s'))],
         terminal_only: false,
     },
@@ -285,7 +361,7 @@ pub const BINDINGS: &[Binding] = &[
         ],
         label: "↑ / ↓",
         help: "choose a move",
-        bar: None,
+        bars: &[bar("↑↓ choose", 1)],
         buttons: &[("↑", k(KeyCode::Up)), ("↓", k(KeyCode::Down))],
         terminal_only: false,
     },
@@ -294,7 +370,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(k(KeyCode::Enter), Action::Enter)],
         label: "Enter",
         help: "play it (or start the next game)",
-        bar: None,
+        bars: &[bar("Enter play", 1)],
         buttons: &[("Enter", k(KeyCode::Enter))],
         terminal_only: false,
     },
@@ -303,7 +379,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[],
         label: "b1-b2",
         help: "or type a move, then Enter",
-        bar: None,
+        bars: &[bar("type {move}", 1)],
         buttons: &[],
         terminal_only: false,
     },
@@ -316,7 +392,7 @@ pub const BINDINGS: &[Binding] = &[
         ],
         label: "Backspace",
         help: "edit what you typed (Ctrl-U: clear it)",
-        bar: None,
+        bars: &[shown("Backspace edit", 1, Shown::Panel(Panel::Prompt))],
         buttons: &[],
         terminal_only: false,
     },
@@ -325,7 +401,12 @@ pub const BINDINGS: &[Binding] = &[
         keys: BROWSE,
         label: "[ ] { }",
         help: "browse the boxes: 1 or 10 back / on (PgUp / PgDn)",
-        bar: Some(("[ ] boxes", 3)),
+        bars: &[
+            shown("[ ] boxes", 3, Shown::WithBoxes),
+            shown("[ ] next box", 1, Shown::Panel(Panel::Box)),
+            shown("{ } 10 boxes", 1, Shown::Panel(Panel::Box)),
+            shown("PgUp PgDn pages", 1, Shown::Panel(Panel::Whole)),
+        ],
         buttons: &[("[ box", c('[')), ("box ]", c(']'))],
         terminal_only: false,
     },
@@ -334,7 +415,15 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(c('#'), Action::GoTo)],
         label: "# 12 Enter",
         help: "go to box 12",
-        bar: None,
+        bars: &[
+            shown("# number", 1, Shown::Panel(Panel::Box)),
+            shown(
+                "click a box or # number to open it",
+                1,
+                Shown::Panel(Panel::Whole),
+            ),
+            shown("Enter go", 1, Shown::Panel(Panel::Prompt)),
+        ],
         buttons: &[],
         terminal_only: false,
     },
@@ -346,7 +435,10 @@ pub const BINDINGS: &[Binding] = &[
         ],
         label: "m or Tab",
         help: "the whole machine: every box by move (pages: PgUp / PgDn)",
-        bar: Some(("m machine", 1)),
+        bars: &[
+            bar("m machine", 1),
+            shown("m back", 1, Shown::Panel(Panel::Whole)),
+        ],
         buttons: &[
             ("machine", c('m')),
             ("page ↑", k(KeyCode::PageUp)),
@@ -359,7 +451,10 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(k(KeyCode::Tab), Action::ToggleWhole)],
         label: "Tab",
         help: "the whole machine: every box by move (pages: PgUp / PgDn)",
-        bar: None,
+        bars: &[
+            shown("Tab machine", 3, Shown::WithBoxes),
+            shown("Tab back", 1, Shown::Panel(Panel::Whole)),
+        ],
         buttons: &[("machine", k(KeyCode::Tab))],
         terminal_only: false,
     },
@@ -368,7 +463,11 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(k(KeyCode::Esc), Action::Back)],
         label: "Esc",
         help: "back to the live box (or quit)",
-        bar: None,
+        bars: &[
+            shown("Esc back to the live box", 1, Shown::Panel(Panel::Box)),
+            shown("Esc back", 1, Shown::Panel(Panel::Whole)),
+            shown("Esc cancel", 1, Shown::Panel(Panel::Prompt)),
+        ],
         buttons: &[("esc", k(KeyCode::Esc))],
         terminal_only: false,
     },
@@ -377,7 +476,12 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(k(KeyCode::Esc), Action::Back)],
         label: "Esc",
         help: "back to the live box, or to watching, or quit",
-        bar: None,
+        bars: &[
+            shown("Esc watch", 1, Shown::FromWatch),
+            shown("Esc back to the live box", 1, Shown::Panel(Panel::Box)),
+            shown("Esc back", 1, Shown::Panel(Panel::Whole)),
+            shown("Esc cancel", 1, Shown::Panel(Panel::Prompt)),
+        ],
         buttons: &[("esc", k(KeyCode::Esc))],
         terminal_only: false,
     },
@@ -386,7 +490,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(c('?'), Action::ToggleHelp)],
         label: "?",
         help: "this help: the keys and what every symbol means",
-        bar: Some(("? help", 1)),
+        bars: &[bar("? help", 1)],
         buttons: &[("help", c('?'))],
         terminal_only: false,
     },
@@ -399,7 +503,11 @@ pub const BINDINGS: &[Binding] = &[
         ],
         label: "q / Ctrl-C",
         help: "quit",
-        bar: Some(("q quit", 2)),
+        bars: &[
+            shown("q quit", 2, Shown::Alone),
+            shown("q quit", 1, Shown::Panel(Panel::Box)),
+            shown("q quit", 1, Shown::Panel(Panel::Whole)),
+        ],
         buttons: &[],
         terminal_only: true,
     },
@@ -441,17 +549,25 @@ pub fn key_table(mode: Mode, front: Front) -> Vec<(&'static str, &'static str)> 
     bindings(mode, front).map(|b| (b.label, b.help)).collect()
 }
 
-/// The watch screen's key bar at each width, widest first: the lines ranked 1 to `rank`.
-pub fn key_bars(mode: Mode, front: Front) -> Vec<String> {
-    (1..=4)
-        .rev()
-        .map(|rank| {
-            let words: Vec<&str> = bindings(mode, front)
-                .filter_map(|b| b.bar.filter(|&(_, r)| r <= rank).map(|(w, _)| w))
-                .collect();
-            format!(" {}", words.join("  "))
-        })
-        .collect()
+/// A screen's key bar at each width, widest first, from the key table (only the keys that act
+/// where it is shown): the words ranked 1 to 4, then 1 to 3, …, to 1, each parted by ` · ` and
+/// then, where that is too wide, by two spaces.
+pub fn key_bars(mode: Mode, front: Front, at: &BarFor) -> Vec<String> {
+    let mut bars: Vec<String> = Vec::new();
+    for rank in (1..=4).rev() {
+        let words: Vec<String> = bindings(mode, front)
+            .flat_map(|b| b.bars.iter())
+            .filter(|w| w.rank <= rank && at.shows(w.shown))
+            .map(|w| w.words.replace("{move}", &at.example))
+            .collect();
+        for gap in [" · ", "  "] {
+            let bar = format!(" {}", words.join(gap));
+            if !bars.contains(&bar) {
+                bars.push(bar);
+            }
+        }
+    }
+    bars
 }
 
 /// The page's buttons for a screen: a label and the `KeyboardEvent.key` each sends.

@@ -12,5 +12,6 @@ pub mod meter;
 pub mod play;
 pub mod render;
 pub mod session;
+pub mod switch;
 pub mod theme;
 pub mod whole;

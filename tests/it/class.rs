@@ -1207,3 +1207,44 @@ fn the_pages_client_knows_every_message_of_the_protocol() {
     // And every message a teacher's page may send is listed (the enum's variants, counted).
     assert_eq!(teacher.len(), 12);
 }
+
+/// The server's journal (`FILE.server.log`, `tracing` events) shows a pupil's text quoted — an
+/// escape sequence that would retitle and clear the teacher's terminal, a right-to-left override
+/// — and writes at most a hundred lines a second, counting the rest.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_journal_quotes_what_pupils_send_and_counts_a_flood() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, addr, code) = start_binary(dir.path(), &["--rate", "10000"]);
+    let mut ws = connect(addr, &format!("/ws?code={code}&device=d1"), None)
+        .await
+        .unwrap();
+    welcomed(&mut ws).await;
+    let hostile = r#"{"type":"\u001b]0;owned\u0007\u001b[2J\u202e"}"#;
+    send(&mut ws, hostile).await;
+    assert!(error_of(&mut ws).await.contains("unknown variant"));
+    for i in 0..250 {
+        send(&mut ws, &format!(r#"{{"type":"flood{i}"}}"#)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    send(&mut ws, r#"{"type":"after"}"#).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let journal = std::fs::read_to_string(dir.path().join("m.yaml.server.log")).unwrap();
+    assert!(
+        !journal.contains('\u{1b}') && !journal.contains('\u{7}') && !journal.contains('\u{202e}'),
+        "raw control characters in the journal:\n{journal}"
+    );
+    assert!(journal.contains(r"\x1b]0;owned\x07"), "{journal}");
+    assert!(
+        journal.contains("WARN") && journal.contains("a bad message"),
+        "{journal}"
+    );
+    let floods = journal.lines().filter(|l| l.contains("flood")).count();
+    assert!(
+        (90..=100).contains(&floods),
+        "{floods} flood lines:\n{journal}"
+    );
+    assert!(journal.contains("more lines left out"), "{journal}");
+    assert!(journal.contains("`after`"), "{journal}");
+}

@@ -2,7 +2,8 @@
 //! README's key lists all say the same.
 
 use matchbox::view::key::{
-    Action, BINDINGS, Front, Key, KeyCode, Mode, action_for, buttons, key_bars, key_table, markdown,
+    Action, BINDINGS, BarFor, Front, Key, KeyCode, Mode, Panel, action_for, buttons, key_bars,
+    key_table, markdown,
 };
 
 /// The README's key list for a screen: the Markdown table between its markers.
@@ -75,11 +76,11 @@ fn the_page_shows_no_terminal_only_key() {
             "{page:?}"
         );
         assert!(
-            key_bars(mode, Front::Page)
+            key_bars(mode, Front::Page, &BarFor::watch())
                 .iter()
                 .all(|b| !b.contains("quit"))
         );
-        assert!(key_bars(mode, Front::Terminal)[0].contains("q quit"));
+        assert!(key_bars(mode, Front::Terminal, &BarFor::watch())[0].contains("q quit"));
     }
 }
 
@@ -102,10 +103,84 @@ fn the_page_buttons_press_keys_that_act() {
 
 #[test]
 fn the_key_bars_narrow_from_everything_to_the_essentials() {
-    let bars = key_bars(Mode::Watch, Front::Terminal);
-    assert!(bars.windows(2).all(|w| w[0].len() > w[1].len()), "{bars:?}");
+    let bars = key_bars(Mode::Watch, Front::Terminal, &BarFor::watch());
     assert!(bars[0].contains("r reset") && bars[0].contains("n step"));
-    assert_eq!(bars[3], " space pause  p play  m machine  ? help");
+    // Each set of words parted by dots, then by spaces where that is too wide.
+    assert_eq!(bars[1], bars[0].replace(" · ", "  "));
+    assert_eq!(
+        bars.last().unwrap(),
+        " space pause  p play  m machine  ? help"
+    );
+    assert_eq!(
+        bars[bars.len() - 2],
+        " space pause · p play · m machine · ? help"
+    );
+    // Playing: the game's move as the example; the boxes only where the machine has them; Esc
+    // back to watching where play came from there, else q.
+    let play = |machine_plays, from_watch| {
+        let at = BarFor {
+            machine_plays,
+            from_watch,
+            example: "b1-b2".into(),
+            ..BarFor::default()
+        };
+        key_bars(Mode::Play, Front::Terminal, &at).swap_remove(0)
+    };
+    assert_eq!(
+        play(true, false),
+        " ↑↓ choose · Enter play · type b1-b2 · [ ] boxes · Tab machine · ? help · q quit"
+    );
+    assert_eq!(
+        play(false, true),
+        " ↑↓ choose · Enter play · type b1-b2 · Esc watch · ? help"
+    );
+}
+
+/// The key a bar's words start with (`m back`: m; `↑↓ choose`: ↑), if they name one.
+fn key_named(words: &str) -> Option<Key> {
+    let first = words.split(' ').next()?;
+    let code = match first {
+        "space" => KeyCode::Char(' '),
+        "Tab" => KeyCode::Tab,
+        "Esc" => KeyCode::Esc,
+        "Enter" => KeyCode::Enter,
+        "Backspace" => KeyCode::Backspace,
+        "PgUp" => KeyCode::PageUp,
+        "↑↓" => KeyCode::Up,
+        "type" | "click" => return None,
+        _ => KeyCode::Char(first.chars().next()?),
+    };
+    Some(Key::plain(code))
+}
+
+/// Every key a bar names acts on that screen, over every panel the browser opens: the play
+/// screen's whole machine says `Tab back`, as `m` there is a letter of a move.
+#[test]
+fn every_key_a_bar_names_acts_where_it_is_shown() {
+    for mode in [Mode::Watch, Mode::Play] {
+        for panel in [Panel::Live, Panel::Box, Panel::Whole, Panel::Prompt] {
+            for from_watch in [false, true] {
+                let at = BarFor {
+                    panel,
+                    from_watch,
+                    machine_plays: true,
+                    example: "a1".into(),
+                };
+                let bar = key_bars(mode, Front::Terminal, &at).swap_remove(0);
+                assert!(bar.trim().len() > 5, "{mode:?} {panel:?}: `{bar}`");
+                for words in bar.trim().split(" · ") {
+                    let Some(key) = key_named(words) else {
+                        continue;
+                    };
+                    let action = action_for(key, mode);
+                    assert!(
+                        !matches!(action, None | Some(Action::Other | Action::Type(_))),
+                        "{mode:?} {panel:?}: `{words}` names a key that does nothing ({action:?})"
+                    );
+                }
+            }
+        }
+    }
 }
 
 /// The box browser's key line says `q quit` only where `q` quits: in a terminal, never on the
@@ -117,7 +192,7 @@ fn the_box_browsers_key_line_offers_quit_only_in_a_terminal() {
         shown: Some(3),
         ..Browser::default()
     };
-    let line = |front| browsing.key_line(front).unwrap();
+    let line = |front| browsing.key_line(Mode::Watch, front).unwrap();
     assert!(
         line(Front::Terminal).ends_with("q quit"),
         "{}",

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use crate::common::menace_session;
 use matchbox::players::Opponent;
 use matchbox::view::app::{Action, Command, Mode, Snapshot, Speed, Titles, WatchApp, action_for};
-use matchbox::view::key::{Key, KeyCode};
+use matchbox::view::key::{Front, Key, KeyCode};
 use matchbox::view::play::PlayApp;
 use matchbox::view::render;
 use ratatui::Terminal;
@@ -64,7 +64,14 @@ fn the_person_plays_the_machine_just_watched_and_goes_back() {
     assert!(s.in_game());
     s.limit = Some(31);
     let titles = Titles::of(&TicTacToe, s.machine());
-    let mut play = PlayApp::from_watch(s, titles);
+    // The switch every front end makes: on the page, the play screen is the page's too.
+    let path = PathBuf::from("m.yaml");
+    let mut watch = WatchApp::of_session(&s, titles, Speed::Games10, path, Front::Page);
+    assert_eq!(watch.opponents, [Opponent::Perfect, Opponent::Random]);
+    watch.to_play = true;
+    let mut play = watch.play(s);
+    assert!(!watch.to_play);
+    assert_eq!(play.front, Front::Page);
     // The game under way was played out (against the perfect player), the limit set aside.
     assert_eq!(play.session.machine().games_played, 31);
     assert_eq!(play.session.limit, None);
@@ -96,7 +103,11 @@ fn the_person_plays_the_machine_just_watched_and_goes_back() {
     assert_eq!(play.unsaved_games(), 0);
     play.update(Action::Back);
     assert!(play.quit && !play.interrupted);
-    let s = play.into_watch();
+    let s = watch.back_from(play);
+    assert_eq!(
+        watch.snapshot.games_played, 32,
+        "the watch screen shows the games played"
+    );
     assert!(!s.in_game());
     assert_eq!(s.machine().games_played, 32);
     assert_eq!(beads(&s), before, "the unfinished game changed no box");

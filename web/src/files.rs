@@ -6,28 +6,14 @@ use std::cell::RefCell;
 use std::path::Path;
 
 use matchbox::chart::ChartSpec;
-use matchbox::labels::{self, LabelView};
+use matchbox::labels::LabelView;
 use matchbox::learn::GameDefaults;
 use matchbox::view::board::BoardView;
 use matchbox::view::session::Session;
 use wasm_bindgen::prelude::*;
 
-/// A file to download: its name, its type and what it holds.
-pub struct File {
-    pub name: String,
-    pub mime: &'static str,
-    pub body: Body,
-}
-
-/// What a file holds: its bytes, or the SVG documents the page's converter (a second module,
-/// loaded with the fonts the first time one is asked for) turns into a PNG or a PDF. The text
-/// and image stack that does it is most of its size; the page loads it only when needed.
-pub enum Body {
-    Bytes(Vec<u8>),
-    Png(String),
-    /// Label sheets, a page each, and the document's title.
-    Pdf(Vec<String>, String),
-}
+pub use matchbox::front::files::{Body, TeacherFile as File};
+use matchbox::front::files::{Source, Want};
 
 /// What makes the page's files (from the session on screen).
 pub type Maker = Box<dyn Fn(&str) -> Result<File, String>>;
@@ -42,67 +28,22 @@ pub fn offer(maker: Maker) {
     FILES.with(|f| *f.borrow_mut() = Some(maker));
 }
 
-/// The file `what` names of a session: `machine`, `labels` (blank: the beads a new machine
-/// starts with, to build it), `labels-trained` (the beads the machine holds now), `chart` or
-/// `chart-png`.
+/// The file `what` names of a session (`machine`, `labels`, `labels-trained`, `chart`,
+/// `chart-png`), made as the class's projector makes its own; its chart is Michie's learning
+/// curve as `train --plot` draws it, with the line of perfect play where the opponent is the
+/// perfect player.
 pub fn make<G: BoardView + LabelView>(s: &Session<G>, what: &str) -> Result<File, String> {
-    let game = s.game();
-    let m = s.machine();
-    let stem = format!("{}-{}", game.name(), game.side_name(m.boxes.side()));
-    Ok(match what {
-        "machine" => File {
-            name: format!("{stem}.yaml"),
-            mime: "application/yaml",
-            body: Body::Bytes(matchbox::store::to_yaml(game, m, game.size_key()).into_bytes()),
-        },
-        "labels" => File {
-            name: format!("{stem}-labels.pdf"),
-            mime: "application/pdf",
-            body: label_pages(s, false)?,
-        },
-        "labels-trained" => File {
-            name: format!("{stem}-labels-after-{}-games.pdf", m.games_played),
-            mime: "application/pdf",
-            body: label_pages(s, true)?,
-        },
-        "chart" | "chart-png" if s.curve.points.is_empty() => {
-            return Err("no games played yet: nothing to chart".into());
-        }
-        "chart" => File {
-            name: format!("{stem}-chart.svg"),
-            mime: "image/svg+xml",
-            body: Body::Bytes(
-                matchbox::chart::svg(&chart(s))
-                    .map_err(|e| e.to_string())?
-                    .into_bytes(),
-            ),
-        },
-        "chart-png" => File {
-            name: format!("{stem}-chart.png"),
-            mime: "image/png",
-            body: Body::Png(matchbox::chart::svg(&chart(s)).map_err(|e| e.to_string())?),
-        },
-        other => return Err(format!("no file `{other}`")),
-    })
+    let (game, m) = (s.game(), s.machine());
+    let source = Source {
+        stem: format!("{}-{}", game.name(), game.side_name(m.boxes.side())),
+        chart: (!s.curve.points.is_empty()).then(|| chart(s)),
+        colours: s.colours,
+        game,
+        machine: m,
+    };
+    source.file(Want::parse(what)?)
 }
 
-/// The label sheets of the machine's boxes, as `boxes --labels` prints them (one SVG document a
-/// page, for the converter's PDF): with the beads a new machine starts with (to build it), or
-/// with those the machine holds now where `trained`.
-fn label_pages<G: BoardView + LabelView>(s: &Session<G>, trained: bool) -> Result<Body, String> {
-    let game = s.game();
-    let m = s.machine();
-    let set = &m.boxes;
-    if let Some(why) = labels::too_many(set.len()) {
-        return Err(why);
-    }
-    let (pages, title) = labels::machine_sheets(game, m, trained, s.colours);
-    Ok(Body::Pdf(pages, title))
-}
-
-/// Michie's learning curve of the session (wins − losses, game by game) as `train --plot` draws
-/// it: titled with the machine, its opponent and the settings, with the line of perfect play
-/// where the opponent is the perfect player.
 fn chart<G: GameDefaults>(s: &Session<G>) -> ChartSpec {
     let label = s.bout().label(None);
     matchbox::chart::data::learning_curve(&label, s.curve.points.clone(), s.bout().perfect_play())

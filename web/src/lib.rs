@@ -12,12 +12,11 @@ use std::rc::Rc;
 
 use matchbox::labels::LabelView;
 use matchbox::learn::Source;
-use matchbox::players::Opponent;
 use matchbox::view::app::{Action, Command, Mode, Snapshot, Titles, WatchApp, action_for};
 use matchbox::view::board::BoardView;
 use matchbox::view::drive::{self, Control};
+use matchbox::view::key::Key;
 use matchbox::view::key::{Front, buttons};
-use matchbox::view::key::{Key, KeyCode};
 use matchbox::view::play::PlayApp;
 use matchbox::view::render;
 use matchbox::view::session::Session;
@@ -142,26 +141,6 @@ pub fn show() {
     }
 }
 
-/// A key from the page as the screens' key.
-fn key_of(k: ratzilla::event::KeyEvent) -> Key {
-    use ratzilla::event::KeyCode as C;
-    let code = match k.code {
-        C::Char(c) => KeyCode::Char(c),
-        C::Enter => KeyCode::Enter,
-        C::Esc => KeyCode::Esc,
-        C::Backspace => KeyCode::Backspace,
-        C::Left => KeyCode::Left,
-        C::Right => KeyCode::Right,
-        C::Up => KeyCode::Up,
-        C::Down => KeyCode::Down,
-        C::PageUp => KeyCode::PageUp,
-        C::PageDown => KeyCode::PageDown,
-        C::Tab => KeyCode::Tab,
-        _ => KeyCode::Other,
-    };
-    Key { code, ctrl: k.ctrl }
-}
-
 /// Keys pressed since the last frame.
 type Keys = Rc<RefCell<VecDeque<Key>>>;
 
@@ -188,8 +167,9 @@ fn listen_keys(keys: Keys) -> Result<(), String> {
             ) {
                 e.prevent_default();
             }
+            // The key by its DOM name, as the page's buttons send theirs: one mapping.
             keys.borrow_mut()
-                .push_back(key_of(ratzilla::event::KeyEvent::from(e)));
+                .push_back(Key::from_dom(&e.key(), e.ctrl_key()));
         });
     window
         .add_event_listener_with_callback("keydown", on_key.as_ref().unchecked_ref())
@@ -233,7 +213,7 @@ fn run<G: BoardView + LabelView + Clone + 'static>(game: G, s: &Settings) -> Res
         let grid = backend.size().map_err(|e| e.to_string())?;
         let terminal = fixed(backend, grid.width, grid.height)?;
         let clicks = screen::canvas_clicks(grid.width, grid.height)?;
-        show_page(terminal, clicks, game, page, s);
+        show_page(terminal, clicks, page, s);
     } else {
         let mut backend = DomBackend::new_by_id("screen").map_err(|e| e.to_string())?;
         // The grid the backend built in the page: its `size` speaks of the window instead.
@@ -243,7 +223,7 @@ fn run<G: BoardView + LabelView + Clone + 'static>(game: G, s: &Settings) -> Res
             .columns_rows;
         let mut terminal = fixed(backend, grid.width, grid.height)?;
         let clicks = listen_clicks(&mut terminal);
-        show_page(terminal, clicks, game, page, s);
+        show_page(terminal, clicks, page, s);
     }
     Ok(())
 }
@@ -264,7 +244,7 @@ fn fixed<B: Backend>(backend: B, cols: u16, rows: u16) -> Result<Terminal<B>, St
 }
 
 /// The screen the settings ask for, on `terminal`.
-fn show_page<G, B>(terminal: Terminal<B>, clicks: Clicks, game: G, page: Page<G>, s: &Settings)
+fn show_page<G, B>(terminal: Terminal<B>, clicks: Clicks, page: Page<G>, s: &Settings)
 where
     G: BoardView + LabelView + 'static,
     B: Backend + WebEventHandler + 'static,
@@ -275,7 +255,7 @@ where
         keys,
     } = page;
     match s.screen {
-        Screen::Watch => watch(terminal, clicks, game, titles, session, s, keys),
+        Screen::Watch => watch(terminal, clicks, titles, session, s, keys),
         Screen::Play => play(terminal, clicks, titles, session, keys),
     }
 }
@@ -295,46 +275,17 @@ fn listen_clicks(terminal: &mut Terminal<DomBackend>) -> Clicks {
     clicks
 }
 
-/// The watch screen's state for a session, with the rival machine's title and opponents where it
-/// has one.
-fn watch_app<G: BoardView>(
-    game: G,
-    titles: Titles,
-    session: &Session<G>,
-    s: &Settings,
-) -> WatchApp<G> {
-    let titles = Titles {
-        rival: Titles::of_session(session).rival,
-        ..titles
-    };
-    let opponent = session.opponent();
-    let snapshot = Snapshot::of(session);
-    let mut app = WatchApp::new(
-        game,
-        titles,
-        snapshot,
-        s.speed,
-        "machine.yaml".into(),
-        opponent,
-    );
-    if session.rival_machine().is_some() {
-        app.opponents = vec![Opponent::Matchbox, Opponent::Perfect, Opponent::Random];
-    }
-    app.front = Front::Page;
-    app
-}
-
 /// The watch screen: the match trained at the chosen speed between frames.
 fn watch<G: BoardView + LabelView + 'static, B: Backend + WebEventHandler + 'static>(
     terminal: Terminal<B>,
     clicked: Clicks,
-    game: G,
     titles: Titles,
     session: Session<G>,
     s: &Settings,
     keys: Keys,
 ) {
-    let mut app = watch_app(game, titles, &session, s);
+    let path = "machine.yaml".into();
+    let mut app = WatchApp::of_session(&session, titles, s.speed, path, Front::Page);
     let mut control = Control {
         speed: s.speed,
         paused: false,
@@ -365,8 +316,7 @@ fn watch<G: BoardView + LabelView + 'static, B: Backend + WebEventHandler + 'sta
                 else {
                     return;
                 };
-                let session = play.into_watch();
-                app.snapshot = Snapshot::of(&session);
+                let session = app.back_from(*play);
                 *showing = Showing::Watch(Box::new(session));
                 due = t;
             } else {
@@ -398,9 +348,7 @@ fn watch<G: BoardView + LabelView + 'static, B: Backend + WebEventHandler + 'sta
             else {
                 return;
             };
-            let mut play = PlayApp::from_watch(*session, app.titles.clone());
-            play.front = Front::Page;
-            play.browser.screen = (area.width, area.height);
+            let play = app.play(*session);
             render::play(f, &play);
             play.theme.explicit_reverse(f.buffer_mut());
             screen::keep(f.buffer_mut());

@@ -385,10 +385,10 @@ where
                         kept.display()
                     ))
                 }
-                Err(e) => crate::class::journal::note(&format!(
-                    "could not keep the machine before in {}: {e}",
-                    kept.display()
-                )),
+                Err(e) => tracing::error!(
+                    file = %kept.display(),
+                    "could not keep the machine before: {e}"
+                ),
             }
         }
         self.save();
@@ -614,7 +614,7 @@ where
             Err(e) if !self.log_failed => {
                 self.log_failed = true;
                 let said = format!("could not write the lesson's log: {e}");
-                crate::class::journal::note(&said);
+                tracing::error!("{said}");
                 self.notice(said);
             }
             Err(_) => {}
@@ -647,7 +647,7 @@ where
             }
             Err(e) => {
                 let said = format!("could not save {}: {e}", self.keep.save.display());
-                crate::class::journal::note(&said);
+                tracing::error!("{said}");
                 self.notice(said);
                 false
             }

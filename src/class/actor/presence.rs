@@ -115,7 +115,7 @@ where
             return;
         }
         if let Err(e) = self.secrets.save() {
-            crate::class::journal::note(&e.to_string());
+            tracing::error!("{e}");
             self.notice(format!("{e}"));
         }
     }

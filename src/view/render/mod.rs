@@ -38,7 +38,7 @@ use crate::players::Opponent;
 use crate::text::signed_rate;
 pub use crate::text::{group, rate, short_count};
 use crate::view::app::{SnapBoxes, Snapshot, WatchApp};
-use crate::view::key::{Front, Mode, key_bars, key_table};
+use crate::view::key::{BarFor, Front, Mode, key_bars, key_table};
 use crate::view::session::Curve;
 
 /// Which screen is drawn: under the board, `watch` shows the open box (a diagram as tall as the

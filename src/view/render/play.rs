@@ -48,6 +48,7 @@ pub(super) fn draw_play<G: BoardView>(f: &mut Frame, app: &PlayApp<G>) {
             browser: &app.browser,
             machine: &app.titles.machine,
             front: app.front,
+            mode: Mode::Play,
         };
         super::whole::whole_screen(
             f,
@@ -254,7 +255,8 @@ fn score<G: BoardView>(f: &mut Frame, area: Rect, app: &PlayApp<G>, machine_play
     f.render_widget(Paragraph::new(score).block(panel(title)), area);
 }
 
-/// The keys, with an example move of this game (the first one offered, or the game's first).
+/// The keys, from the key table, with an example move of this game (the first one offered, or
+/// the game's first).
 fn key_bar<G: BoardView>(app: &PlayApp<G>, machine_plays: bool, width: u16) -> Line<'static> {
     let game = app.session.game();
     let example = app
@@ -264,34 +266,15 @@ fn key_bar<G: BoardView>(app: &PlayApp<G>, machine_plays: bool, width: u16) -> L
         .or_else(|| game.moves(&game.start()).first().copied())
         .map(|m| game.format_move(m))
         .unwrap_or_default();
-    // The box browser is offered where the machine plays (a stand-in has no boxes to browse).
-    let boxes = if machine_plays {
-        " · [ ] boxes · Tab machine"
-    } else {
-        ""
-    };
-    let quit = match (&app.watch, app.front) {
-        (Some(_), _) => " · Esc watch",
-        (None, Front::Terminal) => " · q quit",
-        (None, Front::Page) => "",
-    };
-    match app.browser.key_line(app.front) {
-        Some(k) => Line::styled(k, BOLD.fg(Color::Cyan)),
-        None => Line::styled(
-            first_fit(
-                &[
-                    format!(
-                        " ↑↓ choose · Enter play · or type a move like {example}{boxes} · ? help{quit}"
-                    ),
-                    format!(
-                        " ↑↓ choose · Enter play · or type a move like {example} · ? help{quit}"
-                    ),
-                    format!(" ↑↓ choose · Enter play · type {example} · ? help{quit}"),
-                    format!(" ↑↓ Enter · tap or type {example} · ? help"),
-                ],
-                width as usize,
-            ),
-            DIM,
-        ),
+    if let Some(k) = app.browser.key_line(Mode::Play, app.front) {
+        return Line::styled(k, BOLD.fg(Color::Cyan));
     }
+    let at = BarFor {
+        machine_plays,
+        from_watch: app.watch.is_some(),
+        example,
+        ..BarFor::default()
+    };
+    let bars = key_bars(Mode::Play, app.front, &at);
+    Line::styled(first_fit(&bars, width as usize), DIM)
 }

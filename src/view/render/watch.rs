@@ -17,6 +17,7 @@ pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
             browser: &app.browser,
             machine: &app.titles.machine,
             front: app.front,
+            mode: Mode::Watch,
         };
         let title = title_bar(app, f.area().width);
         super::whole::whole_screen(f, title, &view, app.message.as_deref());
@@ -63,11 +64,14 @@ pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
         }
         _ => curve_panel(f, rest, s, Some(&charts.curve)),
     }
-    let bar = match (&app.message, app.browser.key_line(app.front)) {
+    let bar = match (&app.message, app.browser.key_line(Mode::Watch, app.front)) {
         (Some(m), _) => Line::styled(format!(" {m}"), BOLD.fg(Color::Yellow)),
         (None, Some(k)) => Line::styled(k, BOLD.fg(Color::Cyan)),
         (None, None) => Line::styled(
-            first_fit(&key_bars(Mode::Watch, app.front), f.area().width as usize),
+            first_fit(
+                &key_bars(Mode::Watch, app.front, &BarFor::watch()),
+                f.area().width as usize,
+            ),
             DIM,
         ),
     };

@@ -12,6 +12,7 @@ pub(super) struct WholeView<'a, G: BoardView> {
     pub browser: &'a Browser,
     pub machine: &'a str,
     pub front: crate::view::key::Front,
+    pub mode: crate::view::key::Mode,
 }
 
 impl<G: BoardView> WholeView<'_, G> {
@@ -183,7 +184,7 @@ pub(super) fn whole_screen<G: BoardView>(
     .areas(f.area());
     f.render_widget(title, top);
     whole_machine(f, body, v);
-    let bar = match (message, v.browser.key_line(v.front)) {
+    let bar = match (message, v.browser.key_line(v.mode, v.front)) {
         (Some(m), _) => Line::styled(format!(" {m}"), BOLD.fg(Color::Yellow)),
         (None, k) => Line::styled(k.unwrap_or_default(), BOLD.fg(Color::Cyan)),
     };
