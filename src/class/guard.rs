@@ -10,8 +10,20 @@ use axum::http::HeaderMap;
 /// The server's limits.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// Open connections at most (pupils and teachers together).
+    /// Pupils' WebSockets open at most (`--max-pupils`), and from one address at most (a class
+    /// behind a school's one address fits; one phone cannot fill the class).
     pub connections: usize,
+    pub per_address: usize,
+    /// The teacher's WebSockets (projectors) open at most: places of their own, so pupils never
+    /// shut the teacher out.
+    pub teachers: usize,
+    /// Connections served HTTP at once (pages, files, a WebSocket until upgraded), in all and
+    /// from one address; each must send its request's head within `header_time` and is closed
+    /// after `http_time`.
+    pub http_connections: usize,
+    pub http_per_address: usize,
+    pub header_time: Duration,
+    pub http_time: Duration,
     /// Messages a connection may send in a burst, and then a second.
     pub burst: u32,
     pub per_second: u32,
@@ -29,6 +41,12 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             connections: 400,
+            per_address: 100,
+            teachers: 4,
+            http_connections: 256,
+            http_per_address: 128,
+            header_time: Duration::from_secs(10),
+            http_time: Duration::from_secs(120),
             burst: 30,
             per_second: 10,
             idle: Duration::from_secs(90),

@@ -9,6 +9,7 @@ pub mod actor;
 pub mod files;
 mod guard;
 pub mod journal;
+mod listen;
 mod pages;
 pub mod protocol;
 pub mod secrets;
@@ -62,7 +63,6 @@ mod socket;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Router;
 use axum::routing::get;
@@ -152,6 +152,26 @@ where
     })
 }
 
+/// A page file's request passed on only if the file lies inside the page folder `root` once
+/// links are followed (tower-http refuses `..`, but follows a link out of the folder).
+async fn inside(
+    root: Arc<std::path::PathBuf>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let path = req.uri().path().trim_start_matches('/');
+    let path = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
+    let target = root.join(path.as_ref());
+    match tokio::fs::canonicalize(&target).await {
+        Ok(real) if !real.starts_with(root.as_path()) => {
+            tracing::warn!(path = %path, "a page file outside the page folder refused");
+            (axum::http::StatusCode::NOT_FOUND, "no such file").into_response()
+        }
+        _ => next.run(req).await,
+    }
+}
+
 /// The pages and sockets served on `listener` until `done` fires (the actor ended the lesson).
 /// The same for every game (the sockets only pass the actor's messages on), so built once, not
 /// once a game: axum's and hyper's code is compiled one time.
@@ -180,18 +200,11 @@ fn serve_http(
         .with_state(Arc::new(shared));
     if let Some(dir) = &config.page {
         // Files under the folder only (tower-http refuses `..` and what lies outside).
-        app = app.nest_service("/page", tower_http::services::ServeDir::new(dir));
+        let root = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
+        let files = tower_http::services::ServeDir::new(&root);
+        let inside =
+            axum::middleware::from_fn(move |req, next| inside(Arc::new(root.clone()), req, next));
+        app = app.nest_service("/page", Router::new().fallback_service(files).layer(inside));
     }
-    let service = app.into_make_service_with_connect_info::<SocketAddr>();
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, service)
-            .with_graceful_shutdown(async move {
-                let _ = done.await;
-                // Every connection closes, once the last messages ("the lesson is over") have
-                // reached the pages.
-                let _ = over.send(true);
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            })
-            .await;
-    });
+    listen::serve(listener, app, config.limits, done, over);
 }

@@ -3,10 +3,9 @@
 //! sends what the actor answers.
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -30,8 +29,10 @@ pub struct Shared {
     pub cookie: String,
     /// Becomes true when the lesson is over: every connection then closes.
     pub over: tokio::sync::watch::Receiver<bool>,
-    open: AtomicUsize,
+    open: Mutex<OpenCounts>,
     lockout: Mutex<Lockout>,
+    /// The address the server listens on: the names a page may reach it by come from it.
+    listen: SocketAddr,
 }
 
 impl Shared {
@@ -48,29 +49,97 @@ impl Shared {
             limits: config.limits,
             cookie: format!("matchbox_teacher_{port}"),
             over,
-            open: AtomicUsize::new(0),
+            open: Mutex::default(),
             lockout: Mutex::default(),
+            listen: SocketAddr::new(config.listen.ip(), port),
         }
+    }
+
+    /// Whether a request's `Host` names this server — one of its own addresses (as the
+    /// projector lists them; asked again, as a laptop's address can change in a lesson) or the
+    /// loopback — and not a name of another site's that leads here (DNS rebinding). A request
+    /// with no `Host` is not a browser's.
+    pub fn host_is_ours(&self, headers: &HeaderMap) -> bool {
+        let Some(host) = headers.get("host").and_then(|h| h.to_str().ok()) else {
+            return !headers.contains_key("origin");
+        };
+        let host = host.to_ascii_lowercase();
+        let port = self.listen.port();
+        let loopback = [
+            format!("localhost:{port}"),
+            format!("127.0.0.1:{port}"),
+            format!("[::1]:{port}"),
+        ];
+        loopback.contains(&host)
+            || host == self.listen.to_string()
+            || super::reachable_hosts(self.listen).contains(&host)
     }
 }
 
-/// An open connection, counted while it lives.
-struct Open(Arc<Shared>);
+/// Open WebSockets: pupils' by address, and the teacher's.
+#[derive(Default)]
+struct OpenCounts {
+    pupils: usize,
+    by_address: std::collections::HashMap<std::net::IpAddr, usize>,
+    teachers: usize,
+}
+
+/// An open WebSocket, counted while it lives.
+struct Open {
+    shared: Arc<Shared>,
+    ip: std::net::IpAddr,
+    teacher: bool,
+}
 
 impl Open {
-    fn take(shared: &Arc<Shared>) -> Option<Open> {
-        let n = shared.open.fetch_add(1, Ordering::SeqCst);
-        if n >= shared.limits.connections {
-            shared.open.fetch_sub(1, Ordering::SeqCst);
+    /// A place for a pupil's socket from `ip`, or why there is none.
+    fn pupil(shared: &Arc<Shared>, ip: std::net::IpAddr) -> Result<Open, &'static str> {
+        let mut c = shared.open.lock().unwrap_or_else(|e| e.into_inner());
+        let here = c.by_address.get(&ip).copied().unwrap_or(0);
+        if c.pupils >= shared.limits.connections {
+            return Err("the class is full");
+        }
+        if here >= shared.limits.per_address {
+            return Err("too many connections from this network: the class is full for it");
+        }
+        c.pupils += 1;
+        *c.by_address.entry(ip).or_default() += 1;
+        Ok(Open {
+            shared: Arc::clone(shared),
+            ip,
+            teacher: false,
+        })
+    }
+
+    /// A place for a teacher's socket (the teacher's own places: pupils never take them).
+    fn teacher(shared: &Arc<Shared>, ip: std::net::IpAddr) -> Option<Open> {
+        let mut c = shared.open.lock().unwrap_or_else(|e| e.into_inner());
+        if c.teachers >= shared.limits.teachers {
             return None;
         }
-        Some(Open(Arc::clone(shared)))
+        c.teachers += 1;
+        Some(Open {
+            shared: Arc::clone(shared),
+            ip,
+            teacher: true,
+        })
     }
 }
 
 impl Drop for Open {
     fn drop(&mut self) {
-        self.0.open.fetch_sub(1, Ordering::SeqCst);
+        let mut c = self.shared.open.lock().unwrap_or_else(|e| e.into_inner());
+        if self.teacher {
+            c.teachers -= 1;
+            return;
+        }
+        c.pupils -= 1;
+        if let Some(n) = c.by_address.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                c.by_address.remove(&self.ip);
+            }
+        }
     }
 }
 
@@ -114,7 +183,7 @@ pub async fn pupil_upgrade(
     headers: HeaderMap,
     Query(join): Query<Join>,
 ) -> Response {
-    if !same_origin(&headers) {
+    if !same_origin(&headers) || !shared.host_is_ours(&headers) {
         tracing::warn!(%peer, "refused a WebSocket from another site's page");
         return refuse(StatusCode::FORBIDDEN, "another site's page may not join");
     }
@@ -127,11 +196,15 @@ pub async fn pupil_upgrade(
             false => refuse(status, why),
         };
     }
-    let Some(open) = Open::take(&shared) else {
-        return match join.page.is_some() {
-            true => refused_on_socket(ws, "the class is full", Some(10)),
-            false => refuse(StatusCode::SERVICE_UNAVAILABLE, "the class is full"),
-        };
+    let open = match Open::pupil(&shared, peer.ip()) {
+        Ok(open) => open,
+        Err(why) => {
+            tracing::warn!(%peer, "{why}");
+            return match join.page.is_some() {
+                true => refused_on_socket(ws, why, Some(10)),
+                false => refuse(StatusCode::SERVICE_UNAVAILABLE, why),
+            };
+        }
     };
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
@@ -190,7 +263,8 @@ pub async fn teacher_upgrade(
     headers: HeaderMap,
     Query(q): Query<Token>,
 ) -> Response {
-    if !same_origin(&headers) {
+    if !same_origin(&headers) || !shared.host_is_ours(&headers) {
+        tracing::warn!(%peer, "refused a teacher's WebSocket from another site's page");
         return refuse(StatusCode::FORBIDDEN, "another site's page may not connect");
     }
     let token = teacher_token(&headers, &shared.cookie, q.token.as_deref()).unwrap_or_default();
@@ -198,8 +272,8 @@ pub async fn teacher_upgrade(
         tracing::warn!(%peer, "a teacher's connection without the token");
         return refuse(StatusCode::FORBIDDEN, "the teacher's token is needed");
     }
-    let Some(open) = Open::take(&shared) else {
-        return refuse(StatusCode::SERVICE_UNAVAILABLE, "too many connections");
+    let Some(open) = Open::teacher(&shared, peer.ip()) else {
+        return refuse(StatusCode::SERVICE_UNAVAILABLE, "too many projectors open");
     };
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
@@ -213,6 +287,7 @@ fn writer(
     mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
     mut rx: mpsc::Receiver<String>,
     ping: std::time::Duration,
+    mut closing: oneshot::Receiver<CloseFrame>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + ping, ping);
@@ -223,6 +298,10 @@ fn writer(
                     None => break,
                 },
                 _ = pings.tick() => sink.send(Message::Ping(Vec::new().into())).await,
+                Ok(frame) = &mut closing => {
+                    let _ = sink.send(Message::Close(Some(frame))).await;
+                    break;
+                }
             };
             if sent.is_err() {
                 break;
@@ -232,14 +311,16 @@ fn writer(
     })
 }
 
-/// The next text message, checked against the rate; `None` when the connection ends (closed,
-/// idle too long, an oversized or broken frame, or a flood).
+/// The next text message, checked against the rate (every frame a page sends counts, binary
+/// ones too); `None` when the connection ends (closed, idle too long, an oversized or broken
+/// frame, or a flood). An oversized message is answered with the close code 1009 and why.
 async fn next_text(
     stream: &mut futures_util::stream::SplitStream<WebSocket>,
     rate: &mut Rate,
     limits: &Limits,
     out: &Outbox,
     peer: SocketAddr,
+    closing: &mut Option<oneshot::Sender<CloseFrame>>,
 ) -> Option<String> {
     let mut refused = 0u32;
     loop {
@@ -251,20 +332,30 @@ async fn next_text(
             Ok(None) => return None,
             Ok(Some(Err(e))) => {
                 tracing::info!(%peer, "connection closed: {e}");
+                let words = e.to_string();
+                let too_big = words.contains("too long") || words.contains("Space limit");
+                if too_big && let Some(tx) = closing.take() {
+                    let reason = format!("a message longer than {MAX_MESSAGE} bytes");
+                    let _ = tx.send(CloseFrame {
+                        code: 1009,
+                        reason: reason.into(),
+                    });
+                }
                 return None;
             }
             Ok(Some(Ok(m))) => m,
         };
         let text = match msg {
-            Message::Text(t) => t.to_string(),
+            Message::Close(_) => return None,
+            Message::Ping(_) | Message::Pong(_) => continue,
+            Message::Text(_) | Message::Binary(_) if !rate.allow() => None,
+            Message::Text(t) => Some(t.to_string()),
             Message::Binary(_) => {
                 let _ = out.try_send(ToClient::error("send text (JSON), not binary").json());
                 continue;
             }
-            Message::Close(_) => return None,
-            Message::Ping(_) | Message::Pong(_) => continue,
         };
-        if rate.allow() {
+        if let Some(text) = text {
             return Some(text);
         }
         refused += 1;
@@ -307,10 +398,12 @@ async fn finish(out: Outbox, writing: tokio::task::JoinHandle<()>) {
 }
 
 async fn pupil(socket: WebSocket, open: Open, peer: SocketAddr, key: Option<String>) {
-    let shared = Arc::clone(&open.0);
+    let shared = Arc::clone(&open.shared);
     let (sink, mut stream) = socket.split();
     let (out, rx) = mpsc::channel::<String>(64);
-    let writing = writer(sink, rx, shared.limits.ping);
+    let (close, closing) = oneshot::channel();
+    let mut close = Some(close);
+    let writing = writer(sink, rx, shared.limits.ping, closing);
     let (reply, joined) = oneshot::channel();
     let join = Cmd::Join {
         out: out.clone(),
@@ -341,7 +434,14 @@ async fn pupil(socket: WebSocket, open: Open, peer: SocketAddr, key: Option<Stri
     let mut over = shared.over.clone();
     while let Some(text) = until_over(
         &mut over,
-        next_text(&mut stream, &mut rate, &shared.limits, &out, peer),
+        next_text(
+            &mut stream,
+            &mut rate,
+            &shared.limits,
+            &out,
+            peer,
+            &mut close,
+        ),
     )
     .await
     {
@@ -363,10 +463,12 @@ async fn pupil(socket: WebSocket, open: Open, peer: SocketAddr, key: Option<Stri
 }
 
 async fn teacher(socket: WebSocket, open: Open, peer: SocketAddr) {
-    let shared = Arc::clone(&open.0);
+    let shared = Arc::clone(&open.shared);
     let (sink, mut stream) = socket.split();
     let (out, rx) = mpsc::channel::<String>(64);
-    let writing = writer(sink, rx, shared.limits.ping);
+    let (close, closing) = oneshot::channel();
+    let mut close = Some(close);
+    let writing = writer(sink, rx, shared.limits.ping, closing);
     if shared.inbox.send(Cmd::Watch(out.clone())).await.is_err() {
         return;
     }
@@ -374,7 +476,14 @@ async fn teacher(socket: WebSocket, open: Open, peer: SocketAddr) {
     let mut over = shared.over.clone();
     while let Some(text) = until_over(
         &mut over,
-        next_text(&mut stream, &mut rate, &shared.limits, &out, peer),
+        next_text(
+            &mut stream,
+            &mut rate,
+            &shared.limits,
+            &out,
+            peer,
+            &mut close,
+        ),
     )
     .await
     {

@@ -817,7 +817,11 @@ fn the_projector_is_told_how_to_join() {
 }
 
 /// A plain HTTP GET on loopback; the status line and the body.
-async fn http_get(addr: SocketAddr, path: &str, cookie: Option<&str>) -> (String, String) {
+pub(crate) async fn http_get(
+    addr: SocketAddr,
+    path: &str,
+    cookie: Option<&str>,
+) -> (String, String) {
     let (status, body) = http_get_bytes(addr, path, cookie).await;
     (status, String::from_utf8(body).unwrap())
 }
@@ -950,6 +954,11 @@ async fn the_class_server_serves_the_page_folder() {
     std::fs::write(page.join("index.html"), "<title>matchbox page</title>").unwrap();
     std::fs::write(page.join("fonts/a.ttf"), "font").unwrap();
     std::fs::write(dir.path().join("secret.txt"), "not served").unwrap();
+    // A link inside the folder to what lies outside it is not followed.
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.path(), page.join("up")).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.path().join("secret.txt"), page.join("s.txt")).unwrap();
     let p = page.to_str().unwrap();
     let (mut child, addr, _) = start_binary(dir.path(), &["--page", p]);
     let (status, body) = http_get(addr, "/page/index.html", None).await;
@@ -972,6 +981,9 @@ async fn the_class_server_serves_the_page_folder() {
         "/page/../secret.txt",
         "/page/%2e%2e/secret.txt",
         "/page/..%2fsecret.txt",
+        "/page/up/secret.txt",
+        "/page/s.txt",
+        "/page/%75p/secret.txt",
     ] {
         let (status, body) = http_get(addr, outside, None).await;
         assert!(
