@@ -397,13 +397,47 @@ async fn finish(out: Outbox, writing: tokio::task::JoinHandle<()>) {
     }
 }
 
+/// A socket's reading half, its rate and its way to say why it closes.
+struct Reader {
+    stream: futures_util::stream::SplitStream<WebSocket>,
+    rate: Rate,
+    close: Option<oneshot::Sender<CloseFrame>>,
+    over: tokio::sync::watch::Receiver<bool>,
+    peer: SocketAddr,
+}
+
+impl Reader {
+    /// The socket split: its reader, the outbox to it and the task writing the outbox out.
+    fn open(
+        socket: WebSocket,
+        shared: &Shared,
+        peer: SocketAddr,
+    ) -> (Reader, Outbox, tokio::task::JoinHandle<()>) {
+        let (sink, stream) = socket.split();
+        let (out, rx) = mpsc::channel::<String>(64);
+        let (close, closing) = oneshot::channel();
+        let writing = writer(sink, rx, shared.limits.ping, closing);
+        let reader = Reader {
+            stream,
+            rate: Rate::new(&shared.limits),
+            close: Some(close),
+            over: shared.over.clone(),
+            peer,
+        };
+        (reader, out, writing)
+    }
+
+    /// The next text message, or `None` once the socket or the lesson ends.
+    async fn next(&mut self, limits: &Limits, out: &Outbox) -> Option<String> {
+        let (stream, rate, close) = (&mut self.stream, &mut self.rate, &mut self.close);
+        let next = next_text(stream, rate, limits, out, self.peer, close);
+        until_over(&mut self.over, next).await
+    }
+}
+
 async fn pupil(socket: WebSocket, open: Open, peer: SocketAddr, key: Option<String>) {
     let shared = Arc::clone(&open.shared);
-    let (sink, mut stream) = socket.split();
-    let (out, rx) = mpsc::channel::<String>(64);
-    let (close, closing) = oneshot::channel();
-    let mut close = Some(close);
-    let writing = writer(sink, rx, shared.limits.ping, closing);
+    let (mut reader, out, writing) = Reader::open(socket, &shared, peer);
     let (reply, joined) = oneshot::channel();
     let join = Cmd::Join {
         out: out.clone(),
@@ -430,21 +464,7 @@ async fn pupil(socket: WebSocket, open: Open, peer: SocketAddr, key: Option<Stri
             return;
         }
     };
-    let mut rate = Rate::new(&shared.limits);
-    let mut over = shared.over.clone();
-    while let Some(text) = until_over(
-        &mut over,
-        next_text(
-            &mut stream,
-            &mut rate,
-            &shared.limits,
-            &out,
-            peer,
-            &mut close,
-        ),
-    )
-    .await
-    {
+    while let Some(text) = reader.next(&shared.limits, &out).await {
         match serde_json::from_str::<FromPupil>(&text) {
             Ok(msg) => {
                 if shared.inbox.send(Cmd::Pupil(id, msg)).await.is_err() {
@@ -464,29 +484,11 @@ async fn pupil(socket: WebSocket, open: Open, peer: SocketAddr, key: Option<Stri
 
 async fn teacher(socket: WebSocket, open: Open, peer: SocketAddr) {
     let shared = Arc::clone(&open.shared);
-    let (sink, mut stream) = socket.split();
-    let (out, rx) = mpsc::channel::<String>(64);
-    let (close, closing) = oneshot::channel();
-    let mut close = Some(close);
-    let writing = writer(sink, rx, shared.limits.ping, closing);
+    let (mut reader, out, writing) = Reader::open(socket, &shared, peer);
     if shared.inbox.send(Cmd::Watch(out.clone())).await.is_err() {
         return;
     }
-    let mut rate = Rate::new(&shared.limits);
-    let mut over = shared.over.clone();
-    while let Some(text) = until_over(
-        &mut over,
-        next_text(
-            &mut stream,
-            &mut rate,
-            &shared.limits,
-            &out,
-            peer,
-            &mut close,
-        ),
-    )
-    .await
-    {
+    while let Some(text) = reader.next(&shared.limits, &out).await {
         match serde_json::from_str::<FromTeacher>(&text) {
             Ok(msg) => {
                 tracing::info!(%peer, "the teacher: {msg:?}");
