@@ -72,7 +72,7 @@ use crate::labels::LabelView;
 use crate::learn::GameDefaults;
 use crate::learn::lesson::Lesson;
 use crate::view::board::BoardView;
-pub use actor::{Cmd, Keeping};
+pub use actor::{Cmd, Keeping, Saved};
 pub use guard::Limits;
 
 /// The server's settings.
@@ -117,9 +117,11 @@ pub struct Running<G: GameDefaults> {
     pub finished: tokio::task::JoinHandle<Lesson<G>>,
 }
 
-/// Starts serving `lesson`: binds, starts the actor and the server, and returns at once. The
-/// server stops when the lesson ends.
-pub async fn start<G: GameDefaults + BoardView + LabelView + Send + 'static>(
+/// Starts serving `lesson` on `listener`, bound already (the command line binds before it
+/// writes a file, so a start refused for its port leaves nothing behind): starts the actor and
+/// the server, and returns at once. The server stops when the lesson ends.
+pub async fn start_on<G: GameDefaults + BoardView + LabelView + Send + 'static>(
+    listener: std::net::TcpListener,
     lesson: Lesson<G>,
     keep: Keeping,
     config: Config,
@@ -129,7 +131,8 @@ where
     G::Move: Send,
     crate::learn::Machine<G>: Send,
 {
-    let listener = tokio::net::TcpListener::bind(config.listen).await?;
+    listener.set_nonblocking(true)?;
+    let listener = tokio::net::TcpListener::from_std(listener)?;
     let addr = listener.local_addr()?;
     let (inbox, rx) = mpsc::channel(1024);
     let (done_tx, done_rx) = oneshot::channel();

@@ -106,18 +106,22 @@ pub(super) fn unchanged(key: &Path, target: &Path) -> bool {
         .is_none_or(|c| c.seen == now)
 }
 
-/// Notes that this run saved the file `key` (at `target`): it is claimed as it now stands.
-pub(super) fn saved(key: PathBuf, target: &Path) {
+/// The file at `path`, opened and locked (Unix), if it can be.
+pub(super) fn locked(path: &Path) -> Option<fs::File> {
+    cfg!(unix)
+        .then(|| fs::File::open(path).ok().filter(|f| f.try_lock().is_ok()))
+        .flatten()
+}
+
+/// Notes that this run saved the file `key` (at `target`, holding `lock` on it, taken before it
+/// was renamed there): it is claimed as it now stands.
+pub(super) fn saved(key: PathBuf, target: &Path, lock: Option<fs::File>) {
     let mut all = claims();
     all.retain(|c| c.key != key);
-    let lock = match cfg!(unix) {
-        true => fs::File::open(target).ok().filter(|f| f.try_lock().is_ok()),
-        false => None,
-    };
     all.push(Claim {
         key,
         seen: Stamp::of(target),
-        _lock: lock,
+        _lock: lock.or_else(|| locked(target)),
     });
 }
 
@@ -140,13 +144,10 @@ pub fn beside(target: &Path) -> PathBuf {
 
 /// The error of a save that found its file changed: where the machine went instead.
 pub(super) fn changed(path: &Path, kept: &Path) -> StoreError {
-    invalid(
-        path,
-        format!(
-            "changed since this run read it (another run or program saved it there), so it was not replaced; this run's machine is saved in {} instead",
-            crate::text::quote(&kept.display().to_string())
-        ),
-    )
+    StoreError::Changed {
+        path: path.to_path_buf(),
+        kept: kept.to_path_buf(),
+    }
 }
 
 #[cfg(test)]
@@ -175,7 +176,7 @@ mod tests {
         fs::write(&other, "second, longer").unwrap();
         fs::rename(&other, &m).unwrap();
         assert!(!unchanged(&m, &m));
-        saved(m.clone(), &m);
+        saved(m.clone(), &m, None);
         assert!(unchanged(&m, &m));
     }
 }

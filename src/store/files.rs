@@ -531,9 +531,12 @@ impl AtomicWriter {
             fs::rename(&self.tmp, &kept).map_err(io)?;
             return Err(super::claim::changed(&self.path, &kept));
         }
+        // The new file locked before it takes the old one's place: no other run finds it
+        // unlocked in between.
+        let lock = claimed.then(|| super::claim::locked(&self.tmp)).flatten();
         fs::rename(&self.tmp, &self.target).map_err(io)?;
         if claimed {
-            super::claim::saved(key, &self.target);
+            super::claim::saved(key, &self.target, lock);
         }
         Ok(())
     }

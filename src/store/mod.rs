@@ -35,6 +35,12 @@ pub enum StoreError {
     Invalid { path: PathBuf, message: String },
     #[error("{path}: {err}")]
     Io { path: PathBuf, err: std::io::Error },
+    /// The file changed since this run read it: it was not replaced, the machine went beside.
+    #[error(
+        "{path}: changed since this run read it (another run or program saved it there), so it was not replaced; this run's machine is saved in {} instead",
+        quote(&.kept.display().to_string())
+    )]
+    Changed { path: PathBuf, kept: PathBuf },
 }
 
 fn invalid(path: &Path, message: impl Into<String>) -> StoreError {

@@ -53,7 +53,8 @@ pub(crate) async fn serve_game<
         limits,
         page: None,
     };
-    matchbox::class::start(lesson, keep, config).await.unwrap()
+    let listener = std::net::TcpListener::bind(config.listen).unwrap();
+    (matchbox::class::start_on(listener, lesson, keep, config).await).unwrap()
 }
 
 pub(crate) async fn connect(
@@ -96,16 +97,21 @@ pub(crate) async fn recv(ws: &mut Ws) -> Option<ToClient> {
 pub(crate) async fn join_many(addr: SocketAddr, n: usize) -> Vec<Ws> {
     let mut pupils = Vec::new();
     for _ in 0..n {
-        let mut ws = connect(addr, &format!("/ws?code={CODE}"), None)
-            .await
-            .unwrap();
-        assert!(matches!(
-            recv(&mut ws).await,
-            Some(ToClient::Welcome { .. })
-        ));
-        pupils.push(ws);
+        pupils.push(join_code(addr, CODE).await);
     }
     pupils
+}
+
+/// A pupil who joined with `code`, welcomed.
+pub(crate) async fn join_code(addr: SocketAddr, code: &str) -> Ws {
+    let mut ws = connect(addr, &format!("/ws?code={code}"), None)
+        .await
+        .unwrap();
+    assert!(matches!(
+        recv(&mut ws).await,
+        Some(ToClient::Welcome { .. })
+    ));
+    ws
 }
 
 /// A pupil joins; their socket and welcome.
@@ -510,13 +516,7 @@ async fn after_a_kill_the_lesson_resumes_with_every_finished_game() {
     for i in 0..5 {
         let code = code.clone();
         pupils.push(tokio::spawn(async move {
-            let mut ws = connect(addr, &format!("/ws?code={code}"), None)
-                .await
-                .unwrap();
-            assert!(matches!(
-                recv(&mut ws).await,
-                Some(ToClient::Welcome { .. })
-            ));
+            let mut ws = join_code(addr, &code).await;
             let n = play_games(&mut ws, 4, i).await;
             // One more game left under way when the server dies.
             send(&mut ws, r#"{"type":"start"}"#).await;

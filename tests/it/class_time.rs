@@ -40,7 +40,8 @@ where
         limits: quick(),
         page: None,
     };
-    matchbox::class::start(lesson, keep, config).await.unwrap()
+    let listener = std::net::TcpListener::bind(config.listen).unwrap();
+    (matchbox::class::start_on(listener, lesson, keep, config).await).unwrap()
 }
 
 /// Reads a socket until `done` says so or `within` has passed (reading answers the server's

@@ -8,6 +8,7 @@ mod arimaa;
 mod bout;
 mod charts;
 mod class;
+mod class_files;
 mod class_guard;
 mod class_time;
 mod cli;

@@ -60,6 +60,17 @@ pub struct Keeping {
     pub tap: Option<std::time::Duration>,
     /// How pupils join, for the projector (the code, the addresses, the QR code).
     pub join: Option<ToClient>,
+    /// How the last save went, for the command line's last word once the lesson is over.
+    pub saved: std::sync::Arc<std::sync::Mutex<Saved>>,
+}
+
+/// How the machine's last save went: where it is saved (the file the teacher named, or the one
+/// beside it once another program changed that), the games it holds, and the error if it failed.
+#[derive(Clone, Debug, Default)]
+pub struct Saved {
+    pub path: PathBuf,
+    pub games: u64,
+    pub error: Option<String>,
 }
 
 impl Keeping {
@@ -72,6 +83,7 @@ impl Keeping {
             secrets: None,
             tap: None,
             join: None,
+            saved: Default::default(),
         }
     }
 }
@@ -86,6 +98,9 @@ struct Actor<G: GameDefaults + BoardView> {
     last: Option<String>,
     saved_at: u64,
     saved_when: std::time::Instant,
+    /// Saves failed in a row, and when to try again (a failing disk is not hammered).
+    save_failures: u32,
+    retry_at: Option<std::time::Instant>,
     title: String,
     /// What the projector says of the class's game as the machine.
     relay_said: String,
@@ -140,6 +155,8 @@ where
         last: None,
         saved_at: 0,
         saved_when: std::time::Instant::now(),
+        save_failures: 0,
+        retry_at: None,
         title,
         relay_said: String::new(),
         used: Vec::new(),
@@ -631,27 +648,60 @@ where
 
     fn autosave(&mut self) {
         let played = self.lesson.machine().games_played;
-        if played >= self.saved_at + self.keep.every && self.saved_when.elapsed() >= SAVE_GAP {
+        let retry_due = self.retry_at.is_none_or(|t| t <= std::time::Instant::now());
+        if played >= self.saved_at + self.keep.every
+            && self.saved_when.elapsed() >= SAVE_GAP
+            && retry_due
+        {
             self.save();
         }
     }
 
-    /// Saves the machine; whether it was saved (an error goes to the projector and the log).
+    /// Saves the machine; whether it was saved. A failure is said on the projector and in the
+    /// journal, and tried again after 5 s, 10 s, 20 s … at most 5 min apart; where another
+    /// program changed the file, the machine went beside it, and is saved there from then on
+    /// (one file, not a new one a save).
     fn save(&mut self) -> bool {
         let m = self.lesson.machine();
-        match crate::store::save_machine(&self.keep.save, self.lesson.game(), m) {
-            Ok(()) => {
-                self.saved_at = m.games_played;
-                self.saved_when = std::time::Instant::now();
-                true
-            }
-            Err(e) => {
-                let said = format!("could not save {}: {e}", self.keep.save.display());
-                tracing::error!("{said}");
+        let result = crate::store::save_machine(&self.keep.save, self.lesson.game(), m);
+        let games = m.games_played;
+        let error = match result {
+            Ok(()) => None,
+            Err(crate::store::StoreError::Changed { kept, .. }) => {
+                let said = format!(
+                    "{} was changed by another program: the class's machine is saved in {} from now on",
+                    self.keep.save.display(),
+                    kept.display()
+                );
+                tracing::warn!("{said}");
                 self.notice(said);
-                false
+                self.keep.save = kept;
+                None
+            }
+            Err(e) => Some(format!("could not save {}: {e}", self.keep.save.display())),
+        };
+        let saved = error.is_none();
+        match &error {
+            None => {
+                (self.saved_at, self.save_failures, self.retry_at) = (games, 0, None);
+                self.saved_when = std::time::Instant::now();
+            }
+            Some(said) => {
+                tracing::error!("{said}");
+                self.notice(format!("{said} (the log keeps every game meanwhile)"));
+                self.save_failures += 1;
+                let wait = (5u64 << (self.save_failures - 1).min(6)).min(300);
+                self.retry_at =
+                    Some(std::time::Instant::now() + std::time::Duration::from_secs(wait));
             }
         }
+        let mut s = self.keep.saved.lock().unwrap_or_else(|e| e.into_inner());
+        *s = Saved {
+            path: self.keep.save.clone(),
+            games,
+            error,
+        };
+        saved
     }
 
     /// The class as the projector shows it: sent at most every [`TELL_GAP`] (a lesson of

@@ -47,6 +47,10 @@ where
             kept = Some(keep_beside(&save, &log_path, &secrets_path)?);
         }
     }
+    // The port first: a start refused for it (a second start on a double-click, say) has
+    // touched no file, and the running lesson's log is not the loser's.
+    let listener = std::net::TcpListener::bind(a.listen)
+        .with_context(|| format!("--listen {}: could not listen there", a.listen))?;
     store::claim(&save)?;
     let (lesson, log) = match a.resume {
         true => resume(&game, &log_path)?,
@@ -74,7 +78,9 @@ where
         secrets: Some(secrets),
         tap: (a.tap_time > 0).then(|| std::time::Duration::from_secs(a.tap_time)),
         join: None,
+        saved: Default::default(),
     };
+    let saved = std::sync::Arc::clone(&keep.saved);
     // The server's journal beside the lesson: the terminal keeps its one status line.
     let journal = PathBuf::from(format!("{}.server.log", save.display()));
     crate::class::journal::to_file(&journal).with_context(|| {
@@ -88,18 +94,31 @@ where
     config.limits.per_second = a.rate;
     config.limits.burst = a.rate.saturating_mul(3);
     let runtime = tokio::runtime::Runtime::new().context("could not start the server")?;
-    let lesson = runtime.block_on(serve(lesson, keep, config))?;
-    let m = lesson.machine();
-    let (w, d, l) = (
-        lesson.score().wins,
-        lesson.score().draws,
-        lesson.score().losses,
-    );
+    let lesson = runtime.block_on(serve(listener, lesson, keep, config))?;
+    let saved = saved.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    last_word(&lesson, &saved, &log_path)
+}
+
+/// The program's last word on the lesson: its games and where the machine is saved, or (a
+/// failed save, said as an error) where the games are kept to rebuild it from.
+fn last_word<G: FullGame>(
+    lesson: &Lesson<G>,
+    saved: &crate::class::Saved,
+    log_path: &Path,
+) -> Result<()> {
+    let score = lesson.score();
+    let (w, d, l) = (score.wins, score.draws, score.losses);
+    let played = crate::text::count(w + d + l, "game", "games");
+    if let Some(e) = &saved.error {
+        bail!(
+            "the lesson is over: {played} (the machine won {w}, drew {d}, lost {l}), but the machine could not be saved: {e}; every game is in the log {}: `matchbox class --resume` rebuilds it from there",
+            log_path.display()
+        );
+    }
     println!(
-        "the lesson is over: {} (the machine won {w}, drew {d}, lost {l}); the machine saved to {} ({} games in all), the log in {}",
-        crate::text::count(w + d + l, "game", "games"),
-        save.display(),
-        m.games_played,
+        "the lesson is over: {played} (the machine won {w}, drew {d}, lost {l}); the machine saved to {} ({} games in all), the log in {}",
+        saved.path.display(),
+        lesson.machine().games_played,
         log_path.display()
     );
     Ok(())
@@ -197,8 +216,12 @@ fn fresh<G: FullGame>(game: &G, a: &ClassArgs, log: &Path) -> Result<(Lesson<G>,
         },
     };
     let lesson = spec.build(game.clone())?;
-    let mut f = std::fs::File::create(log)
-        .with_context(|| format!("{}: could not write the log", log.display()))?;
+    // A new file only: a lesson's log is never truncated (the old one was kept beside).
+    let mut f = (std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(log))
+    .with_context(|| format!("{}: could not write the log", log.display()))?;
     writeln!(f, "{}", serde_json::to_string(&began)?)?;
     Ok((lesson, f))
 }
@@ -241,6 +264,7 @@ fn resume<G: FullGame>(game: &G, log: &Path) -> Result<(Lesson<G>, std::fs::File
 
 /// Serves the lesson until the teacher ends it or Ctrl-C; the lesson as it ended.
 async fn serve<G: FullGame + Send>(
+    listener: std::net::TcpListener,
     lesson: Lesson<G>,
     keep: Keeping,
     config: Config,
@@ -253,7 +277,7 @@ where
     let keep_save = keep.save.clone();
     let page = config.page.is_some();
     let listen = config.listen;
-    let running = crate::class::start(lesson, keep, config)
+    let running = crate::class::start_on(listener, lesson, keep, config)
         .await
         .with_context(|| format!("could not listen on {listen}"))?;
     let hosts = crate::class::reachable_hosts(running.addr);
@@ -291,7 +315,7 @@ where
     let _ = running.inbox.send(Cmd::Watch(tx)).await;
     let inbox = running.inbox.clone();
     tokio::spawn(async move {
-        let _ = tokio::signal::ctrl_c().await;
+        stopped().await;
         let _ = inbox.send(Cmd::Stop).await;
     });
     let mut status = Status::default();
@@ -317,6 +341,27 @@ where
     }
     status.done();
     running.finished.await.context("the lesson stopped")
+}
+
+/// Until the lesson is asked to stop: Ctrl-C, or (Unix) SIGTERM or SIGHUP — a shutdown, a
+/// logout, the terminal's window closed — each of which ends it as the teacher would, saving.
+async fn stopped() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let (Ok(mut term), Ok(mut hup)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::hangup()),
+        ) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+                _ = hup.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
 }
 
 /// The lesson's status in the terminal: one line, rewritten in place on a terminal; a line a

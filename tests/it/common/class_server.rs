@@ -16,13 +16,28 @@ pub fn start_class_teacher(
     save: &Path,
     extra: &[&str],
 ) -> (std::process::Child, SocketAddr, String, String) {
+    started(save, extra, std::process::Stdio::null())
+}
+
+/// As [`start_class`], with the program's standard error piped (for the test to read).
+#[allow(dead_code)]
+pub fn start_class_piped(save: &Path, extra: &[&str]) -> (std::process::Child, SocketAddr, String) {
+    let (child, addr, code, _) = started(save, extra, std::process::Stdio::piped());
+    (child, addr, code)
+}
+
+fn started(
+    save: &Path,
+    extra: &[&str],
+    stderr: std::process::Stdio,
+) -> (std::process::Child, SocketAddr, String, String) {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
         .args(["class", "tictactoe", "--listen", "127.0.0.1:0"])
         .arg("--save")
         .arg(save)
         .args(extra)
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
+        .stderr(stderr)
         .spawn()
         .unwrap();
     let mut out = std::io::BufReader::new(child.stdout.take().unwrap()).lines();

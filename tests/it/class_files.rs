@@ -1,0 +1,130 @@
+//! The teacher's files through what goes wrong around a lesson: the laptop shut down or the
+//! terminal closed (SIGTERM, SIGHUP) saves as Ctrl-C does; a second start on a port in use
+//! touches no file; a save that fails is said, and the program's last word is an error.
+
+#![cfg(all(feature = "class", unix))]
+
+use std::path::Path;
+
+use crate::class::{join_code, play_games};
+use crate::common::class_server;
+
+/// The games the machine file at `path` says it has played.
+fn games_in(path: &Path) -> u64 {
+    let text = std::fs::read_to_string(path).unwrap();
+    let line = (text.lines())
+        .find(|l| l.trim_start().starts_with("games_played:"))
+        .unwrap_or_else(|| panic!("no games_played in {text}"));
+    line.split(':').nth(1).unwrap().trim().parse().unwrap()
+}
+
+fn signal(child: &std::process::Child, name: &str) {
+    let ok = std::process::Command::new("kill")
+        .args([format!("-{name}"), child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_and_sighup_save_the_machine_as_ctrl_c_does() {
+    for name in ["TERM", "HUP"] {
+        let dir = tempfile::tempdir().unwrap();
+        let save = dir.path().join("m.yaml");
+        // Saved every 1,000 games: only the end's save can hold these three.
+        let (mut child, addr, code) = class_server::start_class(&save, &["--every", "1000"]);
+        let mut ws = join_code(addr, &code).await;
+        assert_eq!(play_games(&mut ws, 3, 1).await, 3);
+        signal(&child, name);
+        let status = child.wait().unwrap();
+        assert!(status.success(), "SIG{name}: {status:?}");
+        assert_eq!(
+            games_in(&save),
+            3,
+            "SIG{name}: the machine saved with its games"
+        );
+    }
+}
+
+#[test]
+fn a_start_refused_for_its_port_writes_no_file() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("m.yaml");
+    let listen = format!("127.0.0.1:{port}");
+    let refused = crate::common::refused(&[
+        "class",
+        "tictactoe",
+        "--listen",
+        &listen,
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    assert!(
+        refused.contains("--listen") && refused.contains("could not listen"),
+        "{refused}"
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "files left behind: {left:?}");
+}
+
+/// The lesson's folder gone (a USB stick pulled out): every save fails, is said, and the
+/// program ends with an error naming the log that keeps the games.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_save_that_fails_is_said_and_the_last_word_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("lesson");
+    std::fs::create_dir(&folder).unwrap();
+    let save = folder.join("m.yaml");
+    let (child, addr, code) = start_with_stderr(&save, &["--every", "1"]);
+    let mut ws = join_code(addr, &code).await;
+    std::fs::remove_dir_all(&folder).unwrap();
+    assert_eq!(play_games(&mut ws, 2, 1).await, 2);
+    signal(&child, "TERM");
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "a failed save exits with an error: {err}"
+    );
+    assert!(
+        err.contains("could not be saved") && err.contains("m.yaml.log"),
+        "{err}"
+    );
+}
+
+/// Another program replaces the machine file mid-lesson: the class's machine goes beside it,
+/// and every later save goes to that one file (not a new copy a save).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_changed_by_another_program_gets_one_copy_beside() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("m.yaml");
+    let (mut child, addr, code) = class_server::start_class(&save, &["--every", "1"]);
+    let mut ws = join_code(addr, &code).await;
+    std::fs::remove_file(&save).unwrap();
+    std::fs::write(&save, "another program's file\n").unwrap();
+    for round in 0..3 {
+        assert_eq!(play_games(&mut ws, 2, round).await, 2);
+        tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    }
+    signal(&child, "TERM");
+    assert!(child.wait().unwrap().success());
+    assert_eq!(
+        std::fs::read_to_string(&save).unwrap(),
+        "another program's file\n"
+    );
+    assert_eq!(games_in(&dir.path().join("m-2.yaml")), 6);
+    assert!(
+        !dir.path().join("m-3.yaml").exists(),
+        "one copy beside, not one a save"
+    );
+}
+
+/// As [`class_server::start_class`], with the program's standard error kept for the test.
+fn start_with_stderr(
+    save: &Path,
+    extra: &[&str],
+) -> (std::process::Child, std::net::SocketAddr, String) {
+    class_server::start_class_piped(save, extra)
+}
