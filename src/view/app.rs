@@ -291,10 +291,6 @@ pub struct SnapBoxes<G: Game> {
 }
 
 impl<G: Game> SnapBoxes<G> {
-    /// Box `b`, which must be one the snapshot shows (or the box opened last).
-    pub fn get(&self, b: usize) -> &MatchBox<G> {
-        &self.boxes[&b]
-    }
     /// Box `b`, if the snapshot holds it.
     pub fn try_get(&self, b: usize) -> Option<&MatchBox<G>> {
         self.boxes.get(&b)

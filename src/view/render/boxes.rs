@@ -212,21 +212,29 @@ pub fn box_panel<G: BoardView>(
     animated: bool,
     browse: Option<usize>,
 ) {
-    let browsed =
-        browse.filter(|&b| snap.boxes.try_get(b).is_some() && snap.beads.contains_key(&b));
-    let Some(b) = browsed.or(snap.opened.map(|o| o.box_index)) else {
+    // Only a box the snapshot holds (the screen may be a step ahead of the trainer's snapshot:
+    // a box browsed to, or opened, since it was taken).
+    let held = |b: &usize| snap.boxes.try_get(*b).is_some() && snap.beads.contains_key(b);
+    let browsed = browse.filter(held);
+    let opened = snap.opened.map(|o| o.box_index).filter(held);
+    let (Some(b), Some(mbox)) = (
+        browsed.or(opened),
+        browsed.or(opened).and_then(|b| snap.boxes.try_get(b)),
+    ) else {
         let p = Paragraph::new(vec![Line::raw(""), Line::styled(" no box opened yet", DIM)])
             .block(panel(" Matchbox ".into()));
         f.render_widget(p, area);
         return;
     };
     let live = snap.opened.filter(|o| o.box_index == b);
-    let beads = &snap.beads[&b];
+    let Some(beads) = snap.beads.get(&b) else {
+        return;
+    };
     let shown = Shown {
         game,
         snap,
         b,
-        mbox: snap.boxes.get(b),
+        mbox,
         beads,
         total: beads.iter().sum(),
         live,
@@ -297,7 +305,10 @@ pub(super) fn reinforcement_lines<G: BoardView>(
         false => fits.saturating_sub(1).max(3),
     };
     for &(b, a, d) in r.changes.iter().take(shown) {
-        let mv = game.format_move(snap.boxes.get(b).arrows[a]);
+        let Some(&arrow) = snap.boxes.try_get(b).and_then(|m| m.arrows.get(a)) else {
+            continue;
+        };
+        let mv = game.format_move(arrow);
         let beads = if d.abs() == 1 { "bead" } else { "beads" };
         lines.push(Line::styled(
             format!(" {d:+} {beads}, box {} {mv}", b + 1),

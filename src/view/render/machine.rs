@@ -53,7 +53,9 @@ fn box_entry<G: BoardView>(
     (num_w, arrows): (usize, usize),
     opened: Option<usize>,
 ) -> Vec<Span<'static>> {
-    let beads = &v.beads[&b];
+    let none = Vec::new();
+    // A box the snapshot does not hold yet (the screen a step ahead of it) is drawn empty.
+    let beads = v.beads.get(&b).unwrap_or(&none);
     let empty = beads.iter().all(|&n| n == 0);
     // Explicit colours, not reverse video: the page's renderer drew reverse video on paper as
     // white on white. The same black on yellow as the whole machine's live box.
@@ -136,7 +138,7 @@ impl Grid {
         let inner_w = area.width.saturating_sub(2) as usize;
         let inner_h = area.height.saturating_sub(2) as usize;
         let arrows = (v.shown.iter())
-            .map(|&b| v.boxes.get(b).arrows.len())
+            .filter_map(|&b| v.boxes.try_get(b).map(|m| m.arrows.len()))
             .max()
             .unwrap_or(1)
             .min(10);
