@@ -112,10 +112,24 @@ impl Decoder {
 
     fn escape(&mut self, b: u8, out: &mut VecDeque<Key>) {
         let p = &mut self.pending;
+        if p.len() >= 2 && is_string(p[1]) {
+            return self.string(b, out);
+        }
+        // The X10 mouse report, `ESC [ M` and three bytes of any value: read, and no key.
+        if p.len() >= 3 && p[1] == b'[' && p[2] == b'M' {
+            p.push(b);
+            if p.len() == 6 {
+                p.clear();
+            }
+            return;
+        }
         match (p.len(), b) {
             // ESC ESC: the first was the Esc key.
             (1, 0x1B) => out.push_back(key(KeyCode::Esc)),
             (1, b'[' | b'O') => p.push(b),
+            // A string sequence (OSC `ESC ]`, DCS, APC, PM, SOS): read to its end, no key.
+            (1, _) if is_string(b) => p.push(b),
+            (2, b'M') if p[1] == b'[' => p.push(b),
             // ESC and a key (Alt and the key, or Esc typed quickly before it): Esc, then it.
             (1, _) => {
                 p.clear();
@@ -144,6 +158,36 @@ impl Decoder {
             }
         }
     }
+}
+
+impl Decoder {
+    /// A byte of a string sequence (a pasted clipboard write `ESC ] 52;c;… BEL`, a title): its
+    /// text read and dropped, to BEL or `ESC \\`; another control key breaks it and counts
+    /// itself, as in any sequence; ESC and anything but `\\` ends it and starts afresh.
+    fn string(&mut self, b: u8, out: &mut VecDeque<Key>) {
+        let p = &mut self.pending;
+        let after_esc = p.len() == 3;
+        match b {
+            b'\\' if after_esc => p.clear(),
+            _ if after_esc => {
+                p.clear();
+                self.start(0x1B, out);
+                self.push(b, out);
+            }
+            0x07 => p.clear(),
+            0x1B => p.push(b),
+            0x00..=0x1F => {
+                p.clear();
+                self.start(b, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether `ESC x` begins a string sequence: OSC `]`, DCS `P`, SOS `X`, PM `^`, APC `_`.
+fn is_string(x: u8) -> bool {
+    matches!(x, b']' | b'P' | b'X' | b'^' | b'_')
 }
 
 /// The key of `ESC O x`.
@@ -364,6 +408,24 @@ mod tests {
     fn a_pasted_terminal_mode_sequence_swallows_no_key() {
         assert_eq!(keys(b"\x1b[?1049lq"), [plain('q')]);
         assert_eq!(keys(b"\x1b[?1049hq"), [plain('q')]);
+    }
+
+    #[test]
+    fn a_pasted_clipboard_write_or_mouse_report_types_nothing() {
+        // OSC 52 (a clipboard write), ended by BEL, then by ST; a title; DCS.
+        assert_eq!(keys(b"\x1b]52;c;aGVsbG8=\x07q"), [plain('q')]);
+        assert_eq!(keys(b"\x1b]52;c;aGVsbG8=\x1b\\q"), [plain('q')]);
+        assert_eq!(keys(b"\x1b]0;a title [with] ESC-free text\x07"), []);
+        assert_eq!(keys(b"\x1bP1$r0m\x1b\\n"), [plain('n')]);
+        // X10 mouse: ESC [ M and three bytes (spaces among them).
+        assert_eq!(keys(b"\x1b[M !!q"), [plain('q')]);
+        assert_eq!(keys(b"\x1b[M   \x1b[A"), [key(KeyCode::Up)]);
+        // Ctrl-C still breaks a string sequence that never ends.
+        let ctrl_c = Key {
+            code: KeyCode::Char('c'),
+            ctrl: true,
+        };
+        assert_eq!(keys(b"\x1b]52;c;aGVs\x03"), [ctrl_c]);
     }
 
     #[test]
