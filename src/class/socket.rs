@@ -291,17 +291,29 @@ fn writer(
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + ping, ping);
+        let mut may_close = true;
         loop {
             let sent = tokio::select! {
+                // Why the socket closes comes before the end of the outbox, which follows it.
+                biased;
+                why = &mut closing, if may_close => match why {
+                    Ok(frame) => {
+                        let _ = sink.send(Message::Close(Some(frame))).await;
+                        // Time for the page to read why before the socket goes (closed with
+                        // its message unread, the connection would be reset, the reason lost).
+                        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                        break;
+                    }
+                    Err(_) => {
+                        may_close = false;
+                        continue;
+                    }
+                },
                 text = rx.recv() => match text {
                     Some(text) => sink.send(Message::Text(text.into())).await,
                     None => break,
                 },
                 _ = pings.tick() => sink.send(Message::Ping(Vec::new().into())).await,
-                Ok(frame) = &mut closing => {
-                    let _ = sink.send(Message::Close(Some(frame))).await;
-                    break;
-                }
             };
             if sent.is_err() {
                 break;

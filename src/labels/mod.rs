@@ -422,6 +422,10 @@ pub fn sheet_title<G: crate::learn::GameDefaults>(
 /// The label sheets of machine `m` as SVG pages, and their title: blank labels to build it (each
 /// box with the beads a new machine starts with) or, where `trained`, with the beads it holds now.
 /// What the page and the class server offer for download.
+/// What every label sheet matchbox draws carries near its start: the mark by which `boxes
+/// --labels` knows a page of its own (and removes only those when a machine has fewer pages).
+pub const SHEET_MARK: &str = "<desc>matchbox label sheet</desc>";
+
 pub fn machine_sheets<G: LabelView + crate::learn::GameDefaults>(
     game: &G,
     m: &crate::learn::Machine<G>,
@@ -498,7 +502,7 @@ pub fn sheets<G: LabelView>(
         let rows = if first { rows_first } else { rows_full };
         let top = MARGIN + if first { HEADER } else { 0.0 };
         let mut s = format!(
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{pw}mm" height="{ph}mm" viewBox="0 0 {pw} {ph}"><rect width="{pw}" height="{ph}" fill="white"/>"#
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{pw}mm" height="{ph}mm" viewBox="0 0 {pw} {ph}">{SHEET_MARK}<rect width="{pw}" height="{ph}" fill="white"/>"#
         );
         if first {
             // A long title shrinks to the page's width (bold DejaVu is about 0.65 em a letter).

@@ -147,6 +147,12 @@ fn labels_leave_no_stale_pages() {
         assert!(!page(k).exists(), "page {k} left from the earlier run");
     }
     assert!(out.contains("removed 16 stale pages"), "{out}");
+    // An SVG of that name that matchbox did not draw (a teacher's own drawing) is left alone.
+    let theirs = r#"<svg xmlns="http://www.w3.org/2000/svg"><circle r="4"/></svg>"#;
+    std::fs::write(page(3), theirs).unwrap();
+    let out = stdout(&["boxes", "hexapawn", "--labels", arg(&labels)]);
+    assert_eq!(std::fs::read_to_string(page(3)).unwrap(), theirs);
+    assert!(!out.contains("stale"), "{out}");
 }
 
 /// Runs `matchbox` with a deadline: a hang fails the test instead of stalling it.

@@ -449,23 +449,26 @@ pub(super) fn lay_out(cards: &[Vec<String>], per_row: usize) -> String {
 }
 
 /// Removes the pages `STEM-(N+1).svg`, `STEM-(N+2).svg`, … that an earlier run with more pages
-/// left (SVG files only, as long as they follow on), so the folder holds this machine's labels
-/// and no others. Returns how many were removed.
+/// left (label sheets matchbox drew only, known by their mark, as long as they follow on), so
+/// the folder holds this machine's labels and no others; a file of that name that matchbox did
+/// not draw is left alone. Returns how many were removed.
 pub(super) fn remove_stale_pages(stem: &std::path::Path, pages: usize) -> usize {
     let mut removed = 0;
     for k in pages + 1.. {
         let page = PathBuf::from(format!("{}-{k}.svg", stem.display()));
-        let is_svg = || -> std::io::Result<bool> {
+        let ours = || -> std::io::Result<bool> {
             use std::io::Read;
             if !std::fs::metadata(&page)?.is_file() {
                 return Ok(false);
             }
-            let mut head = [0u8; 5];
-            std::fs::File::open(&page)?.read_exact(&mut head)?;
-            Ok(&head == b"<svg " || &head == b"<?xml")
+            let mut head = Vec::new();
+            std::fs::File::open(&page)?
+                .take(1024)
+                .read_to_end(&mut head)?;
+            let mark = crate::labels::SHEET_MARK.as_bytes();
+            Ok(head.starts_with(b"<svg ") && head.windows(mark.len()).any(|w| w == mark))
         };
-        let is_svg = is_svg().unwrap_or(false);
-        if !is_svg || std::fs::remove_file(&page).is_err() {
+        if !ours().unwrap_or(false) || std::fs::remove_file(&page).is_err() {
             break;
         }
         removed += 1;
