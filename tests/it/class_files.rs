@@ -128,3 +128,43 @@ fn start_with_stderr(
 ) -> (std::process::Child, std::net::SocketAddr, String) {
     class_server::start_class_piped(save, extra)
 }
+
+/// A lesson's log that is not one — a FIFO (which would block), a folder, a binary file, a
+/// device — is refused with one line naming it, by `--replay`, `--resume` and `film --lesson`;
+/// nothing hangs and nothing grows.
+#[test]
+fn a_log_that_is_not_a_file_of_text_is_refused_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo.log");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let folder = dir.path().join("folder.log");
+    std::fs::create_dir(&folder).unwrap();
+    let binary = dir.path().join("binary.log");
+    std::fs::write(&binary, [0xFFu8, 0xFE, 0x00, 0x81, b'\n']).unwrap();
+    let cases = [
+        (fifo.to_str().unwrap(), "named pipe"),
+        (folder.to_str().unwrap(), "directory"),
+        (binary.to_str().unwrap(), "line 1: not text"),
+        ("/dev/zero", "device"),
+    ];
+    for (log, says) in cases {
+        let replay = crate::common::refused(&["class", "tictactoe", "--replay", log]);
+        assert!(replay.contains(log) && replay.contains(says), "{replay}");
+        let out = dir.path().join("f.gif");
+        let film = crate::common::refused(&[
+            "film",
+            "tictactoe",
+            "--lesson",
+            log,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(film.contains(log) && film.contains(says), "{film}");
+    }
+}

@@ -1,7 +1,6 @@
 //! A class lesson's log as a file: its first line the machine the lesson began with, then one
 //! event a line. Read by `class --resume` and `class --replay`, and by `film --lesson`.
 
-use std::io::BufRead;
 use std::path::Path;
 
 use super::*;
@@ -56,6 +55,40 @@ impl Began {
     }
 }
 
+/// A lesson's log's lines: opened as a machine file is (a regular file only — never a pipe, a
+/// device or a folder — of at most [`store::MAX_FILE_BYTES`]), each line UTF-8 text, or the
+/// error naming the file and the line.
+fn log_lines(log: &Path) -> Result<Vec<String>> {
+    use std::io::Read;
+    let name = log.display();
+    let f = store::open(log).with_context(|| format!("{name}: could not read the lesson's log"))?;
+    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    if len > store::MAX_FILE_BYTES {
+        bail!(
+            "{name}: {} is more than a lesson's log may hold ({})",
+            crate::text::bytes(len),
+            crate::text::bytes(store::MAX_FILE_BYTES)
+        );
+    }
+    let mut bytes = Vec::new();
+    (f.take(store::MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .with_context(|| format!("{name}: could not read the lesson's log"))?;
+    let mut lines: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+    if lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    (lines.into_iter().enumerate())
+        .map(|(i, line)| {
+            String::from_utf8(line.to_vec()).map_err(|_| {
+                anyhow::anyhow!(
+                    "{name}: line {}: not text (a lesson's log is UTF-8 JSON lines)",
+                    i + 1
+                )
+            })
+        })
+        .collect()
+}
+
 /// The machine a lesson's log began with, the lesson it leads to (the log replayed and checked
 /// event by event), and its events.
 pub(super) fn read<G: FullGame>(
@@ -63,15 +96,13 @@ pub(super) fn read<G: FullGame>(
     log: &Path,
 ) -> Result<(crate::learn::Machine<G>, Lesson<G>, Vec<Event>)> {
     let name = log.display();
-    let f = std::fs::File::open(log)
-        .with_context(|| format!("{name}: could not read the lesson's log"))?;
-    let mut lines = std::io::BufReader::new(f).lines();
-    let first = lines.next().transpose()?.unwrap_or_default();
+    let lines = log_lines(log)?;
+    let first = lines.first().cloned().unwrap_or_default();
     let began: Began = serde_json::from_str(&first)
         .with_context(|| format!("{name}: line 1 is not the machine the lesson began with"))?;
     let machine = store::from_yaml(game, log, &began.began)?;
     let mut events = Vec::new();
-    let lines: Vec<String> = lines.collect::<Result<_, _>>()?;
+    let lines = &lines[1.min(lines.len())..];
     for (i, line) in lines.iter().enumerate() {
         match serde_json::from_str::<Event>(line) {
             Ok(e) => events.push(e),
