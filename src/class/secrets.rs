@@ -22,6 +22,11 @@ pub struct Secrets {
     /// Each pupil's key, and the pupil it names.
     #[serde(default)]
     pub keys: BTreeMap<String, PupilId>,
+    /// How the machine file stood after the lesson last saved it (its length and time): at
+    /// `--resume`, a file that stands otherwise (edited by hand, another machine copied there)
+    /// is kept beside, not replaced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saved: Option<String>,
 }
 
 impl Secrets {
@@ -37,7 +42,19 @@ impl Secrets {
             code,
             token,
             keys: BTreeMap::new(),
+            saved: None,
         }
+    }
+
+    /// How the file at `path` stands: its length and modification time, if it is there.
+    pub fn stamp_of(path: &Path) -> Option<String> {
+        let meta = std::fs::metadata(path).ok()?;
+        let time = meta
+            .modified()
+            .ok()?
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?;
+        Some(format!("{} bytes, {} ns", meta.len(), time.as_nanos()))
     }
 
     /// The secrets kept at `path`, if the file is there; an error naming the file if it is

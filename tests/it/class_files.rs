@@ -168,3 +168,38 @@ fn a_log_that_is_not_a_file_of_text_is_refused_naming_it() {
         assert!(film.contains(log) && film.contains(says), "{film}");
     }
 }
+
+/// `--resume` after a crash: the machine file as the lesson last saved it is replaced by the
+/// log's machine; one edited by hand since (or another machine copied there) is kept beside.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resume_keeps_a_machine_file_changed_since_the_lesson_saved_it() {
+    for edited in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let save = dir.path().join("m.yaml");
+        let (mut child, addr, code) = class_server::start_class(&save, &["--every", "1"]);
+        let mut ws = join_code(addr, &code).await;
+        assert_eq!(play_games(&mut ws, 2, 1).await, 2);
+        tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let mut text = std::fs::read_to_string(&save).unwrap();
+        if edited {
+            text.push_str("# the teacher's own note\n");
+            std::fs::write(&save, &text).unwrap();
+        }
+        let (mut child, _, _) = class_server::start_class(&save, &["--resume"]);
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        signal(&child, "TERM");
+        assert!(child.wait().unwrap().success());
+        let beside = dir.path().join("m-2.yaml");
+        match edited {
+            true => assert_eq!(std::fs::read_to_string(&beside).unwrap(), text),
+            false => assert!(!beside.exists(), "the lesson's own save is not kept beside"),
+        }
+        assert_eq!(
+            games_in(&save),
+            2,
+            "the lesson's machine saved in its place"
+        );
+    }
+}

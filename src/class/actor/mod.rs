@@ -685,6 +685,13 @@ where
             None => {
                 (self.saved_at, self.save_failures, self.retry_at) = (games, 0, None);
                 self.saved_when = std::time::Instant::now();
+                // Noted with the secrets: `--resume` knows the file as the lesson left it.
+                if !self.secrets.path.as_os_str().is_empty() {
+                    self.secrets.saved = super::secrets::Secrets::stamp_of(&self.keep.save);
+                    if let Err(e) = self.secrets.save() {
+                        tracing::error!("{e}");
+                    }
+                }
             }
             Some(said) => {
                 tracing::error!("{said}");

@@ -47,6 +47,11 @@ where
             kept = Some(keep_beside(&save, &log_path, &secrets_path)?);
         }
     }
+    if a.resume
+        && let Some(said) = keep_unknown_machine(&save, &secrets_path)?
+    {
+        eprintln!("{said}");
+    }
     // The port first: a start refused for it (a second start on a double-click, say) has
     // touched no file, and the running lesson's log is not the loser's.
     let listener = std::net::TcpListener::bind(a.listen)
@@ -122,6 +127,32 @@ fn last_word<G: FullGame>(
         log_path.display()
     );
     Ok(())
+}
+
+/// At `--resume`: the file at `--save`, if it is not as the lesson last saved it (edited by
+/// hand, another machine copied there, a lesson without that note), moved beside it — the
+/// resumed lesson saves its own machine there — and what was done, to say.
+fn keep_unknown_machine(save: &Path, secrets: &Path) -> Result<Option<String>> {
+    let Some(now) = Secrets::stamp_of(save) else {
+        return Ok(None);
+    };
+    let last = Secrets::load(secrets).ok().flatten().and_then(|s| s.saved);
+    if last.as_deref() == Some(now.as_str()) {
+        return Ok(None);
+    }
+    let kept = store::beside(save);
+    std::fs::rename(save, &kept).with_context(|| {
+        format!(
+            "{}: could not keep it as {}",
+            save.display(),
+            kept.display()
+        )
+    })?;
+    Ok(Some(format!(
+        "{} was not the machine as this lesson last saved it (changed since): kept as {}; the lesson's own machine is saved in its place",
+        save.display(),
+        kept.display()
+    )))
 }
 
 /// The lesson the options ask for, as data: the match `train` would play with the same
