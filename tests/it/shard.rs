@@ -353,3 +353,53 @@ fn parts_of_other_machines_or_games_and_forged_labels_are_refused() {
     );
     assert!(!err.contains('\u{1b}'));
 }
+
+/// A part edited by hand to hold nothing, or last losses its losses contradict, is refused as
+/// `experiment` would refuse the same (no "-0.000 losses per run", no mean last loss the losses
+/// cannot give).
+#[test]
+fn parts_of_nothing_or_of_contradicting_last_losses_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "experiment",
+        "hexapawn",
+        "--runs",
+        "6",
+        "--games",
+        "8",
+        "--seed",
+        "3",
+    ];
+    let paths = parts(dir.path(), &args, 1);
+    let part: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&paths[0]).unwrap()).unwrap();
+    let forged = |edit: &dyn Fn(&mut serde_json::Value), name: &str| {
+        let mut p = part.clone();
+        edit(&mut p);
+        let path = dir.path().join(name);
+        std::fs::write(&path, p.to_string()).unwrap();
+        refused(&["merge", path.to_str().unwrap()])
+    };
+    let e = forged(&|p| p["runs"] = 0.into(), "zero-runs.json");
+    assert!(e.contains("0 runs") && e.contains("at least one"), "{e}");
+    let e = forged(&|p| p["games"] = 0.into(), "zero-games.json");
+    assert!(e.contains("0 games") && e.contains("at least one"), "{e}");
+    // Every run's last loss moved to a game fewer runs lost.
+    let e = forged(
+        &|p| {
+            let r = &mut p["variants"][0]["result"];
+            let lost: Vec<u64> = (r["losses_by_game"].as_array().unwrap().iter())
+                .map(|v| v.as_u64().unwrap())
+                .collect();
+            let fewer = lost
+                .iter()
+                .position(|&n| n < 6)
+                .expect("a game not every run lost");
+            let mut last = vec![0u64; 9];
+            last[fewer + 1] = 6;
+            r["last_loss"] = serde_json::json!(last);
+        },
+        "contradicting.json",
+    );
+    assert!(e.contains("contradict"), "{e}");
+}

@@ -35,6 +35,13 @@ fn read_part(path: &Path) -> Result<Part> {
             crate::text::group(u32::MAX as u64)
         );
     }
+    if part.runs == 0 || part.games == 0 {
+        bail!(
+            "{name}: {} of {}: an experiment plays at least one run of at least one game",
+            crate::text::count(part.runs as u64, "run", "runs"),
+            crate::text::count(part.games as u64, "game", "games")
+        );
+    }
     if part.games > super::experiment::MAX_EXPERIMENT_GAMES {
         bail!(
             "{name}: {} games a run: an experiment keeps at most {} games a run",
@@ -103,6 +110,7 @@ fn check_sums(r: &ExperimentResult, runs: usize, games: usize) -> Result<()> {
     {
         bail!("its counts do not add up to its {runs} runs");
     }
+    check_last_losses(r, runs, games)?;
     // Losses so far: the running sums of the losses of each game, their squares between the
     // least and the most they can be.
     let mut so_far = 0u64;
@@ -116,6 +124,30 @@ fn check_sums(r: &ExperimentResult, runs: usize, games: usize) -> Result<()> {
         {
             bail!("its losses so far do not add up at game {}", g + 1);
         }
+    }
+    Ok(())
+}
+
+/// The runs by their last loss agree with the losses: a run whose last loss was game `g` lost
+/// game `g`; the runs that ever lost are at least the most that lost one game, and at most the
+/// losses in all.
+fn check_last_losses(r: &ExperimentResult, runs: usize, games: usize) -> Result<()> {
+    for g in 1..=games {
+        if r.last_loss[g] > r.losses_by_game[g - 1] {
+            bail!(
+                "{} runs last lost game {g}, which only {} runs lost: its last losses contradict its losses",
+                r.last_loss[g],
+                r.losses_by_game[g - 1]
+            );
+        }
+    }
+    let lost = runs as u64 - (r.last_loss[0] as u64).min(runs as u64);
+    let most_in_a_game = r.losses_by_game.iter().copied().max().unwrap_or(0) as u64;
+    let losses: u64 = r.losses_by_game.iter().map(|&n| n as u64).sum();
+    if lost < most_in_a_game || lost > losses {
+        bail!(
+            "{lost} runs ever lost, against {most_in_a_game} that lost one game and {losses} losses in all: its last losses contradict its losses"
+        );
     }
     Ok(())
 }
