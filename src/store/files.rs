@@ -341,6 +341,13 @@ pub fn check_replace(
     resumed: Option<&Path>,
     force: bool,
 ) -> Result<(), StoreError> {
+    if fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        // No --force replaces a folder: say what will do.
+        return Err(invalid(
+            path,
+            format!("is a directory: {option} takes a file's name (a file in it, say)"),
+        ));
+    }
     if force || resumed.is_some_and(|r| same_file(r, path)) {
         return Ok(());
     }

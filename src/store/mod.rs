@@ -68,11 +68,46 @@ struct Header {
     initial_beads: StageBeads,
     reinforcement: Reinforcement,
     rng: String,
+    #[serde(deserialize_with = "whole_number")]
     seed: u64,
     /// The generator's state, so a resumed run continues the same random stream.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     rng_state: Option<Rng>,
+    #[serde(deserialize_with = "whole_number")]
     games_played: u64,
+}
+
+/// A count or a seed as YAML may write a whole number: `20`, `-0`, `+20`, `!!int "20"`, `0x14`
+/// (a valid YAML integer is read as one, not refused as "integer, expected u64").
+fn whole_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    struct Whole;
+    impl serde::de::Visitor<'_> for Whole {
+        type Value = u64;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a whole number from 0 to 18446744073709551615")
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<u64, E> {
+            Ok(v)
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<u64, E> {
+            u64::try_from(v).map_err(|_| E::custom(format!("{v} is below 0")))
+        }
+        fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<u64, E> {
+            u64::try_from(v).map_err(|_| E::custom(format!("{v} is too big")))
+        }
+        fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<u64, E> {
+            u64::try_from(v).map_err(|_| E::custom(format!("{v} is out of range")))
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<u64, E> {
+            let t = v.trim().trim_start_matches('+');
+            let n = match t.strip_prefix("0x") {
+                Some(hex) => u64::from_str_radix(hex, 16).ok(),
+                None => t.parse().ok().or((t == "-0").then_some(0)),
+            };
+            n.ok_or_else(|| E::custom(format!("`{v}` is not a whole number")))
+        }
+    }
+    d.deserialize_any(Whole)
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -273,14 +308,34 @@ pub fn file_game(path: &Path, text: &str) -> Result<FileGame, StoreError> {
         .map(|(i, _)| i + 1)
         .find(|&i| text[i..].starts_with("boxes:"))
         .map(|i| &text[..i]);
-    let found = match head {
-        Some(head) if parse_yaml::<Value>(path, head, 1).is_ok() => settings(head)?,
+    let found = match head.map(|h| (h, parse_yaml::<Value>(path, h, 1))) {
+        Some((head, Ok(v))) if v.get("game").is_none() => {
+            return Err(settings_after_boxes(path, text, head));
+        }
+        Some((head, Ok(_))) => settings(head)?,
         _ => settings(text)?,
     };
     Ok(FileGame {
         game: found.game,
         size: found.size,
     })
+}
+
+/// The boxes listed before the settings: said so, with where each is (the settings are read
+/// first, so a machine's game is known before its boxes).
+fn settings_after_boxes(path: &Path, text: &str, head: &str) -> StoreError {
+    let line_of = |at: usize| text[..at].matches('\n').count() + 1;
+    let boxes = line_of(head.len());
+    let game = (text.match_indices("\ngame:").map(|(i, _)| i + 1))
+        .find(|&i| i > head.len())
+        .map(|i| format!(", where `game:` is at line {}", line_of(i)))
+        .unwrap_or_default();
+    invalid(
+        path,
+        format!(
+            "the settings (game:, side:, …) must come before the boxes: `boxes:` is at line {boxes}{game}; move the settings to the top"
+        ),
+    )
 }
 
 /// The game (and size) a machine file in `format` is for, from its settings alone (`input` read
@@ -294,6 +349,7 @@ pub fn read_file_game_from(
     let text = match format {
         Format::Binary => binary::header_text(path, input)?,
         Format::Yaml => {
+            binary_named_yaml(path, &mut input)?;
             // The lines before `boxes:` (at most 16 MB of them), then the rest if those are not
             // YAML of their own; at most 16 MB in all.
             let mut bytes = Vec::new();
@@ -313,7 +369,9 @@ pub fn read_file_game_from(
                 }
                 if !head_done && line.starts_with(b"boxes:") {
                     let head = String::from_utf8_lossy(&bytes);
-                    if parse_yaml::<Value>(path, &head, 1).is_ok() {
+                    // Settings of their own (else read on: they may follow the boxes).
+                    let settings = parse_yaml::<Value>(path, &head, 1);
+                    if settings.is_ok_and(|v| v.get("game").is_some()) {
                         break;
                     }
                     head_done = true;
@@ -403,9 +461,28 @@ pub fn read_machine<G: Game>(
     format: Format,
     input: impl std::io::BufRead + std::io::Seek,
 ) -> Result<Machine<G>, StoreError> {
+    let mut input = input;
     match format {
-        Format::Yaml => yaml::read(game, path, input),
+        Format::Yaml => {
+            binary_named_yaml(path, &mut input)?;
+            yaml::read(game, path, input)
+        }
         Format::Binary => binary::read(game, path, input),
+    }
+}
+
+/// A binary machine file (it starts with `MATCHBOX`) named as a YAML one, said as such.
+fn binary_named_yaml(path: &Path, input: &mut impl std::io::BufRead) -> Result<(), StoreError> {
+    let head = input.fill_buf().map_err(|err| StoreError::Io {
+        path: path.to_path_buf(),
+        err,
+    })?;
+    match head.starts_with(b"MATCHBOX") {
+        true => Err(invalid(
+            path,
+            "a binary machine file (it starts with MATCHBOX) named as YAML: rename it to .mbx",
+        )),
+        false => Ok(()),
     }
 }
 

@@ -605,3 +605,79 @@ fn a_long_tree_search_is_forecast_before_it_starts() {
     ]);
     assert!(err.contains("years"), "{err}");
 }
+
+/// Machine files as people leave them: whole numbers YAML allows (`-0`, `!!int "3"`, `+3`)
+/// loaded; the boxes before the settings, a binary machine named `.yaml` and a folder as
+/// `--save` each said for what they are, in one line that points at the fix.
+#[test]
+fn machine_files_as_people_leave_them_are_read_or_said_for_what_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).display().to_string();
+    let yaml = p("m.yaml");
+    let mbx = p("m.mbx");
+    for save in [&yaml, &mbx] {
+        crate::common::stdout(&[
+            "train", "hexapawn", "--games", "3", "--seed", "1", "--save", save,
+        ]);
+    }
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    for (number, games) in [("-0", 0), ("!!int \"3\"", 3), ("+3", 3), ("0x3", 3)] {
+        let edited = text.replace("games_played: 3", &format!("games_played: {number}"));
+        std::fs::write(p("n.yaml"), edited).unwrap();
+        let out = json(&[
+            "train",
+            "hexapawn",
+            "--boxes",
+            &p("n.yaml"),
+            "--games",
+            "1",
+            "--json",
+        ]);
+        assert_eq!(
+            out["games_played"].as_u64(),
+            Some(games + 1),
+            "{number}: {out}"
+        );
+    }
+    // The boxes first, the settings after them.
+    let at = text.find("boxes:").unwrap();
+    let (head, boxes) = text.split_at(at);
+    let (comments, settings): (Vec<&str>, Vec<&str>) =
+        head.lines().partition(|l| l.starts_with('#'));
+    let moved = format!("{}\n{boxes}{}\n", comments.join("\n"), settings.join("\n"));
+    std::fs::write(p("late.yaml"), moved).unwrap();
+    let e = refused(&[
+        "train",
+        "hexapawn",
+        "--boxes",
+        &p("late.yaml"),
+        "--games",
+        "1",
+    ]);
+    assert!(
+        e.contains("must come before the boxes") && e.contains("`game:` is at line"),
+        "{e}"
+    );
+    // A binary machine renamed .yaml.
+    std::fs::copy(&mbx, p("b.yaml")).unwrap();
+    let e = refused(&["train", "hexapawn", "--boxes", &p("b.yaml"), "--games", "1"]);
+    assert!(
+        e.contains("binary machine file") && e.contains(".mbx"),
+        "{e}"
+    );
+    // A folder as --save: no --force can replace one, and none is offered.
+    std::fs::create_dir(p("dir.yaml")).unwrap();
+    for force in [false, true] {
+        let mut args = vec!["train", "hexapawn", "--games", "1"];
+        let dir_yaml = p("dir.yaml");
+        args.extend(["--save", &dir_yaml]);
+        if force {
+            args.push("--force");
+        }
+        let e = refused(&args);
+        assert!(
+            e.contains("is a directory") && !e.contains("add --force"),
+            "{e}"
+        );
+    }
+}

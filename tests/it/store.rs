@@ -255,7 +255,7 @@ fn a_corpus_of_broken_files_each_gets_one_line() {
         ),
         (
             "games-played-negative.yaml",
-            "key `games_played`: invalid type: integer `-1`",
+            "key `games_played`: -1 is below 0",
         ),
         (
             "initial-beads-wrong-type.yaml",
