@@ -31,8 +31,6 @@ pub struct Shared {
     pub over: tokio::sync::watch::Receiver<bool>,
     open: Mutex<OpenCounts>,
     lockout: Mutex<Lockout>,
-    /// The address the server listens on: the names a page may reach it by come from it.
-    listen: SocketAddr,
 }
 
 impl Shared {
@@ -51,28 +49,27 @@ impl Shared {
             over,
             open: Mutex::default(),
             lockout: Mutex::default(),
-            listen: SocketAddr::new(config.listen.ip(), port),
         }
     }
 
-    /// Whether a request's `Host` names this server — one of its own addresses (as the
-    /// projector lists them; asked again, as a laptop's address can change in a lesson) or the
-    /// loopback — and not a name of another site's that leads here (DNS rebinding). A request
-    /// with no `Host` is not a browser's.
+    /// Whether a request's `Host` is one a page of this server's may have: an address (IPv4,
+    /// or IPv6 in brackets, as the projector lists them; a relay's or a hotspot's too) or
+    /// `localhost` — never a name of another site's that leads here (DNS rebinding: a page on
+    /// `evil.example` whose name now points at the laptop). A request with no `Host` is not a
+    /// browser's.
     pub fn host_is_ours(&self, headers: &HeaderMap) -> bool {
         let Some(host) = headers.get("host").and_then(|h| h.to_str().ok()) else {
             return !headers.contains_key("origin");
         };
         let host = host.to_ascii_lowercase();
-        let port = self.listen.port();
-        let loopback = [
-            format!("localhost:{port}"),
-            format!("127.0.0.1:{port}"),
-            format!("[::1]:{port}"),
-        ];
-        loopback.contains(&host)
-            || host == self.listen.to_string()
-            || super::reachable_hosts(self.listen).contains(&host)
+        let name = match host.rsplit_once(':') {
+            Some((name, port)) if !name.is_empty() && port.parse::<u16>().is_ok() => name,
+            _ => host.as_str(),
+        };
+        let bracketed = name.strip_prefix('[').and_then(|n| n.strip_suffix(']'));
+        name == "localhost"
+            || name.parse::<std::net::Ipv4Addr>().is_ok()
+            || bracketed.is_some_and(|n| n.parse::<std::net::Ipv6Addr>().is_ok())
     }
 }
 
