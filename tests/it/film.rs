@@ -132,3 +132,41 @@ fn a_png_name_films_an_animated_png() {
         "{smaller} of {frames} frames are parts"
     );
 }
+
+/// A film of games against a strong tree search says at once how long its games will take (as
+/// `train` does), instead of minutes of silence.
+#[test]
+fn a_long_film_says_its_time_first() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("h.gif");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args([
+            "film",
+            "havannah",
+            "--size",
+            "4",
+            "--opponent",
+            "mcts:10000000",
+        ])
+        .args(["--games", "1", "--out"])
+        .arg(&out)
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let err = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let first = std::io::BufReader::new(err).lines().next();
+        let _ = tx.send(first);
+    });
+    let said = rx.recv_timeout(std::time::Duration::from_secs(60));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let line = said.expect("said within a minute").unwrap().unwrap();
+    assert!(
+        line.contains("simulations take about") && line.contains("a game"),
+        "{line}"
+    );
+}

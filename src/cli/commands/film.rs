@@ -324,16 +324,25 @@ fn lesson_session<G: FullGame>(
 }
 
 impl<G: FullGame> Take<G> {
-    /// Shoots the take into `sink`; returns the frames drawn.
+    /// Shoots the take into `sink`; returns the frames drawn. Work seen to take more than two
+    /// minutes shows its bar and time left (or says them once where no bar can be drawn), as
+    /// `train` does; work of more than a year is refused.
     fn shoot(&mut self, fps: u32, sink: &mut Sink) -> Result<u64> {
-        shoot(
+        let first = self.session.machine().games_played;
+        let mut work = crate::cli::progress::Work::new(self.asked, "games");
+        let frames = shoot(
             &mut self.session,
             &mut self.app,
             &self.control,
             fps,
-            |buf, delay| sink.push(buf, delay),
+            |buf, delay, played| {
+                work.at(played.saturating_sub(first))?;
+                sink.push(buf, delay)
+            },
             &mut self.terminal,
-        )
+        );
+        work.finish();
+        frames
     }
 }
 
@@ -363,6 +372,11 @@ pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
     let stage = std::sync::Mutex::new(String::new());
     let mut shot = take(game.clone(), a, (cols, rows), &stage)?;
     say_cap(a, shot.asked);
+    // A strong searcher's games are forecast before any is played, as `train` forecasts them.
+    if let Some(crate::players::Opponent::Mcts(n)) = a.watch.learn.opponent.as_ref().map(|o| o.kind)
+    {
+        crate::cli::progress::search_forecast(&game, n, shot.asked)?;
+    }
     if let Some(why) = &shot.stops {
         eprintln!("note: {why}");
     }
@@ -451,7 +465,7 @@ fn shoot<G: FullGame>(
     app: &mut WatchApp<G>,
     control: &Control,
     fps: u32,
-    mut push: impl FnMut(&ratatui::buffer::Buffer, u16) -> Result<()>,
+    mut push: impl FnMut(&ratatui::buffer::Buffer, u16, u64) -> Result<()>,
     terminal: &mut ratatui::Terminal<ratatui::backend::TestBackend>,
 ) -> Result<u64> {
     let frame_ms = 1000.0 / fps as f64;
@@ -484,7 +498,11 @@ fn shoot<G: FullGame>(
         let length = if speed.animated() { 1500.0 } else { 250.0 };
         app.anim = ((t - anim.1) / length) as f32;
         terminal.draw(|f| crate::view::render::watch(f, app))?;
-        push(terminal.backend().buffer(), delay)?;
+        push(
+            terminal.backend().buffer(),
+            delay,
+            app.snapshot.games_played,
+        )?;
         frame += 1;
         // Two seconds on the last game's end, then the film stops.
         if session.limit_reached() && !session.in_game() {
