@@ -208,3 +208,88 @@ async fn an_oversized_message_is_closed_with_1009_and_binary_frames_count() {
     assert!(slowed, "binary frames are rate-limited");
     stop(running).await;
 }
+
+/// Fuzzed: a thousand messages a pupil's socket may send — arbitrary text, JSON of every
+/// teacher's command with arbitrary fields, binary frames — change nothing only the teacher may
+/// change (the machine's games, side, beads; joining), and the server serves on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fuzzed_pupil_messages_change_nothing_a_pupil_may_not() {
+    use proptest::prelude::*;
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let dir = tempfile::tempdir().unwrap();
+    let limits = Limits {
+        burst: 100_000,
+        per_second: 100_000,
+        ..Limits::default()
+    };
+    let running = serve(dir.path(), limits).await;
+    let addr = running.addr;
+    let mut pupil = join_many(addr, 1).await.remove(0);
+    let teacher_types = [
+        "pause_joining",
+        "resume_joining",
+        "save",
+        "deal",
+        "class_game",
+        "collect",
+        "end_lesson",
+        "draw_for",
+        "tap_time",
+        "reset",
+        "side",
+        "opponent",
+        "start",
+        "move",
+        "draw",
+    ];
+    let message = prop_oneof![
+        any::<String>(),
+        (proptest::sample::select(teacher_types.to_vec()), any::<String>(), any::<i64>()).prop_map(
+            |(t, s, n)| {
+                serde_json::json!({"type": t, "side": s, "opponent": s, "seconds": n, "game": n, "mv": s})
+                    .to_string()
+            }
+        ),
+        proptest::sample::select(teacher_types.to_vec())
+            .prop_map(|t| format!(r#"{{"type":"{t}"}}"#)),
+    ];
+    let mut runner = TestRunner::deterministic();
+    for i in 0..1000 {
+        let text = message.new_tree(&mut runner).unwrap().current();
+        let frame = match i % 50 {
+            49 => Message::Binary(text.into_bytes().into()),
+            _ => Message::Text(text.into()),
+        };
+        if pupil.send(frame).await.is_err() {
+            // Closed for an oversized or broken frame: the pupil comes again.
+            pupil = join_many(addr, 1).await.remove(0);
+        }
+    }
+    // Every message answered (refused, mostly) before the lesson is looked at.
+    let mut answers = 0;
+    while let Ok(Some(Ok(_))) = tokio::time::timeout(Duration::from_secs(2), pupil.next()).await {
+        answers += 1;
+    }
+    assert!(
+        answers > 50,
+        "the messages were read and answered ({answers})"
+    );
+    // The server serves on: another pupil joins (joining was not paused by a pupil).
+    let _another = join_many(addr, 1).await;
+    let lesson = stop(running).await;
+    let fresh = crate::class::machine(&matchbox::games::tictactoe::TicTacToe, 42);
+    let m = lesson.machine();
+    assert_eq!(m.games_played, 0, "no game finished without legal moves");
+    assert_eq!(
+        m.boxes.side(),
+        fresh.boxes.side(),
+        "the side is the teacher's to turn"
+    );
+    let beads = |m: &matchbox::learn::Machine<_>| {
+        (0..m.boxes.len())
+            .map(|b| m.beads_in(b).iter().map(|x| x.get()).sum::<u32>())
+            .sum::<u32>()
+    };
+    assert_eq!(beads(m), beads(&fresh), "no bead moved, no reset");
+}
