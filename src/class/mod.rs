@@ -140,7 +140,8 @@ where
     let mut keep = keep;
     keep.join
         .get_or_insert_with(|| join_info(addr, &config.code));
-    let finished = tokio::spawn(actor::run(lesson, keep, rx, done_tx));
+    let me = inbox.downgrade();
+    let finished = tokio::spawn(actor::run(lesson, keep, rx, me, done_tx));
     serve_http(
         listener,
         socket::Shared::new(inbox.clone(), &config, addr.port(), over_rx),

@@ -42,8 +42,11 @@ pub(crate) async fn serve_game<
     let lesson = LessonSpec::of(machine(&game, 42))
         .build(game.clone())
         .unwrap();
+    // Every save off the actor (as a big machine's is): the class tests go through that way,
+    // the program's (`start_binary`) through the small machine's.
     let keep = Keeping {
         log: Some(std::fs::File::create(dir.join("m.yaml.log")).unwrap()),
+        save_apart_from: 0,
         ..Keeping::machine(dir.join("m.yaml"), 5)
     };
     let config = Config {

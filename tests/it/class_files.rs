@@ -203,3 +203,27 @@ async fn resume_keeps_a_machine_file_changed_since_the_lesson_saved_it() {
         );
     }
 }
+
+/// A big machine is saved off the actor, from a copy (here every machine is, as in all the
+/// in-process class tests): the file holds the games while the lesson goes on, and the last save
+/// waits for one under way.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_machine_saved_off_the_actor_holds_the_games_while_the_lesson_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = crate::class::serve(dir.path(), matchbox::class::Limits::default()).await;
+    let save = dir.path().join("m.yaml");
+    let mut ws = join_code(running.addr, crate::class::CODE).await;
+    assert_eq!(play_games(&mut ws, 6, 1).await, 6);
+    // Past the least time between saves, five more games make the save due.
+    tokio::time::sleep(std::time::Duration::from_millis(5200)).await;
+    assert_eq!(play_games(&mut ws, 5, 2).await, 5);
+    tokio::time::sleep(std::time::Duration::from_millis(800)).await;
+    let during = games_in(&save);
+    assert!(
+        during >= 6,
+        "saved while the lesson goes on: {during} games"
+    );
+    let lesson = crate::class::stop(running).await;
+    assert_eq!(lesson.machine().games_played, 11);
+    assert_eq!(games_in(&save), 11, "the last save after the one under way");
+}

@@ -6,6 +6,8 @@
 //! ([`presence`]).
 
 mod presence;
+mod saving;
+pub use saving::SAVE_APART_FROM;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -43,6 +45,8 @@ pub enum Cmd {
     File(super::files::Want, oneshot::Sender<super::files::Maker>),
     /// Stop: save and end (Ctrl-C).
     Stop,
+    /// A save made off the actor (a big machine) is done: where it went and how.
+    Saved(saving::Done),
 }
 
 /// Where the lesson is kept.
@@ -62,6 +66,9 @@ pub struct Keeping {
     pub join: Option<ToClient>,
     /// How the last save went, for the command line's last word once the lesson is over.
     pub saved: std::sync::Arc<std::sync::Mutex<Saved>>,
+    /// Machines of at least this many boxes are saved off the actor, from a copy (a 62 MB
+    /// machine takes seconds to write, and the class's moves do not wait for it).
+    pub save_apart_from: usize,
 }
 
 /// How the machine's last save went: where it is saved (the file the teacher named, or the one
@@ -84,6 +91,7 @@ impl Keeping {
             tap: None,
             join: None,
             saved: Default::default(),
+            save_apart_from: saving::SAVE_APART_FROM,
         }
     }
 }
@@ -101,6 +109,9 @@ struct Actor<G: GameDefaults + BoardView> {
     /// Saves failed in a row, and when to try again (a failing disk is not hammered).
     save_failures: u32,
     retry_at: Option<std::time::Instant>,
+    /// A save made off the actor is under way (one at a time), and the way it says it is done.
+    saving: bool,
+    me: mpsc::WeakSender<Cmd>,
     title: String,
     /// What the projector says of the class's game as the machine.
     relay_said: String,
@@ -136,6 +147,7 @@ pub async fn run<G: GameDefaults + BoardView + LabelView + Send + 'static>(
     lesson: Lesson<G>,
     keep: Keeping,
     mut inbox: mpsc::Receiver<Cmd>,
+    me: mpsc::WeakSender<Cmd>,
     done: oneshot::Sender<()>,
 ) -> Lesson<G>
 where
@@ -157,6 +169,8 @@ where
         saved_when: std::time::Instant::now(),
         save_failures: 0,
         retry_at: None,
+        saving: false,
+        me,
         title,
         relay_said: String::new(),
         used: Vec::new(),
@@ -199,6 +213,14 @@ where
         let Some(cmd) = cmd else { break };
         if a.handle(cmd) {
             break;
+        }
+    }
+    // A save under way off the actor finishes before the last one (one writer at a time).
+    while a.saving {
+        match inbox.recv().await {
+            Some(Cmd::Saved(done)) => a.saved_apart(done),
+            Some(_) => continue,
+            None => break,
         }
     }
     a.save();
@@ -246,6 +268,7 @@ where
                 ));
             }
             Cmd::Stop => return true,
+            Cmd::Saved(done) => self.saved_apart(done),
         }
         false
     }
@@ -644,71 +667,6 @@ where
             let _ = f.sync_data();
             (self.synced, self.sync_due) = (Some(std::time::Instant::now()), false);
         }
-    }
-
-    fn autosave(&mut self) {
-        let played = self.lesson.machine().games_played;
-        let retry_due = self.retry_at.is_none_or(|t| t <= std::time::Instant::now());
-        if played >= self.saved_at + self.keep.every
-            && self.saved_when.elapsed() >= SAVE_GAP
-            && retry_due
-        {
-            self.save();
-        }
-    }
-
-    /// Saves the machine; whether it was saved. A failure is said on the projector and in the
-    /// journal, and tried again after 5 s, 10 s, 20 s … at most 5 min apart; where another
-    /// program changed the file, the machine went beside it, and is saved there from then on
-    /// (one file, not a new one a save).
-    fn save(&mut self) -> bool {
-        let m = self.lesson.machine();
-        let result = crate::store::save_machine(&self.keep.save, self.lesson.game(), m);
-        let games = m.games_played;
-        let error = match result {
-            Ok(()) => None,
-            Err(crate::store::StoreError::Changed { kept, .. }) => {
-                let said = format!(
-                    "{} was changed by another program: the class's machine is saved in {} from now on",
-                    self.keep.save.display(),
-                    kept.display()
-                );
-                tracing::warn!("{said}");
-                self.notice(said);
-                self.keep.save = kept;
-                None
-            }
-            Err(e) => Some(format!("could not save {}: {e}", self.keep.save.display())),
-        };
-        let saved = error.is_none();
-        match &error {
-            None => {
-                (self.saved_at, self.save_failures, self.retry_at) = (games, 0, None);
-                self.saved_when = std::time::Instant::now();
-                // Noted with the secrets: `--resume` knows the file as the lesson left it.
-                if !self.secrets.path.as_os_str().is_empty() {
-                    self.secrets.saved = super::secrets::Secrets::stamp_of(&self.keep.save);
-                    if let Err(e) = self.secrets.save() {
-                        tracing::error!("{e}");
-                    }
-                }
-            }
-            Some(said) => {
-                tracing::error!("{said}");
-                self.notice(format!("{said} (the log keeps every game meanwhile)"));
-                self.save_failures += 1;
-                let wait = (5u64 << (self.save_failures - 1).min(6)).min(300);
-                self.retry_at =
-                    Some(std::time::Instant::now() + std::time::Duration::from_secs(wait));
-            }
-        }
-        let mut s = self.keep.saved.lock().unwrap_or_else(|e| e.into_inner());
-        *s = Saved {
-            path: self.keep.save.clone(),
-            games,
-            error,
-        };
-        saved
     }
 
     /// The class as the projector shows it: sent at most every [`TELL_GAP`] (a lesson of

@@ -84,6 +84,7 @@ where
         tap: (a.tap_time > 0).then(|| std::time::Duration::from_secs(a.tap_time)),
         join: None,
         saved: Default::default(),
+        save_apart_from: crate::class::actor::SAVE_APART_FROM,
     };
     let saved = std::sync::Arc::clone(&keep.saved);
     // The server's journal beside the lesson: the terminal keeps its one status line.
