@@ -266,7 +266,7 @@ fn key_bar<G: BoardView>(app: &PlayApp<G>, machine_plays: bool, width: u16) -> L
         .or_else(|| game.moves(&game.start()).first().copied())
         .map(|m| game.format_move(m))
         .unwrap_or_default();
-    if let Some(k) = app.browser.key_line(Mode::Play, app.front) {
+    if let Some(k) = app.browser.key_line(Mode::Play, app.front, width as usize) {
         return Line::styled(k, BOLD.fg(Color::Cyan));
     }
     let at = BarFor {

@@ -64,7 +64,11 @@ pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
         }
         _ => curve_panel(f, rest, s, Some(&charts.curve)),
     }
-    let bar = match (&app.message, app.browser.key_line(Mode::Watch, app.front)) {
+    let bar = match (
+        &app.message,
+        app.browser
+            .key_line(Mode::Watch, app.front, f.area().width as usize),
+    ) {
         (Some(m), _) => Line::styled(format!(" {m}"), BOLD.fg(Color::Yellow)),
         (None, Some(k)) => Line::styled(k, BOLD.fg(Color::Cyan)),
         (None, None) => Line::styled(

@@ -184,7 +184,10 @@ pub(super) fn whole_screen<G: BoardView>(
     .areas(f.area());
     f.render_widget(title, top);
     whole_machine(f, body, v);
-    let bar = match (message, v.browser.key_line(v.mode, v.front)) {
+    let bar = match (
+        message,
+        v.browser.key_line(v.mode, v.front, keys.width as usize),
+    ) {
         (Some(m), _) => Line::styled(format!(" {m}"), BOLD.fg(Color::Yellow)),
         (None, k) => Line::styled(k.unwrap_or_default(), BOLD.fg(Color::Cyan)),
     };
