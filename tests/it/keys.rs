@@ -199,7 +199,10 @@ fn the_box_browsers_key_line_offers_quit_only_in_a_terminal() {
         ..Browser::default()
     };
     let at_80 = narrow.key_line(Mode::Play, Front::Terminal, 80).unwrap();
-    assert!(at_80.chars().count() <= 80 && at_80.ends_with("q quit"), "{at_80}");
+    assert!(
+        at_80.chars().count() <= 80 && at_80.ends_with("q quit"),
+        "{at_80}"
+    );
     assert!(
         line(Front::Terminal).ends_with("q quit"),
         "{}",
