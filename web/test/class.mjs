@@ -9,7 +9,7 @@
 
 import { launch, check, finish } from './harness.mjs';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -229,5 +229,7 @@ try {
 } finally {
   await browser.close();
   s.server.kill();
+  // The lesson's files go with the test (a CI machine runs it often).
+  rmSync(scratch, { recursive: true, force: true });
 }
 finish('class');
