@@ -176,7 +176,10 @@ impl Lockout {
 }
 
 /// Whether a request's `Origin` (if any) is the server's own address, as the `Host` header
-/// names it: a page from another site may not open a WebSocket here.
+/// names it, and that `Host` is an address (IPv4, or IPv6 in brackets: the projector lists
+/// addresses; a relay's or a hotspot's too) or `localhost`: a page from another site may not
+/// open a WebSocket here, nor one from a name of another site's that leads here (DNS rebinding:
+/// a page on `evil.example` whose name now points at the laptop).
 pub fn same_origin(headers: &HeaderMap) -> bool {
     let Some(origin) = headers.get("origin").and_then(|o| o.to_str().ok()) else {
         // Not a browser (a browser always sends one with a WebSocket).
@@ -186,7 +189,20 @@ pub fn same_origin(headers: &HeaderMap) -> bool {
     let origin_host = origin
         .strip_prefix("http://")
         .or_else(|| origin.strip_prefix("https://"));
-    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
+    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h) && is_address(h))
+}
+
+/// Whether a `Host` (with its port, if any) is an address or `localhost`, not a name.
+fn is_address(host: &str) -> bool {
+    let host = host.to_ascii_lowercase();
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if !name.is_empty() && port.parse::<u16>().is_ok() => name,
+        _ => host.as_str(),
+    };
+    let bracketed = name.strip_prefix('[').and_then(|n| n.strip_suffix(']'));
+    name == "localhost"
+        || name.parse::<std::net::Ipv4Addr>().is_ok()
+        || bracketed.is_some_and(|n| n.parse::<std::net::Ipv6Addr>().is_ok())
 }
 
 /// Compares two secrets in time that does not depend on where they differ.

@@ -51,26 +51,6 @@ impl Shared {
             lockout: Mutex::default(),
         }
     }
-
-    /// Whether a request's `Host` is one a page of this server's may have: an address (IPv4,
-    /// or IPv6 in brackets, as the projector lists them; a relay's or a hotspot's too) or
-    /// `localhost` — never a name of another site's that leads here (DNS rebinding: a page on
-    /// `evil.example` whose name now points at the laptop). A request with no `Host` is not a
-    /// browser's.
-    pub fn host_is_ours(&self, headers: &HeaderMap) -> bool {
-        let Some(host) = headers.get("host").and_then(|h| h.to_str().ok()) else {
-            return !headers.contains_key("origin");
-        };
-        let host = host.to_ascii_lowercase();
-        let name = match host.rsplit_once(':') {
-            Some((name, port)) if !name.is_empty() && port.parse::<u16>().is_ok() => name,
-            _ => host.as_str(),
-        };
-        let bracketed = name.strip_prefix('[').and_then(|n| n.strip_suffix(']'));
-        name == "localhost"
-            || name.parse::<std::net::Ipv4Addr>().is_ok()
-            || bracketed.is_some_and(|n| n.parse::<std::net::Ipv6Addr>().is_ok())
-    }
 }
 
 /// Open WebSockets: pupils' by address, and the teacher's.
@@ -180,7 +160,7 @@ pub async fn pupil_upgrade(
     headers: HeaderMap,
     Query(join): Query<Join>,
 ) -> Response {
-    if !same_origin(&headers) || !shared.host_is_ours(&headers) {
+    if !same_origin(&headers) {
         tracing::warn!(%peer, "refused a WebSocket from another site's page");
         return refuse(StatusCode::FORBIDDEN, "another site's page may not join");
     }
@@ -260,7 +240,7 @@ pub async fn teacher_upgrade(
     headers: HeaderMap,
     Query(q): Query<Token>,
 ) -> Response {
-    if !same_origin(&headers) || !shared.host_is_ours(&headers) {
+    if !same_origin(&headers) {
         tracing::warn!(%peer, "refused a teacher's WebSocket from another site's page");
         return refuse(StatusCode::FORBIDDEN, "another site's page may not connect");
     }

@@ -259,14 +259,13 @@ impl Browser {
     }
 
     /// The key line while browsing or typing a box number, if either, from the key table: only
-    /// keys that act on this screen where it is shown (`q quit` only in a terminal), the widest
-    /// that fits in `width` columns.
-    pub fn key_line(
+    /// keys that act on this screen where it is shown (`q quit` only in a terminal), at each
+    /// width, widest first (for the screen's `first_fit`).
+    pub fn key_lines(
         &self,
         mode: super::key::Mode,
         front: super::key::Front,
-        width: usize,
-    ) -> Option<String> {
+    ) -> Option<Vec<String>> {
         let at = super::key::BarFor {
             panel: self.panel(),
             ..Default::default()
@@ -274,15 +273,14 @@ impl Browser {
         if at.panel == super::key::Panel::Live {
             return None;
         }
-        let lines = super::key::key_bars(mode, front, &at)
-            .into_iter()
-            .map(|keys| match &self.prompt {
+        let bars = super::key::key_bars(mode, front, &at).into_iter();
+        Some(
+            bars.map(|keys| match &self.prompt {
                 Some(typed) => format!(" go to box: {typed}▏  {keys}"),
                 None => keys,
-            });
-        let lines: Vec<String> = lines.collect();
-        let fits = lines.iter().find(|l| l.chars().count() <= width);
-        fits.or(lines.last()).cloned()
+            })
+            .collect(),
+        )
     }
 }
 

@@ -192,13 +192,19 @@ fn the_box_browsers_key_line_offers_quit_only_in_a_terminal() {
         shown: Some(3),
         ..Browser::default()
     };
-    let line = |front| browsing.key_line(Mode::Watch, front, 200).unwrap();
+    let line = |front| {
+        browsing
+            .key_lines(Mode::Watch, front)
+            .unwrap()
+            .swap_remove(0)
+    };
     // At 80 columns the whole line still fits, its keys parted by spaces.
     let narrow = Browser {
         whole: Some(Default::default()),
         ..Browser::default()
     };
-    let at_80 = narrow.key_line(Mode::Play, Front::Terminal, 80).unwrap();
+    let lines = narrow.key_lines(Mode::Play, Front::Terminal).unwrap();
+    let at_80 = lines.iter().find(|l| l.chars().count() <= 80).unwrap();
     assert!(
         at_80.chars().count() <= 80 && at_80.ends_with("q quit"),
         "{at_80}"

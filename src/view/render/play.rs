@@ -266,8 +266,8 @@ fn key_bar<G: BoardView>(app: &PlayApp<G>, machine_plays: bool, width: u16) -> L
         .or_else(|| game.moves(&game.start()).first().copied())
         .map(|m| game.format_move(m))
         .unwrap_or_default();
-    if let Some(k) = app.browser.key_line(Mode::Play, app.front, width as usize) {
-        return Line::styled(k, BOLD.fg(Color::Cyan));
+    if let Some(k) = app.browser.key_lines(Mode::Play, app.front) {
+        return Line::styled(first_fit(&k, width as usize), BOLD.fg(Color::Cyan));
     }
     let at = BarFor {
         machine_plays,

@@ -64,13 +64,11 @@ pub(super) fn draw_watch<G: BoardView>(f: &mut Frame, app: &WatchApp<G>) {
         }
         _ => curve_panel(f, rest, s, Some(&charts.curve)),
     }
-    let bar = match (
-        &app.message,
-        app.browser
-            .key_line(Mode::Watch, app.front, f.area().width as usize),
-    ) {
+    let bar = match (&app.message, app.browser.key_lines(Mode::Watch, app.front)) {
         (Some(m), _) => Line::styled(format!(" {m}"), BOLD.fg(Color::Yellow)),
-        (None, Some(k)) => Line::styled(k, BOLD.fg(Color::Cyan)),
+        (None, Some(k)) => {
+            Line::styled(first_fit(&k, f.area().width as usize), BOLD.fg(Color::Cyan))
+        }
         (None, None) => Line::styled(
             first_fit(
                 &key_bars(Mode::Watch, app.front, &BarFor::watch()),

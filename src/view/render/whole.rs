@@ -184,12 +184,12 @@ pub(super) fn whole_screen<G: BoardView>(
     .areas(f.area());
     f.render_widget(title, top);
     whole_machine(f, body, v);
-    let bar = match (
-        message,
-        v.browser.key_line(v.mode, v.front, keys.width as usize),
-    ) {
+    let bar = match (message, v.browser.key_lines(v.mode, v.front)) {
         (Some(m), _) => Line::styled(format!(" {m}"), BOLD.fg(Color::Yellow)),
-        (None, k) => Line::styled(k.unwrap_or_default(), BOLD.fg(Color::Cyan)),
+        (None, k) => Line::styled(
+            first_fit(&k.unwrap_or_default(), keys.width as usize),
+            BOLD.fg(Color::Cyan),
+        ),
     };
     f.render_widget(Paragraph::new(bar), keys);
 }
