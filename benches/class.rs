@@ -53,7 +53,13 @@ async fn pupil(
     think: f64,
 ) -> (Vec<f64>, u64) {
     let url = format!("ws://{addr}/ws?code={code}");
-    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    // Each pupil a phone of its own address (127.0.x.y: every loopback address is this
+    // machine's), as a class's phones are, within the server's cap on one address.
+    let own = std::net::Ipv4Addr::new(127, 0, (seed / 250) as u8, (seed % 250) as u8 + 2);
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(SocketAddr::new(own.into(), 0)).unwrap();
+    let stream = socket.connect(addr).await.unwrap();
+    let (mut ws, _) = tokio_tungstenite::client_async(url, stream).await.unwrap();
     let mut rng = rng_from_seed(seed);
     let (mut trips, mut games) = (Vec::new(), 0);
     let until = Instant::now() + Duration::from_secs_f64(secs);

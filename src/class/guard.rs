@@ -41,10 +41,10 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             connections: 400,
-            per_address: 100,
+            per_address: 200,
             teachers: 4,
-            http_connections: 256,
-            http_per_address: 128,
+            http_connections: 512,
+            http_per_address: 256,
             header_time: Duration::from_secs(10),
             http_time: Duration::from_secs(120),
             burst: 30,
