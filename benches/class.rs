@@ -7,6 +7,7 @@
 //! its longest frame), at full speed and with the CPU throttled 4× (a slow school laptop).
 //!
 //!   cargo bench --bench class
+//!   cargo bench --bench class -- big    (the lesson of a big machine alone)
 
 #[path = "../tests/it/common/class_server.rs"]
 #[allow(dead_code)] // the tests use all of it; the bench, the teacher's start only
@@ -26,8 +27,8 @@ fn scratch() -> std::path::PathBuf {
     std::env::temp_dir().join(format!("matchbox-class-bench-{}", std::process::id()))
 }
 
-/// The server, its pupils' address and code, and the teacher's address.
-fn start() -> (std::process::Child, SocketAddr, String, String) {
+/// The server of a lesson of `game`, its pupils' address and code, and the teacher's address.
+fn start(game: &[&str]) -> (std::process::Child, SocketAddr, String, String) {
     let dir = scratch();
     std::fs::create_dir_all(&dir).unwrap();
     // Simulated pupils play as fast as the server answers: no person's limits.
@@ -40,7 +41,7 @@ fn start() -> (std::process::Child, SocketAddr, String, String) {
         "--rate",
         "100000",
     ];
-    class_server::start_class_teacher(&dir.join("bench.yaml"), &fast)
+    class_server::start_class_of(game, &dir.join("bench.yaml"), &fast)
 }
 
 /// One pupil playing for `secs`, thinking `think` seconds before each move (0: as fast as the
@@ -153,7 +154,12 @@ fn projector_figures(page: Page) -> String {
 }
 
 fn lesson(pupils: usize, secs: f64, throttle: Option<u32>, think: f64) {
-    let (mut child, addr, code, teacher) = start();
+    lesson_of(&["tictactoe"], pupils, secs, throttle, think)
+}
+
+/// A lesson of `game` (its name and options), as [`lesson`].
+fn lesson_of(game: &[&str], pupils: usize, secs: f64, throttle: Option<u32>, think: f64) {
+    let (mut child, addr, code, teacher) = start(game);
     // The page opens before the pupils start, and measures while they play.
     let page = throttle.map(|t| open_projector(&teacher, (secs - 2.0).max(1.0), t));
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -188,12 +194,17 @@ fn lesson(pupils: usize, secs: f64, throttle: Option<u32>, think: f64) {
         t => format!(" (a move every {t} s or so)"),
     };
     println!(
-        "{pupils:>5} pupils{pace}: {:>7.0} games/s, {:>8} moves; round trip p50 {:.2} ms, p99 {:.2} ms, worst {:.1} ms; server memory at most {:.1} MB",
+        "{}{pupils:>5} pupils{pace}: {:>7.0} games/s, {:>8} moves; round trip p50 {:.2} ms, p99 {:.2} ms, worst {:.1} ms ({} over 100 ms); server memory at most {:.1} MB",
+        match game {
+            ["tictactoe"] => String::new(),
+            _ => format!("{}: ", game.join(" ")),
+        },
         games as f64 / elapsed,
         trips.len(),
         q(0.5),
         q(0.99),
         trips.last().copied().unwrap_or(0.0),
+        trips.iter().filter(|&&t| t > 100.0).count(),
         peak.load(std::sync::atomic::Ordering::Relaxed) as f64 / 10.0
     );
     if let (Some(page), Some(t)) = (page, throttle) {
@@ -212,10 +223,18 @@ fn main() {
     if quick {
         return lesson(60, secs, None, 0.0);
     }
+    // `cargo bench --bench class -- big`: the big machine's lesson alone.
+    let big = || lesson_of(&["hexapawn", "--size", "5x5"], 30, 20.0, None, 0.0);
+    if std::env::args().any(|a| a == "big") {
+        return big();
+    }
     // As fast as the server answers, then a class at a person's pace on a slow laptop.
     let fast = [(60, 1), (60, 4), (200, 1), (1000, 1)];
     for (pupils, throttle) in fast {
         lesson(pupils, secs, Some(throttle), 0.0);
     }
     lesson(30, secs, Some(4), 2.0);
+    // A big machine (490,848 boxes, a 65 MB file) saved every 5 s as the pupils play: the
+    // longest a move waits.
+    big();
 }

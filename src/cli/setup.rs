@@ -25,12 +25,18 @@ use crate::text::quote;
 /// The game from the command line, checked against the file being resumed, if any (whose size is
 /// used when the command gives none).
 pub(crate) fn game_kind(args: &GameArgs, file: Option<&Path>) -> Result<GameKind> {
+    let Some(path) = file else {
+        return Ok(GameKind::parse(&args.game, args.size.as_deref())?
+            .with_rules(args.swap, args.handicap)?);
+    };
+    game_kind_of(args, path, store::read_file_game(path)?)
+}
+
+/// The game from the command line, checked against `f`, what the file `path` says it holds
+/// (whose size is used when the command gives none).
+pub(crate) fn game_kind_of(args: &GameArgs, path: &Path, f: store::FileGame) -> Result<GameKind> {
     let mut kind =
         GameKind::parse(&args.game, args.size.as_deref())?.with_rules(args.swap, args.handicap)?;
-    let Some(path) = file else {
-        return Ok(kind);
-    };
-    let f = store::read_file_game(path)?;
     if f.game != kind.name() {
         if !crate::games::names().contains(&f.game.as_str()) {
             bail!(

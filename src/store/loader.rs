@@ -205,6 +205,19 @@ impl<'a, G: Game> Loader<'a, G> {
         Ok(())
     }
 
+    /// The machine the settings make with no box read: every box at its initial beads (a
+    /// table machine's set enumerated whole; a lazy machine's empty).
+    pub(super) fn fresh(mut self) -> Result<Machine<G>, StoreError> {
+        if let Boxes::Table { most, .. } = &mut self.boxes {
+            *most = usize::MAX;
+        }
+        self.enumerate()?;
+        if let Boxes::Table { seen, .. } = &mut self.boxes {
+            seen.fill(true);
+        }
+        self.finish()
+    }
+
     /// The machine, once every box is read: a table machine's file must have held every box.
     pub(super) fn finish(mut self) -> Result<Machine<G>, StoreError> {
         self.enumerate()?;

@@ -416,6 +416,22 @@ pub fn to_yaml<G: Game>(game: &G, m: &Machine<G>, size: Option<String>) -> Strin
     String::from_utf8(out).expect("YAML is text")
 }
 
+/// A machine's settings alone as YAML, without its boxes: all a fresh machine is (its boxes
+/// are those the settings enumerate, each at its initial beads).
+pub fn settings_to_yaml<G: Game>(game: &G, m: &Machine<G>, size: Option<String>) -> String {
+    serde_yaml::to_string(&header_of(game, m, size)).expect("settings are YAML")
+}
+
+/// The fresh machine of settings written by [`settings_to_yaml`] (`path` names them in errors).
+pub fn fresh_from_settings<G: Game>(
+    game: &G,
+    path: &Path,
+    text: &str,
+) -> Result<Machine<G>, StoreError> {
+    let header: Header = parse_yaml(path, text, 1)?;
+    loader::Loader::new(game, path, header, usize::MAX)?.fresh()
+}
+
 /// Loads and validates a machine for `game` from the YAML text of `path`.
 pub fn from_yaml<G: Game>(game: &G, path: &Path, text: &str) -> Result<Machine<G>, StoreError> {
     yaml::read(game, path, std::io::Cursor::new(text.as_bytes()))

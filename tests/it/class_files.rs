@@ -227,3 +227,47 @@ async fn a_machine_saved_off_the_actor_holds_the_games_while_the_lesson_goes_on(
     assert_eq!(lesson.machine().games_played, 11);
     assert_eq!(games_in(&save), 11, "the last save after the one under way");
 }
+
+/// A fresh machine's lesson begins its log with the machine's settings, not its boxes (one short
+/// line, where the whole machine of a 5×5 board is 65 MB); the log replays alone — its board's
+/// size taken from it — to the machine the lesson saved; a first line whose digest is not that
+/// of the machine its settings make is refused naming the log and its line 1.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fresh_lessons_log_begins_with_its_settings_and_replays_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("m.yaml");
+    let game = ["hexapawn", "--size", "4x4"];
+    let (mut child, addr, code, _) = class_server::start_class_of(&game, &save, &["--seed", "3"]);
+    let mut ws = join_code(addr, &code).await;
+    assert_eq!(play_games(&mut ws, 4, 1).await, 4);
+    signal(&child, "TERM");
+    assert!(child.wait().unwrap().success());
+    let log = dir.path().join("m.yaml.log");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let first = text.lines().next().unwrap();
+    assert!(
+        first.len() < 1000 && first.contains(r#""fresh":"game: hexapawn\nsize: 4x4"#),
+        "{first}"
+    );
+    let log_name = log.to_str().unwrap();
+    let report = crate::common::json(&["class", "hexapawn", "--json", "--replay", log_name]);
+    assert_eq!(report["games"], 4, "{report}");
+    let saved = std::fs::read_to_string(&save).unwrap();
+    let g = matchbox::games::hexapawn::Hexapawn::new(
+        matchbox::games::hexapawn::Size::new(4, 4).unwrap(),
+    );
+    let machine = matchbox::store::from_yaml(&g, &save, &saved).unwrap();
+    assert_eq!(report["digest"], machine.digest(), "the saved machine");
+    // Another size asked for is refused; so is a digest that is not the settings' machine's.
+    let other =
+        crate::common::refused(&["class", "hexapawn", "--size", "3x3", "--replay", log_name]);
+    assert!(other.contains("4x4") && other.contains(log_name), "{other}");
+    let forged = dir.path().join("forged.log");
+    std::fs::write(&forged, text.replacen(r#""digest":""#, r#""digest":"0"#, 1)).unwrap();
+    let refused =
+        crate::common::refused(&["class", "hexapawn", "--replay", forged.to_str().unwrap()]);
+    assert!(
+        refused.contains("forged.log: line 1") && refused.contains("digest"),
+        "{refused}"
+    );
+}

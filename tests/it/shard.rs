@@ -354,9 +354,10 @@ fn parts_of_other_machines_or_games_and_forged_labels_are_refused() {
     assert!(!err.contains('\u{1b}'));
 }
 
-/// A part edited by hand to hold nothing, or last losses its losses contradict, is refused as
-/// `experiment` would refuse the same (no "-0.000 losses per run", no mean last loss the losses
-/// cannot give).
+/// A part edited by hand to hold nothing, last losses its losses contradict, or ends another game
+/// has or its own wins and losses contradict, is refused as `experiment` would refuse the same
+/// (no "-0.000 losses per run", no mean last loss the losses cannot give, no Hexapawn game won by
+/// three in a row).
 #[test]
 fn parts_of_nothing_or_of_contradicting_last_losses_are_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -402,4 +403,29 @@ fn parts_of_nothing_or_of_contradicting_last_losses_are_refused() {
         "contradicting.json",
     );
     assert!(e.contains("contradict"), "{e}");
+    // A kind of end renamed to another game's; one game's end moved from black to white.
+    let renamed = |from: &'static str, to: &'static str| {
+        move |p: &mut serde_json::Value| {
+            let ended = p["variants"][0]["result"]["ended"].as_object_mut().unwrap();
+            let n = ended[from].as_u64().unwrap();
+            let (n_from, n_to) = match to {
+                "x: three in a row" => (0, n),
+                _ => (
+                    n - 1,
+                    ended.get(to).and_then(|v| v.as_u64()).unwrap_or(0) + 1,
+                ),
+            };
+            ended.insert(from.into(), n_from.into());
+            ended.insert(to.into(), n_to.into());
+            ended.retain(|_, v| v.as_u64() != Some(0));
+        }
+    };
+    let won = "black: reached the far rank";
+    let e = forged(&renamed(won, "x: three in a row"), "tictactoe-ends.json");
+    assert!(
+        e.contains("\"x: three in a row\": not an end of hexapawn (its sides are white and black)"),
+        "{e}"
+    );
+    let e = forged(&renamed(won, "white: reached the far rank"), "moved.json");
+    assert!(e.contains("are not its wins, draws and losses"), "{e}");
 }

@@ -12,6 +12,30 @@ use crate::cli::setup::{match_spec, opponent_or_default};
 use crate::learn::lesson::{Event, Lesson, LessonSpec};
 use crate::players::Opponent;
 
+/// The machine's file of a lesson of the game `name`.
+fn save_of(a: &ClassArgs, name: &str) -> PathBuf {
+    (a.save.clone()).unwrap_or_else(|| PathBuf::from(format!("{name}-class.yaml")))
+}
+
+/// A lesson's log, beside its machine's file `save`.
+fn log_of(save: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.log", save.display()))
+}
+
+/// The game of a lesson: the command line's, checked against the log it replays or resumes
+/// (whose size it takes where the command gives none).
+pub(super) fn class_kind(a: &ClassArgs) -> Result<crate::games::GameKind> {
+    let log = match (&a.replay, a.resume) {
+        (Some(log), _) => log.clone(),
+        (None, true) => log_of(&save_of(a, learn_kind(&a.learn)?.name())),
+        (None, false) => return learn_kind(&a.learn),
+    };
+    match log.exists() {
+        true => super::lesson_log::kind(&a.learn.game, &log),
+        false => learn_kind(&a.learn),
+    }
+}
+
 pub(super) fn class<G: FullGame + Send>(game: G, a: &ClassArgs) -> Result<()>
 where
     G::Position: Send,
@@ -22,11 +46,8 @@ where
     }
     // Every option checked before any file is touched.
     let page = page_folder(a.page.as_deref())?;
-    let save = a
-        .save
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{}-class.yaml", game.name())));
-    let log_path = PathBuf::from(format!("{}.log", save.display()));
+    let save = save_of(a, game.name());
+    let log_path = log_of(&save);
     let secrets_path = Secrets::path_for(&save);
     let resumed = a.learn.machine.boxes.as_deref();
     let mut kept = None;
@@ -235,12 +256,11 @@ fn keep_beside(save: &Path, log: &Path, secrets: &Path) -> Result<String> {
 /// A new lesson: the learner the options ask for, and a log that starts with it.
 fn fresh<G: FullGame>(game: &G, a: &ClassArgs, log: &Path) -> Result<(Lesson<G>, std::fs::File)> {
     let spec = lesson_spec(game, a)?;
-    let machine = match &spec.spec.learner {
-        crate::learn::Source::Loaded(m) => m.clone(),
-        crate::learn::Source::Fresh(s) => s.build(game)?,
+    let (machine, made) = match &spec.spec.learner {
+        crate::learn::Source::Loaded(m) => (m.clone(), false),
+        crate::learn::Source::Fresh(s) => (s.build(game)?, true),
     };
-    let began =
-        super::lesson_log::Began::of(&spec, store::to_yaml(game, &machine, game.size_key()));
+    let began = super::lesson_log::Began::of(&spec, game, &machine, made);
     let spec = LessonSpec {
         spec: crate::learn::MatchSpec {
             learner: crate::learn::Source::Loaded(machine),

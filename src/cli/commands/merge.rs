@@ -75,6 +75,7 @@ fn read_part(path: &Path) -> Result<Part> {
     }
     for v in &part.variants {
         check_sums(&v.result, runs.len(), part.games)
+            .and_then(|()| check_ends(v))
             .with_context(|| format!("{name}: shard {k}/{n}"))?;
     }
     Ok(part)
@@ -124,6 +125,57 @@ fn check_sums(r: &ExperimentResult, runs: usize, games: usize) -> Result<()> {
         {
             bail!("its losses so far do not add up at game {}", g + 1);
         }
+    }
+    Ok(())
+}
+
+/// The ends a part counts are its game's — each `SIDE: reason`, `SIDE resigned` or `draw: reason`
+/// of one of the game's sides — and they add up to its wins, draws and losses (the learner's).
+fn check_ends(v: &super::experiment::VariantRuns) -> Result<()> {
+    let s = &v.settings;
+    let kind = crate::games::GameKind::parse(&s.game, Some(&s.size))
+        .or_else(|_| crate::games::GameKind::parse(&s.game, None))
+        .with_context(|| format!("settings: key `game`: {}", crate::text::quote(&s.game)))?;
+    let sides = with_game!(kind, |g| [Side::First, Side::Second]
+        .map(|x| crate::game::Game::side_name(&g, x)));
+    let (mut won, mut drew, mut lost) = (0u64, 0u64, 0u64);
+    for (end, n) in v.result.ended.by_count() {
+        let (who, wins) = match (end.strip_suffix(" resigned"), end.split_once(": ")) {
+            (Some(side), _) => (side, false),
+            (None, Some(("draw", _))) => {
+                drew += n;
+                continue;
+            }
+            (None, Some((side, _))) => (side, true),
+            (None, None) => ("", false),
+        };
+        if !sides.contains(&who) {
+            bail!(
+                "its games ended \"{}\": not an end of {} (its sides are {} and {})",
+                crate::text::quote(end),
+                s.game,
+                sides[0],
+                sides[1]
+            );
+        }
+        match (who == s.learner) == wins {
+            true => won += n,
+            false => lost += n,
+        }
+    }
+    let r = &v.result;
+    let sum = |c: &[u32]| c.iter().map(|&n| n as u64).sum::<u64>();
+    if (won, drew, lost)
+        != (
+            sum(&r.wins_by_game),
+            sum(&r.draws_by_game),
+            sum(&r.losses_by_game),
+        )
+    {
+        bail!(
+            "its games by how they ended ({won} won, {drew} drawn, {lost} lost by {}) are not its wins, draws and losses",
+            s.learner
+        );
     }
     Ok(())
 }

@@ -102,7 +102,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         }
         Command::Watch(a) => with_game!(learn_kind(&a.learn)?, |g| watch(g, &a)),
         #[cfg(feature = "class")]
-        Command::Class(a) => with_game!(learn_kind(&a.learn)?, |g| class::class(g, &a)),
+        Command::Class(a) => with_game!(class::class_kind(&a)?, |g| class::class(g, &a)),
         Command::Play(a) => {
             let kind = game_kind(&a.game, a.machine.boxes.as_deref())?;
             with_game!(kind, |g| play(g, &a))
@@ -133,7 +133,10 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         }
         Command::Results(a) => Out::new(a.json).report(&results::results(&a)?),
         Command::Film(a) => {
-            let kind = learn_kind(&a.watch.learn)?;
+            let kind = match &a.lesson {
+                Some(log) => lesson_log::kind(&a.watch.learn.game, log)?,
+                None => learn_kind(&a.watch.learn)?,
+            };
             Out::new(a.json).report(&with_game!(kind, |g| film(g, &a))?)
         }
         Command::Playout(a) => {

@@ -16,23 +16,36 @@ pub fn start_class_teacher(
     save: &Path,
     extra: &[&str],
 ) -> (std::process::Child, SocketAddr, String, String) {
-    started(save, extra, std::process::Stdio::null())
+    started(&["tictactoe"], save, extra, std::process::Stdio::null())
+}
+
+/// As [`start_class_teacher`], for the game `game` (its name and options).
+#[allow(dead_code)]
+pub fn start_class_of(
+    game: &[&str],
+    save: &Path,
+    extra: &[&str],
+) -> (std::process::Child, SocketAddr, String, String) {
+    started(game, save, extra, std::process::Stdio::null())
 }
 
 /// As [`start_class`], with the program's standard error piped (for the test to read).
 #[allow(dead_code)]
 pub fn start_class_piped(save: &Path, extra: &[&str]) -> (std::process::Child, SocketAddr, String) {
-    let (child, addr, code, _) = started(save, extra, std::process::Stdio::piped());
+    let (child, addr, code, _) = started(&["tictactoe"], save, extra, std::process::Stdio::piped());
     (child, addr, code)
 }
 
 fn started(
+    game: &[&str],
     save: &Path,
     extra: &[&str],
     stderr: std::process::Stdio,
 ) -> (std::process::Child, SocketAddr, String, String) {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
-        .args(["class", "tictactoe", "--listen", "127.0.0.1:0"])
+        .arg("class")
+        .args(game)
+        .args(["--listen", "127.0.0.1:0"])
         .arg("--save")
         .arg(save)
         .args(extra)
