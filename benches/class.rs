@@ -185,7 +185,13 @@ fn lesson_of(game: &[&str], pupils: usize, secs: f64, throttle: Option<u32>, thi
         all
     });
     let elapsed = t0.elapsed().as_secs_f64();
-    let mut trips: Vec<f64> = results.iter().flat_map(|r| r.0.iter().copied()).collect();
+    // Each pupil's first game's start apart (its first answer waits for the perfect player's
+    // solution, made once a lesson), the moves after it.
+    let first = (results.iter().filter_map(|r| r.0.first().copied())).fold(0.0, f64::max);
+    let mut trips: Vec<f64> = results
+        .iter()
+        .flat_map(|r| r.0.iter().skip(1).copied())
+        .collect();
     let games: u64 = results.iter().map(|r| r.1).sum();
     trips.sort_by(f64::total_cmp);
     let q = |p: f64| trips[((trips.len() - 1) as f64 * p) as usize];
@@ -194,7 +200,7 @@ fn lesson_of(game: &[&str], pupils: usize, secs: f64, throttle: Option<u32>, thi
         t => format!(" (a move every {t} s or so)"),
     };
     println!(
-        "{}{pupils:>5} pupils{pace}: {:>7.0} games/s, {:>8} moves; round trip p50 {:.2} ms, p99 {:.2} ms, worst {:.1} ms ({} over 100 ms); server memory at most {:.1} MB",
+        "{}{pupils:>5} pupils{pace}: {:>7.0} games/s, {:>8} moves; round trip p50 {:.2} ms, p99 {:.2} ms, worst {:.1} ms ({} over 100 ms; the first start {:.0} ms); server memory at most {:.1} MB",
         match game {
             ["tictactoe"] => String::new(),
             _ => format!("{}: ", game.join(" ")),
@@ -205,6 +211,7 @@ fn lesson_of(game: &[&str], pupils: usize, secs: f64, throttle: Option<u32>, thi
         q(0.99),
         trips.last().copied().unwrap_or(0.0),
         trips.iter().filter(|&&t| t > 100.0).count(),
+        first,
         peak.load(std::sync::atomic::Ordering::Relaxed) as f64 / 10.0
     );
     if let (Some(page), Some(t)) = (page, throttle) {

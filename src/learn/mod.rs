@@ -14,6 +14,7 @@ pub mod lesson;
 mod machine;
 mod match_spec;
 pub mod odds;
+pub mod real;
 mod score;
 mod spec;
 mod table;

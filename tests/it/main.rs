@@ -35,6 +35,7 @@ mod menace;
 mod meter;
 mod odds;
 mod properties;
+mod real;
 mod reasons;
 mod registry;
 mod roundtrip;

@@ -87,6 +87,19 @@ impl<G: GameDefaults> Bout<G> {
     pub fn position(&self) -> Option<&G::Position> {
         self.live.as_ref().map(|l| &l.pos)
     }
+    /// The box of the learner's copy it would open in the game under way, if it is to move and
+    /// has one there (nothing drawn).
+    pub fn box_here(&self) -> Option<usize> {
+        let live = self.live.as_ref()?;
+        (self.learner_to_move(live))
+            .then(|| (self.learner).box_opened_in(&self.game, &live.pos, live.frame))
+            .flatten()
+    }
+    /// The frame the learner sees the game under way in (how its boxes are turned from the
+    /// board).
+    pub fn frame(&self) -> Sym {
+        self.live.as_ref().map_or(Sym::IDENTITY, |l| l.frame)
+    }
     /// Plies played in the game under way.
     pub fn plies(&self) -> u32 {
         self.live.as_ref().map_or(0, |l| l.plies)

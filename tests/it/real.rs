@@ -1,0 +1,236 @@
+//! The real machine kept in step: every bead colour of every box of MENACE and HER, seen in every
+//! image of its position, stands for the square the program plays (the labels' rule, and the
+//! engine's); an operator's session by colours and moves, with a refused colour, an undo, an
+//! audit and a revival; its record teaches a copy the same beads.
+
+use matchbox::game::{Game, Sym};
+use matchbox::games::hexapawn::{Hexapawn, Size};
+use matchbox::games::tictactoe::TicTacToe;
+use matchbox::learn::real;
+use matchbox::learn::real::operate::{FirstBox, Operator, OperatorError, Turn, open_box};
+use matchbox::learn::{Against, Engine, GameDefaults, Machine, MachineGame};
+use matchbox::palette::{self, BeadColours};
+
+use crate::common::{bout_of, fresh_machine};
+
+/// For every box, every image of its position and every frame a game can see the board in: the
+/// box opened is drawn on its label as the board turned by the symmetry said; each bead's colour
+/// is the one its label prints; the square it stands for, turned as the box sees the board, is
+/// the label's arrow; and the engine given that square draws that bead.
+fn every_colour_is_its_square<G: GameDefaults>(game: &G, m: &Machine<G>, colours: BeadColours) {
+    let labels = matchbox::labels::LabelBeads::initial(&m.boxes, &m.initial, colours);
+    let mut checked = 0;
+    let syms = game.symmetry_count() as u8;
+    for b in 0..m.boxes.len() {
+        for (s, frame) in (0..syms).flat_map(|s| (0..syms).map(move |f| (Sym(s), Sym(f)))) {
+            let real = game.transform_position(s, &m.boxes.position(b));
+            let Some(f) = m.box_opened_in(game, &real, frame) else {
+                continue;
+            };
+            let open = open_box(game, m, colours, &real, frame);
+            assert_eq!(open.box_number, f + 1);
+            let drawing = game.transform_position(open.sym, &real);
+            assert_eq!(drawing, m.boxes.position(f), "the label's drawing");
+            let arrows = m.boxes.arrows(f).to_vec();
+            assert_eq!(open.beads.len(), arrows.len());
+            for (bead, square) in &open.beads {
+                let k = bead.arrow;
+                assert_eq!(
+                    bead.colour,
+                    labels.colour(game, k, arrows[k]),
+                    "the label's colour"
+                );
+                assert_eq!(bead.letter, palette::letter(bead.colour));
+                let mv = game.parse_move(&real, square).unwrap();
+                assert_eq!(
+                    game.transform_move(open.sym, mv),
+                    arrows[k],
+                    "box {}",
+                    f + 1
+                );
+                let mut copy = m.clone();
+                let mut part = MachineGame::default();
+                let given = copy.choose_given(game, &real, 0, frame, &mut part, mv);
+                assert_eq!(given, Some(Some((f, k))), "the engine draws that bead");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 4 * m.boxes.len(), "{checked} beads checked");
+}
+
+#[test]
+fn every_bead_colour_of_menace_and_her_in_every_image_is_the_square_played() {
+    for colours in [BeadColours::ByArrow, BeadColours::ByCell] {
+        every_colour_is_its_square(&TicTacToe, &fresh_machine(&TicTacToe, 1), colours);
+        let her = Hexapawn::new(Size::GARDNER);
+        every_colour_is_its_square(&her, &fresh_machine(&her, 1), colours);
+    }
+}
+
+fn operator<G: GameDefaults>(game: &G, m: Machine<G>, rule: FirstBox) -> Operator<G> {
+    let bout = bout_of(game, m, Against::Person, Engine::Auto).unwrap();
+    Operator::new(bout, BeadColours::ByCell, rule)
+}
+
+/// Plays a session's games: the visitor's first legal move, the machine's first bead it holds
+/// (by letter); returns the boxes' steps said at each end.
+fn play_session<G: GameDefaults>(op: &mut Operator<G>, games: usize) -> Vec<String> {
+    let mut said = Vec::new();
+    for _ in 0..games {
+        loop {
+            match op.turn() {
+                Turn::Visitor(legal) => op.visitor(&legal[0]).unwrap(),
+                Turn::Machine(open) => match open.beads.iter().find(|(b, _)| b.count > 0) {
+                    Some((b, _)) => op.bead(&b.letter).unwrap(),
+                    None => op.resign().unwrap(),
+                },
+                Turn::Over(end) => {
+                    said.extend(end.steps.iter().map(|s| s.words()));
+                    op.next_game();
+                    break;
+                }
+            }
+        }
+    }
+    said
+}
+
+#[test]
+fn a_menace_session_refuses_a_colour_not_in_the_box_undoes_audits_and_its_record_teaches_a_copy() {
+    let game = TicTacToe;
+    let start = fresh_machine(&game, 4);
+    let mut op = operator(&game, start.clone(), FirstBox::Resign);
+    let Turn::Machine(open) = op.turn() else {
+        panic!("MENACE moves first")
+    };
+    assert_eq!(open.box_number, 1, "the first box");
+    // By cell: the empty board's box has the three squares of its symmetry class.
+    let missing = (0..10)
+        .find(|&c| !open.beads.iter().any(|(b, _)| b.colour == c))
+        .unwrap();
+    let name = palette::BEADS[missing].name;
+    let e = op.bead(name).unwrap_err();
+    assert!(
+        matches!(&e, OperatorError::NotInBox { box_number: 1, .. }) && e.to_string().contains(name),
+        "{e}"
+    );
+    assert_eq!(op.turn(), Turn::Machine(open.clone()), "nothing changed");
+    assert!(matches!(
+        op.bead("ultraviolet"),
+        Err(OperatorError::NotAColour(..))
+    ));
+    // A bead by its name, then undone: the same box asked again.
+    let (first, square) = open.beads[0].clone();
+    op.bead(first.name).unwrap();
+    assert_eq!(op.words(), std::slice::from_ref(&square));
+    assert!(matches!(op.turn(), Turn::Visitor(_)));
+    op.undo().unwrap();
+    assert_eq!(op.turn(), Turn::Machine(open));
+    assert!(matches!(op.undo(), Err(OperatorError::NothingToUndo)));
+    let said = play_session(&mut op, 6);
+    assert!(
+        said.iter()
+            .all(|s| s.starts_with("box ") && s.contains("then it holds"))
+    );
+    // The audit is the copy's beads; the record, learned by a fresh copy, gives the same.
+    for number in [1, 2, 100, 304] {
+        let audit = op.audit(number).unwrap();
+        let beads: Vec<u32> = op
+            .machine()
+            .beads_in(number - 1)
+            .iter()
+            .map(|n| n.get())
+            .collect();
+        assert_eq!(audit.iter().map(|b| b.count).collect::<Vec<_>>(), beads);
+    }
+    assert!(matches!(
+        op.audit(305),
+        Err(OperatorError::NoSuchBox(305, 304))
+    ));
+    let record = op.record(&[("game", "tictactoe".into())]);
+    let parsed = real::parse(&record).unwrap();
+    assert_eq!(parsed.games.len(), 6);
+    let mut bout = bout_of(&game, start, Against::Person, Engine::Auto).unwrap();
+    for g in &parsed.games {
+        let learned = real::learn_game(&mut bout, g, false).unwrap();
+        assert!(learned.disagreements.is_empty());
+    }
+    assert_eq!(bout.learner().digest(), op.machine().digest());
+    assert_eq!(bout.learner().games_played, 6);
+}
+
+/// HER's first box holding one bead, and a game White wins at once after HER's first move: with
+/// the revival rule the box keeps its bead (and says so), without it the box is empty and the
+/// next game from it resigns.
+#[test]
+fn her_revives_its_first_box_or_resigns_for_good() {
+    let her = Hexapawn::new(Size::GARDNER);
+    // White's opening, HER's reply, and White's winning move after it.
+    let pos0 = her.start();
+    let (w1, b1, w2) = (her.moves(&pos0).into_iter())
+        .flat_map(|w1| {
+            let p1 = her.play(&pos0, w1);
+            her.moves(&p1).into_iter().map(move |b1| (w1, b1))
+        })
+        .find_map(|(w1, b1)| {
+            let p2 = her.play(&her.play(&pos0, w1), b1);
+            let win = (her.moves(&p2).into_iter()).find(|&w2| {
+                her.outcome(&her.play(&p2, w2))
+                    .is_some_and(|o| o.winner.is_some())
+            });
+            win.map(|w2| (w1, b1, w2))
+        })
+        .expect("a quick win for White");
+    for rule in [FirstBox::Revive, FirstBox::Resign] {
+        let mut m = fresh_machine(&her, 2);
+        let p1 = her.play(&pos0, w1);
+        let b = m.box_opened_in(&her, &p1, Sym::IDENTITY).unwrap();
+        // Only the bead that plays HER's reply b1 left in the box.
+        let b1_text = her.format_move_at(&p1, b1);
+        let seen = open_box(&her, &m, BeadColours::ByCell, &p1, Sym::IDENTITY);
+        let k = (seen.beads.iter())
+            .position(|(_, sq)| *sq == b1_text)
+            .unwrap();
+        let only: Vec<_> = (0..seen.beads.len())
+            .map(|i| matchbox::learn::Beads(u32::from(i == k)))
+            .collect();
+        m.set_beads(b, &only).unwrap();
+        let mut op = operator(&her, m, rule);
+        op.visitor(&her.format_move_at(&pos0, w1)).unwrap();
+        let Turn::Machine(open) = op.turn() else {
+            panic!()
+        };
+        assert_eq!(open.box_number, b + 1);
+        let (bead, _) = open.beads.iter().find(|(x, _)| x.count == 1).unwrap();
+        op.bead(&bead.letter).unwrap();
+        let p2 = her.play(&p1, b1);
+        op.visitor(&her.format_move_at(&p2, w2)).unwrap();
+        let Turn::Over(end) = op.turn() else {
+            panic!("White won")
+        };
+        let step = end.steps.iter().find(|s| s.box_number == b + 1).unwrap();
+        match rule {
+            FirstBox::Revive => {
+                assert!(
+                    step.revived && step.words().contains("keeps one bead"),
+                    "{}",
+                    step.words()
+                );
+                assert_eq!(op.machine().box_total(b), 1);
+            }
+            FirstBox::Resign => {
+                assert!(!step.revived);
+                assert_eq!(op.machine().box_total(b), 0);
+                op.next_game();
+                op.visitor(&her.format_move_at(&pos0, w1)).unwrap();
+                let Turn::Machine(open) = op.turn() else {
+                    panic!()
+                };
+                assert!(open.beads.iter().all(|(x, _)| x.count == 0));
+                op.resign().unwrap();
+                assert!(matches!(op.turn(), Turn::Over(e) if e.why.contains("resigns")));
+            }
+        }
+    }
+}
