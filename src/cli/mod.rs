@@ -552,6 +552,12 @@ impl std::str::FromStr for ByteSize {
 pub struct TrainArgs {
     #[command(flatten)]
     pub learn: LearnArgs,
+    /// Learn from a record of a real machine's games (one game a line, `resign` where it gave up; settings in an optional header) instead of playing: the machine after exactly those games
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["opponent", "save_opponent"])]
+    pub record: Option<PathBuf>,
+    /// With --record: what an emptied first box does: revive (keeps one bead) or resign (for good, as Michie's) [default: the record's, else resign]
+    #[arg(long, value_name = "RULE", requires = "record")]
+    pub first_box: Option<String>,
     /// With --opponent matchbox: save the opponent machine to this file (YAML, or binary for .mbx; atomically)
     #[arg(long, value_name = "FILE")]
     pub save_opponent: Option<PathBuf>,

@@ -413,8 +413,17 @@ impl<G: Game> Machine<G> {
         let (view, sym) = self.boxes.mode().box_view(game, pos, frame);
         let ply16 = u16::try_from(ply).unwrap_or(u16::MAX);
         let (b, base) = self.locate_or_make(game, &view, ply16, stage)?;
-        let arrow = (0..self.boxes.arrows(b).len()).find(|&a| {
-            game.transform_move(game.inverse(sym), self.boxes.arrow_at(b, base, a)) == mv
+        let arrow_for = |s: Sym| {
+            (0..self.boxes.arrows(b).len()).find(|&a| {
+                game.transform_move(game.inverse(s), self.boxes.arrow_at(b, base, a)) == mv
+            })
+        };
+        // In a position that is its own image (noughts and crosses after b2 a1), a move the box
+        // draws as its arrow's image is that arrow's bead too: a record may write a3 where the
+        // box's frame writes c1.
+        let images = (0..game.symmetry_count() as u8).map(Sym);
+        let arrow = arrow_for(sym).or_else(|| {
+            (images.filter(|&u| game.transform_position(u, pos) == view)).find_map(arrow_for)
         })?;
         g.played.push((base as u32, arrow as u32));
         Some(Some((b, arrow)))

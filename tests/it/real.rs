@@ -234,3 +234,125 @@ fn her_revives_its_first_box_or_resigns_for_good() {
         }
     }
 }
+
+/// The games a bout of `m` against the perfect player plays ply by ply (as the watch screen
+/// plays them), as a record's lines; and the machine after them.
+fn played_games<G: GameDefaults>(game: &G, m: Machine<G>, n: usize) -> (Vec<String>, Machine<G>) {
+    let mut bout = bout_of(game, m, Against::Perfect, Engine::Lazy).unwrap();
+    let mut lines = Vec::new();
+    for _ in 0..n {
+        let (mut words, mut pos) = (Vec::new(), game.start());
+        loop {
+            let ply = bout.ply().unwrap();
+            match ply.mv {
+                Some(mv) => {
+                    words.push(game.format_move_at(&pos, mv));
+                    pos = game.play(&pos, mv);
+                }
+                None if ply.drawn.is_some_and(|d| d.arrow.is_none()) => words.push("resign".into()),
+                None => {}
+            }
+            if ply.ended.is_some() {
+                break;
+            }
+        }
+        lines.push(words.join(" "));
+    }
+    (lines, bout.into_machines().0)
+}
+
+/// `train --record` of N games played against the perfect player gives the machine those N
+/// games gave, bead for bead, for MENACE and for HER; the header's settings apply; a record's
+/// illegal move, a resignation on the visitor's turn and an unknown setting are refused naming
+/// the file, the line and the move; a game the copy would not have played is a warning.
+#[test]
+fn train_record_learns_the_games_a_record_holds_bead_for_bead() {
+    let dir = tempfile::tempdir().unwrap();
+    let her = Hexapawn::new(Size::GARDNER);
+    let cases: [(&str, Vec<String>, String); 2] = [
+        {
+            let (lines, m) = played_games(&TicTacToe, fresh_machine(&TicTacToe, 9), 40);
+            ("tictactoe", lines, m.digest())
+        },
+        {
+            let (lines, m) = played_games(&her, fresh_machine(&her, 9), 40);
+            ("hexapawn", lines, m.digest())
+        },
+    ];
+    for (game, lines, digest) in cases {
+        let path = dir.path().join(format!("{game}.txt"));
+        let text = format!(
+            "# {game} games\ngame: {game}\nseed: 9\n\n{}\n",
+            lines.join("\n")
+        );
+        std::fs::write(&path, text).unwrap();
+        let save = dir.path().join(format!("{game}.yaml"));
+        let args = [
+            "train",
+            game,
+            "--record",
+            path.to_str().unwrap(),
+            "--json",
+            "--save",
+        ];
+        let report = crate::common::json(&[&args[..], &[save.to_str().unwrap()]].concat());
+        assert_eq!(report["games"], 40, "{report}");
+        let saved = std::fs::read_to_string(&save).unwrap();
+        let digest_of = |m: Machine<_>| m.digest();
+        let got = match game {
+            "tictactoe" => {
+                digest_of(matchbox::store::from_yaml(&TicTacToe, &save, &saved).unwrap())
+            }
+            _ => matchbox::store::from_yaml(&her, &save, &saved)
+                .unwrap()
+                .digest(),
+        };
+        assert_eq!(got, digest, "{game}: the machine the games made");
+    }
+    let refused = |text: &str| {
+        let path = dir.path().join("bad.txt");
+        std::fs::write(&path, text).unwrap();
+        crate::common::refused(&["train", "tictactoe", "--record", path.to_str().unwrap()])
+    };
+    let e = refused("b2 a1 c3\nb2 b2\n");
+    assert!(
+        e.contains("bad.txt: line 1") && e.contains("not over"),
+        "{e}"
+    );
+    let e = refused("b2 a1 c3 c1 a3 b3 b1 a2 c2\nb2 zz\n");
+    assert!(e.contains("bad.txt: line 2: move 2 `zz`"), "{e}");
+    let e = refused("b2 resign\n");
+    assert!(
+        e.contains("line 1: move 2 `resign`") && e.contains("not to move"),
+        "{e}"
+    );
+    let e = refused("colour: blue\nb2\n");
+    assert!(e.contains("line 1: unknown setting `colour`"), "{e}");
+    let e = refused("game: hexapawn\nb2\n");
+    assert!(e.contains("line 1: game: the record is of hexapawn"), "{e}");
+}
+
+/// The real machine's game is the truth: a resignation where the copy's box still holds beads is
+/// taken as recorded, and said as a warning naming the line and the box to audit.
+#[test]
+fn a_record_the_copy_disagrees_with_is_taken_and_the_box_to_audit_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("real.txt");
+    std::fs::write(&path, "b2 a1 c3 c1 a3 b3 b1 a2 c2\nresign\n").unwrap();
+    let out = crate::common::run(&[
+        "train",
+        "tictactoe",
+        "--record",
+        path.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("real.txt: line 2: box 1: resigned where the copy's box holds")
+            && err.contains("audit box 1"),
+        "{err}"
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["losses"], 1, "{report}");
+}

@@ -21,6 +21,7 @@ use boxes::boxes;
 #[cfg(feature = "class")]
 mod class;
 mod lesson_log;
+mod record;
 use count::count;
 use experiment::experiment;
 use film::film;
@@ -86,7 +87,20 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         }
         Command::Train(a) => {
             let out = Out::new(a.json);
-            out.report(&with_game!(learn_kind(&a.learn)?, |g| train(g, &a, out))?)
+            let (learn, rec) = match &a.record {
+                Some(path) => {
+                    let (learn, rec) = record::with_header(&a.learn, path, a.first_box.as_deref())?;
+                    (learn, Some(rec))
+                }
+                None => (a.learn.clone(), None),
+            };
+            let a = TrainArgs { learn, ..a };
+            out.report(&with_game!(learn_kind(&a.learn)?, |g| train(
+                g,
+                &a,
+                rec.as_ref(),
+                out
+            ))?)
         }
         Command::Experiment(a) if a.odds.is_some() => {
             let rule = a.odds.expect("checked");

@@ -134,8 +134,16 @@ impl fmt::Display for TrainReport {
     }
 }
 
-pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<TrainReport> {
-    let games = a.learn.games.unwrap_or(50);
+pub(super) fn train<G: FullGame>(
+    game: G,
+    a: &TrainArgs,
+    rec: Option<&super::record::RecordFile>,
+    out: Out,
+) -> Result<TrainReport> {
+    let games = match rec {
+        Some(r) => (r.record.games.len()).min(a.learn.games.unwrap_or(usize::MAX)),
+        None => a.learn.games.unwrap_or(50),
+    };
     super::outputs::check_chart(&a.output, "train", true)?;
     // The roles first (an output naming a file the run reads), then each output on its own.
     check_machine_outputs(a)?;
@@ -161,22 +169,9 @@ pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<Tra
     let settings = s.settings();
     let mut log = ResultLog::new(s.machine().games_played + 1, out.is_json());
     if a.output.csv.is_some() || a.output.plot.is_some() {
-        train_tracked(&mut s, a, games, &mut log)?;
+        train_tracked(&mut s, a, games, rec, &mut log)?;
     } else {
-        // In chunks, so that memory does not grow with the games played.
-        let (mut work, mut done) = (Work::new(games as u64, "games"), 0);
-        let mut results = Vec::new();
-        while done < games {
-            // Chunks that grow from one game: the first estimate of the time left comes after
-            // the first game, not the first 65,536 (a game against a long search takes minutes).
-            let chunk = (games - done).min(done.clamp(1, 1 << 16));
-            results.clear();
-            s.train_into(chunk as u64, &mut results);
-            log.extend(&results);
-            done += chunk;
-            work.at(done as u64)?;
-        }
-        work.finish();
+        train_untracked(&mut s, games, rec, &mut log)?;
     }
     if let Some(path) = &a.save {
         store::save_machine(path, s.game(), s.machine())?;
@@ -222,12 +217,45 @@ pub(super) fn train<G: FullGame>(game: G, a: &TrainArgs, out: Out) -> Result<Tra
     })
 }
 
+/// Trains `games` games (or learns them from the record `rec`) with no table or chart: only
+/// the results kept, in memory that does not grow with the games.
+fn train_untracked<G: FullGame>(
+    s: &mut Setup<G>,
+    games: usize,
+    rec: Option<&super::record::RecordFile>,
+    log: &mut ResultLog,
+) -> Result<()> {
+    if let Some(rec) = rec {
+        let mut played = Vec::new();
+        for i in 0..games {
+            log.push(super::record::learn_one(s, rec, i, &mut played)?);
+        }
+    } else {
+        // In chunks, so that memory does not grow with the games played.
+        let (mut work, mut done) = (Work::new(games as u64, "games"), 0);
+        let mut results = Vec::new();
+        while done < games {
+            // Chunks that grow from one game: the first estimate of the time left comes after
+            // the first game, not the first 65,536 (a game against a long search takes minutes).
+            let chunk = (games - done).min(done.clamp(1, 1 << 16));
+            results.clear();
+            s.train_into(chunk as u64, &mut results);
+            log.extend(&results);
+            done += chunk;
+            work.at(done as u64)?;
+        }
+        work.finish();
+    }
+    Ok(())
+}
+
 /// Trains game by game, recording the beads after each one: streamed to the CSV table, thinned
 /// for the chart.
 fn train_tracked<G: FullGame>(
     s: &mut Setup<G>,
     a: &TrainArgs,
     games: usize,
+    rec: Option<&super::record::RecordFile>,
     log: &mut ResultLog,
 ) -> Result<()> {
     let (label, perfect) = (s.label(), s.perfect_play());
@@ -252,7 +280,10 @@ fn train_tracked<G: FullGame>(
         false => slashed(&mut m.boxes.arrows(0).iter().map(|&mv| g.move_words(mv))),
     };
     for played in 0..games {
-        let r = s.train_one(&mut boxes_played);
+        let r = match rec {
+            Some(rec) => super::record::learn_one(s, rec, played, &mut boxes_played)?,
+            None => s.train_one(&mut boxes_played),
+        };
         log.push(r);
         score += r.score() as i64;
         tally.update(s.machine(), &boxes_played);

@@ -223,7 +223,15 @@ fn play_line<G: GameDefaults>(
             false => Some(game.parse_move(&pos, word).map_err(|e| at(e.to_string()))?),
         };
         let ply = bout.recorded_ply(mv).map_err(at)?;
-        if let Some(d) = ply.drawn {
+        // A resignation's box: the copy's, where it has one.
+        let resigned = match (mv, copy_box) {
+            (None, Some(b)) => Some(Drawn {
+                box_index: b,
+                arrow: None,
+            }),
+            _ => None,
+        };
+        if let Some(d) = ply.drawn.or(resigned) {
             drawn.push(d);
             if let Some(words) = disagreement(d, word, copy_beads.as_deref().unwrap_or(&[])) {
                 disagreements.push(Disagreement {

@@ -1,0 +1,159 @@
+//! A record of a real machine's games as a file (`train --record FILE`, `replay --record FILE`):
+//! read as a machine file is (a regular file of text, at most [`store::MAX_FILE_BYTES`]), its
+//! header's settings taken where the command line gives none, and its games learned from one by
+//! one, each disagreement of the copy said as a warning naming the line and the box to audit.
+
+use std::path::Path;
+use std::str::FromStr;
+
+use super::*;
+use crate::cli::LearnArgs;
+use crate::games::GameKind;
+use crate::learn::real::{self, Record};
+
+/// A record read: its games, and whether its machine keeps a bead in an emptied first box.
+pub(super) struct RecordFile {
+    pub name: String,
+    pub record: Record,
+    pub revive: bool,
+}
+
+/// Reads the record at `path`, or the error naming it (and its line).
+pub(super) fn read(path: &Path) -> Result<Record> {
+    let text = store::read(path)?;
+    real::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
+/// The command's settings with the record's header where the command gives none (a header that
+/// contradicts the command is refused, naming its line), the opponent the visitor (a person),
+/// and the record with its first-box rule (`first_box` from the command, if given).
+pub(super) fn with_header(
+    a: &LearnArgs,
+    path: &Path,
+    first_box: Option<&str>,
+) -> Result<(LearnArgs, RecordFile)> {
+    let record = read(path)?;
+    let name = path.display().to_string();
+    let mut l = a.clone();
+    for s in &record.settings {
+        let at = |e: String| anyhow::anyhow!("{name}: line {}: {}: {e}", s.line, s.key);
+        let v = s.value.as_str();
+        match s.key.as_str() {
+            "game" => {
+                let (was, is) = (
+                    GameKind::parse(&a.game.game, None),
+                    GameKind::parse(v, None),
+                );
+                let (was, is) = (
+                    was.map_err(|e| at(e.to_string()))?,
+                    is.map_err(|e| at(e.to_string()))?,
+                );
+                if was.name() != is.name() {
+                    return Err(at(format!(
+                        "the record is of {}, the command asks for {}",
+                        is.name(),
+                        was.name()
+                    )));
+                }
+            }
+            "size" => fill(&mut l.game.size, v.to_string(), at)?,
+            "machine" => fill(&mut l.set.side, v.to_string(), at)?,
+            "symmetry" => fill(&mut l.set.symmetry, parsed(v, &at)?, at)?,
+            "beads" => fill(&mut l.machine.beads, parsed(v, &at)?, at)?,
+            "reinforcement" => fill(&mut l.machine.reinforcement, parsed(v, &at)?, at)?,
+            "preset" => fill(&mut l.machine.preset, parsed(v, &at)?, at)?,
+            "seed" => fill(&mut l.machine.seed, parsed(v, &at)?, at)?,
+            _ => {}
+        }
+    }
+    if l.opponent
+        .as_ref()
+        .is_some_and(|o| o.kind != crate::players::Opponent::Human)
+    {
+        bail!(
+            "--opponent: a record's games were played against visitors: its machine's opponent is the record"
+        );
+    }
+    l.opponent = Some(crate::cli::OpponentSpec {
+        kind: crate::players::Opponent::Human,
+        file: None,
+    });
+    let header = record
+        .setting("first_box")
+        .map(|s| (s.line, s.value.as_str()));
+    if let (Some(c), Some((line, h))) = (first_box, header)
+        && !c.trim().eq_ignore_ascii_case(h.trim())
+    {
+        bail!("{name}: line {line}: first_box: the record says {h}, the command --first-box {c}");
+    }
+    let revive = match first_box.or(header.map(|h| h.1)) {
+        Some(rule) => first_box_rule(rule).with_context(|| format!("{name}: first_box"))?,
+        None => false,
+    };
+    Ok((
+        l,
+        RecordFile {
+            name,
+            record,
+            revive,
+        },
+    ))
+}
+
+/// Whether a first-box rule revives (`revive`) or not (`resign`).
+pub(super) fn first_box_rule(rule: &str) -> Result<bool> {
+    match rule.trim().to_ascii_lowercase().as_str() {
+        "revive" => Ok(true),
+        "resign" => Ok(false),
+        other => bail!("`{}`: revive or resign", crate::text::quote(other)),
+    }
+}
+
+fn parsed<T: FromStr>(v: &str, at: &impl Fn(String) -> anyhow::Error) -> Result<T>
+where
+    T::Err: std::fmt::Display,
+{
+    v.parse().map_err(|e: T::Err| at(e.to_string()))
+}
+
+/// The command's `slot`, or the header's `value` where the command gives none; a command that
+/// gives another is refused.
+fn fill<T: PartialEq + std::fmt::Debug>(
+    slot: &mut Option<T>,
+    value: T,
+    at: impl Fn(String) -> anyhow::Error,
+) -> Result<()> {
+    match slot {
+        Some(given) if *given != value => Err(at(format!(
+            "the record says {value:?}, the command {given:?}"
+        ))),
+        Some(_) => Ok(()),
+        None => {
+            *slot = Some(value);
+            Ok(())
+        }
+    }
+}
+
+/// Learns the record's game `i` on `s`: its result and the bead indexes of the boxes it drew
+/// from (for the run's totals); each disagreement of the copy said on stderr.
+pub(super) fn learn_one<G: FullGame>(
+    s: &mut Setup<G>,
+    rec: &RecordFile,
+    i: usize,
+    played: &mut Vec<u32>,
+) -> Result<GameResult> {
+    let line = &rec.record.games[i];
+    let learned = real::learn_game(&mut s.bout, line, rec.revive)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", rec.name))?;
+    for d in &learned.disagreements {
+        eprintln!(
+            "warning: {}: line {}: box {}: {}; taken as recorded (the real machine's game): audit box {}",
+            rec.name, d.line, d.box_number, d.words, d.box_number
+        );
+    }
+    played.clear();
+    let m = s.machine();
+    played.extend(learned.boxes.iter().map(|&b| m.boxes.bead_index(b) as u32));
+    Ok(learned.ended.result)
+}
