@@ -70,6 +70,12 @@ pub enum Command {
         mut_arg("force", |a| a.hide(true))
     )]
     Film(FilmArgs),
+    /// Beside a real MENACE or HER: which box to open, the bead's square, what to do with the beads after each game; every game in a record
+    #[command(
+        mut_arg("opponent", |a| a.hide(true)),
+        mut_arg("games", |a| a.hide(true))
+    )]
+    Operate(OperateArgs),
     /// One machine for the whole class: serves a page where every pupil plays it from a phone
     #[cfg(feature = "class")]
     #[command(
@@ -546,6 +552,27 @@ impl std::str::FromStr for ByteSize {
         }
         Ok(ByteSize(bytes as usize))
     }
+}
+
+#[derive(Args, Debug)]
+pub struct OperateArgs {
+    #[command(flatten)]
+    pub learn: LearnArgs,
+    /// The session's record, one game a line (continued if it is there: the same command after a restart) [default: <game>-real.txt]
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// What an emptied first box does: revive (it keeps one bead, so the machine plays on) or resign (for good, as Michie's) [default: the record's, else revive]
+    #[arg(long, value_name = "RULE", value_parser = ["revive", "resign"])]
+    pub first_box: Option<String>,
+    /// The bead colours, as the labels were printed: by-arrow or by-cell (see boxes --help)
+    #[arg(long, value_enum, default_value_t = BeadColourArg::ByArrow)]
+    pub bead_colours: BeadColourArg,
+    /// Save the copy of the machine to this file after every game (YAML, or binary for .mbx)
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Print the session's summary as one JSON object at the end
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]

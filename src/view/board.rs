@@ -67,6 +67,12 @@ pub trait BoardView: GameDefaults {
         let _ = sym;
         "a symmetric image".into()
     }
+    /// How the board is a box's drawing moved, where `sym` takes the board to the drawing, in
+    /// words an operator at the real box follows: "turned 90° clockwise", "mirrored left to
+    /// right". By default [`BoardView::image_word`] of the move back.
+    fn turn_words(&self, sym: crate::game::Sym) -> String {
+        self.image_word(self.inverse(sym))
+    }
 }
 
 /// The words for a symmetry of a group of `turns` rotations followed by as many reflections

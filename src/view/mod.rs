@@ -9,6 +9,7 @@ pub mod charts;
 pub mod drive;
 pub mod key;
 pub mod meter;
+pub mod operate;
 pub mod play;
 pub mod render;
 pub mod session;

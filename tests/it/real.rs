@@ -356,3 +356,120 @@ fn a_record_the_copy_disagrees_with_is_taken_and_the_box_to_audit_named() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["losses"], 1, "{report}");
 }
+
+/// `matchbox operate` driven as an operator types: each line read, each prompt answered (the
+/// visitor's last legal move, the machine's bead `A`; at the first machine's turn, a colour the
+/// box does not have, then a bead and `undo`), `audit 1` and `beads` once; `games` games, then
+/// `quit`. Returns everything the program wrote.
+fn operate(dir: &std::path::Path, game: &[&str], games: usize) -> String {
+    use std::io::{BufRead, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .arg("operate")
+        .args(game)
+        .args(["--seed", "5", "--first-box", "revive"])
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let (mut said, mut done, mut mistakes) = (String::new(), 0, 0);
+    for line in out.lines() {
+        let line = line.unwrap();
+        said.push_str(&line);
+        said.push('\n');
+        let answer = if let Some(rest) = line.strip_prefix("the visitor's move (") {
+            rest.split(')')
+                .next()
+                .unwrap()
+                .split_whitespace()
+                .last()
+                .unwrap()
+                .to_string()
+        } else if line.starts_with("type the colour") {
+            mistakes += 1;
+            match mistakes {
+                1 => "ultraviolet".into(),
+                2 => "A".into(),
+                3 => "undo".into(),
+                4 => "audit 1".into(),
+                5 => "beads".into(),
+                _ => "a".into(),
+            }
+        } else if line.starts_with("Enter: the next game") {
+            done += 1;
+            if done == games {
+                "quit".into()
+            } else {
+                String::new()
+            }
+        } else {
+            continue;
+        };
+        if writeln!(input, "{answer}").is_err() {
+            break;
+        }
+    }
+    assert!(child.wait().unwrap().success(), "{said}");
+    said
+}
+
+/// An operator's session of MENACE and of HER in the terminal, as typed: a colour not a bead's is
+/// refused and asked again, a bead undone, a box audited, the beads counted; the record written
+/// game by game, continued by the same command after a restart, and `train --record` of it gives
+/// the copy the session saved, bead for bead.
+#[test]
+fn an_operators_session_in_the_terminal_keeps_the_record_and_the_copy_in_step() {
+    for game in [&["tictactoe"][..], &["hexapawn"][..]] {
+        let dir = tempfile::tempdir().unwrap();
+        let args: Vec<&str> = [game, &["--save", "m.yaml"]].concat();
+        let said = operate(dir.path(), &args, 3);
+        assert!(
+            said.contains("✗ `ultraviolet` is not a bead colour"),
+            "{said}"
+        );
+        assert!(
+            said.contains("box 1 should hold") && said.contains("beads, colour by colour:"),
+            "{said}"
+        );
+        assert!(said.contains("3 games in the record"), "{said}");
+        let said = operate(dir.path(), &args, 2);
+        assert!(
+            said.contains("(3 games so far)") && said.contains("5 games in the record"),
+            "{said}"
+        );
+        let record =
+            std::fs::read_to_string(dir.path().join(format!("{}-real.txt", game[0]))).unwrap();
+        let lines: Vec<&str> = record
+            .lines()
+            .filter(|l| !l.is_empty() && !l.contains(':'))
+            .collect();
+        assert_eq!(lines.len(), 5, "{record}");
+        assert!(record.contains("first_box: revive"), "{record}");
+        let path = dir.path().join(format!("{}-real.txt", game[0]));
+        let again = dir.path().join("again.yaml");
+        let args = [
+            "train",
+            game[0],
+            "--record",
+            path.to_str().unwrap(),
+            "--save",
+            again.to_str().unwrap(),
+        ];
+        crate::common::stdout(&args);
+        let beads = |p: &std::path::Path| -> Vec<String> {
+            let text = std::fs::read_to_string(p).unwrap();
+            text.lines()
+                .filter(|l| !l.starts_with('#') && !l.starts_with("seed") && !l.starts_with("rng"))
+                .map(String::from)
+                .collect()
+        };
+        assert_eq!(
+            beads(&again),
+            beads(&dir.path().join("m.yaml")),
+            "{}",
+            game[0]
+        );
+    }
+}

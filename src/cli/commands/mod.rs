@@ -7,6 +7,7 @@ mod experiment;
 mod film;
 mod merge;
 mod odds;
+mod operate;
 mod outputs;
 mod playout;
 mod plot;
@@ -85,23 +86,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         Command::Solve(a) => {
             Out::new(a.json).report(&with_game!(game_kind(&a.game, None)?, |g| solve(g, &a))?)
         }
-        Command::Train(a) => {
-            let out = Out::new(a.json);
-            let (learn, rec) = match &a.record {
-                Some(path) => {
-                    let (learn, rec) = record::with_header(&a.learn, path, a.first_box.as_deref())?;
-                    (learn, Some(rec))
-                }
-                None => (a.learn.clone(), None),
-            };
-            let a = TrainArgs { learn, ..a };
-            out.report(&with_game!(learn_kind(&a.learn)?, |g| train(
-                g,
-                &a,
-                rec.as_ref(),
-                out
-            ))?)
-        }
+        Command::Train(a) => train_command(a),
         Command::Experiment(a) if a.odds.is_some() => {
             let rule = a.odds.expect("checked");
             Out::new(a.json).report(&with_game!(learn_kind(&a.learn)?, |g| odds::odds(
@@ -116,6 +101,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         }
         Command::Watch(a) => with_game!(learn_kind(&a.learn)?, |g| watch(g, &a)),
         #[cfg(feature = "class")]
+        Command::Operate(a) => operate_command(a),
         Command::Class(a) => with_game!(class::class_kind(&a)?, |g| class::class(g, &a)),
         Command::Play(a) => {
             let kind = game_kind(&a.game, a.machine.boxes.as_deref())?;
@@ -157,6 +143,46 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             Out::new(a.json).report(&with_game!(game_kind(&a.game, None)?, |g| playout(g, &a))?)
         }
     }
+}
+
+/// `operate`: the session's record continued where it is there (its settings with it).
+fn operate_command(a: crate::cli::OperateArgs) -> Result<()> {
+    let name = crate::games::GameKind::parse(&a.learn.game.game, None).map(|k| k.name());
+    let path = operate::record_path(&a, name.unwrap_or("game"));
+    let (learn, rec) = match path.exists() {
+        true => {
+            let (learn, rec) = record::with_header(&a.learn, &path, a.first_box.as_deref())?;
+            (learn, Some(rec))
+        }
+        false => (a.learn.clone(), None),
+    };
+    let a = crate::cli::OperateArgs { learn, ..a };
+    let out = Out::new(a.json);
+    out.report(&with_game!(learn_kind(&a.learn)?, |g| operate::operate(
+        g,
+        &a,
+        rec.as_ref(),
+        out
+    ))?)
+}
+
+/// `train`: with `--record`, the record's settings and games.
+fn train_command(a: TrainArgs) -> Result<()> {
+    let out = Out::new(a.json);
+    let (learn, rec) = match &a.record {
+        Some(path) => {
+            let (learn, rec) = record::with_header(&a.learn, path, a.first_box.as_deref())?;
+            (learn, Some(rec))
+        }
+        None => (a.learn.clone(), None),
+    };
+    let a = TrainArgs { learn, ..a };
+    out.report(&with_game!(learn_kind(&a.learn)?, |g| train(
+        g,
+        &a,
+        rec.as_ref(),
+        out
+    ))?)
 }
 
 /// Where a command's results go: its report as text (`Display`) or as one JSON object (serde)

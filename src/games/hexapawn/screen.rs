@@ -76,6 +76,13 @@ impl BoardView for Hexapawn {
         "mirrored".into()
     }
 
+    fn turn_words(&self, sym: crate::game::Sym) -> String {
+        match sym.index() {
+            0 => "as drawn".into(),
+            _ => "mirrored left to right".into(),
+        }
+    }
+
     fn legend(&self) -> &'static str {
         "W white pawn, B black pawn"
     }

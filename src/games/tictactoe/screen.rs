@@ -125,6 +125,24 @@ impl BoardView for TicTacToe {
         crate::view::board::turn_or_mirror(sym, 4, 90)
     }
 
+    fn turn_words(&self, sym: crate::game::Sym) -> String {
+        // The symmetry back from the drawing to the board: mirrored left to right first (4 to
+        // 7), then turned a quarter anticlockwise `k % 4` times (a1 to c1, as the rules' PERM).
+        let k = crate::game::Game::inverse(self, sym).index();
+        let turn = [
+            "",
+            "turned 90° anticlockwise",
+            "turned 180°",
+            "turned 90° clockwise",
+        ][k % 4];
+        match (k >= 4, turn) {
+            (false, "") => "as drawn".into(),
+            (false, t) => t.into(),
+            (true, "") => "mirrored left to right".into(),
+            (true, t) => format!("mirrored left to right, then {t}"),
+        }
+    }
+
     fn legend(&self) -> &'static str {
         "X crosses, O noughts; numbers: beads"
     }

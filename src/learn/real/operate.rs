@@ -305,16 +305,61 @@ impl<G: GameDefaults> Operator<G> {
 }
 
 impl<G: GameDefaults> Operator<G> {
+    /// A record's word played (a session's log read again): the move of the side to move, or
+    /// `resign` on the machine's turn.
+    pub fn record_word(&mut self, word: &str) -> Result<(), OperatorError> {
+        match self.turn() {
+            Turn::Over(_) => Err(OperatorError::Over),
+            _ if word.eq_ignore_ascii_case(RESIGN) => self.resign(),
+            Turn::Visitor(_) => self.visitor(word),
+            Turn::Machine(_) => {
+                let pos = self.position();
+                let mv = (self.game().parse_move(&pos, word.trim()))
+                    .map_err(|e| OperatorError::Move(e.to_string()))?;
+                self.step(self.game().format_move_at(&pos, mv))
+            }
+        }
+    }
+
+    /// Whether the last game is over and its end not yet done at the boxes.
+    pub fn is_over(&self) -> bool {
+        self.over.is_some()
+    }
+
+    /// The finished games' lines, as the record writes them.
+    pub fn lines(&self) -> Vec<String> {
+        self.games.iter().map(|(w, _)| w.join(" ")).collect()
+    }
+
     /// Plays `word` (a move or `resign`) in the game under way: refused, and nothing changed,
     /// where the copy cannot play it.
     fn step(&mut self, word: String) -> Result<(), OperatorError> {
+        let before = self.words.len();
         self.words.push(word);
-        let played = self.replay();
+        let mut played = self.replay();
+        // The machine's forced move (no box for a position of one move) plays itself.
+        while played.is_ok()
+            && let Some(forced) = self.forced()
+        {
+            self.words.push(forced);
+            played = self.replay();
+        }
         if played.is_err() {
-            self.words.pop();
+            self.words.truncate(before);
             let _ = self.replay();
         }
         played
+    }
+
+    /// The machine's one move where it is to move with no box (a forced move its boxes skip).
+    fn forced(&self) -> Option<String> {
+        let game = self.game();
+        let pos = self.bout.position()?;
+        let machine = game.to_move(pos) == self.machine().boxes.side();
+        let mv = game
+            .only_move(pos)
+            .filter(|_| machine && self.bout.box_here().is_none())?;
+        Some(game.format_move_at(pos, mv))
     }
 
     /// The game under way played again from the copy as it began, word by word; a game its
@@ -401,7 +446,27 @@ impl<G: GameDefaults> Operator<G> {
             self.games.pop();
         }
         self.words.pop();
+        // A forced move goes with the step that led to it.
+        while !self.words.is_empty() && self.was_forced(self.words.len() - 1) {
+            self.words.pop();
+        }
         self.replay()
+    }
+
+    /// Whether word `i` of the game under way was the machine's forced move.
+    fn was_forced(&self, i: usize) -> bool {
+        let game = self.game();
+        let mut pos = game.start();
+        for w in &self.words[..i] {
+            match game.parse_move(&pos, w) {
+                Ok(mv) => pos = game.play(&pos, mv),
+                Err(_) => return false,
+            }
+        }
+        let boxes = &self.machine().boxes;
+        game.to_move(&pos) == boxes.side()
+            && game.only_move(&pos).is_some()
+            && boxes.forced() == crate::learn::Forced::Skip
     }
 
     /// The position the game's words reach from the start (a resignation plays nothing).

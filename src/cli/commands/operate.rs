@@ -1,0 +1,299 @@
+//! `operate`: the program beside a real MENACE or HER, leading its operator game by game (see
+//! [`crate::learn::real::operate`]), a line typed at a time: the colour of the bead drawn, the
+//! visitor's move, `undo`, `audit N`, `beads`, Enter for the next game, `quit`. Nothing typed
+//! stops it but `quit` (or the end of the input): a mistyped colour or move is said and asked
+//! again. Every finished game goes to the session's record (`--record`, one game a line, its
+//! settings in a header), which the same command continues after a restart and `train --record`
+//! learns from.
+
+use std::io::{BufRead, Read, Write};
+use std::path::{Path, PathBuf};
+
+use super::record::RecordFile;
+use super::*;
+use crate::cli::OperateArgs;
+use crate::learn::real::operate::{FirstBox, Operator, OperatorError};
+use crate::view::operate::{audit_line, inventory_lines, turn_lines};
+
+/// The longest line read: more is not a colour, a move or a command.
+const MAX_LINE: u64 = 1024;
+
+/// What a session ends with.
+#[derive(serde::Serialize)]
+pub(super) struct OperateReport {
+    games: usize,
+    wins: usize,
+    draws: usize,
+    losses: usize,
+    record: String,
+    saved: Option<String>,
+}
+
+impl std::fmt::Display for OperateReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{} in the record {} (the machine won {}, drew {}, lost {})",
+            crate::text::count(self.games as u64, "game", "games"),
+            self.record,
+            self.wins,
+            self.draws,
+            self.losses
+        )?;
+        if let Some(s) = &self.saved {
+            writeln!(f, "the copy of the machine saved to {s}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The session's record file: `--record`, or `<game>-real.txt`.
+pub(super) fn record_path(a: &OperateArgs, game: &str) -> PathBuf {
+    (a.record.clone()).unwrap_or_else(|| PathBuf::from(format!("{game}-real.txt")))
+}
+
+pub(super) fn operate<G: FullGame>(
+    game: G,
+    a: &OperateArgs,
+    rec: Option<&RecordFile>,
+    out: Out,
+) -> Result<OperateReport> {
+    let path = record_path(a, game.name());
+    if let Some(save) = &a.save {
+        store::check_distinct(&[("--record", &path), ("--save", save)])?;
+        // A session continued saves over its own copy; a new one over nothing it did not read.
+        store::check_replace(
+            "--save",
+            save,
+            a.learn.machine.boxes.as_deref(),
+            rec.is_some(),
+        )?;
+        store::check_writable(save)?;
+    }
+    let revive = a.first_box.as_deref() != Some("resign");
+    let rule = match rec.map_or(revive, |r| r.revive) {
+        true => FirstBox::Revive,
+        false => FirstBox::Resign,
+    };
+    let s = Setup::new(game, &a.learn)?;
+    let header = header(&s, rule);
+    let mut op = Operator::new(s.bout, a.bead_colours.into(), rule);
+    if let Some(rec) = rec {
+        continue_record(&mut op, rec)?;
+    }
+    let mut file = open_record(&path, rec.is_some(), &header)?;
+    let mut written = op.lines().len();
+    let mut say = std::io::stdout().lock();
+    out.preamble(format!(
+        "operating the real machine; the record: {} ({} so far)\n",
+        path.display(),
+        crate::text::count(op.lines().len() as u64, "game", "games")
+    ));
+    lines(&mut say, &turn_lines(&op))?;
+    let mut input = std::io::stdin().lock();
+    while let Some(line) = read_line(&mut input)? {
+        // What a command answers, or the step now; after a mistake, the mistake and what is
+        // asked again.
+        match command(&mut op, line.trim()) {
+            Ok(None) => break,
+            Ok(Some(shown)) if shown.is_empty() => lines(&mut say, &turn_lines(&op))?,
+            Ok(Some(mut shown)) => {
+                shown.push(turn_lines(&op).pop().unwrap_or_default());
+                lines(&mut say, &shown)?;
+            }
+            Err(e) => {
+                let asked = turn_lines(&op).pop().unwrap_or_default();
+                lines(&mut say, &[format!("  ✗ {e}"), asked])?;
+            }
+        }
+        write_finished(&mut file, &op, &mut written, &path)?;
+        save(a.save.as_deref(), &op)?;
+    }
+    op.next_game();
+    write_finished(&mut file, &op, &mut written, &path)?;
+    save(a.save.as_deref(), &op)?;
+    let (wins, draws, losses) = op.tally();
+    Ok(OperateReport {
+        games: wins + draws + losses,
+        wins,
+        draws,
+        losses,
+        record: path.display().to_string(),
+        saved: a.save.as_ref().map(|p| p.display().to_string()),
+    })
+}
+
+/// The record's header: the settings the session's copy was made with.
+fn header<G: FullGame>(s: &Setup<G>, rule: FirstBox) -> String {
+    let (g, m) = (s.game(), s.machine());
+    let mut out = format!("# matchbox: the games of a real {}\n", g.name());
+    out.push_str(&format!("game: {}\n", g.name()));
+    if let Some(size) = g.size_key() {
+        out.push_str(&format!("size: {size}\n"));
+    }
+    out.push_str(&format!("machine: {}\n", g.side_name(m.boxes.side())));
+    out.push_str(&format!("symmetry: {}\n", m.boxes.mode()));
+    out.push_str(&format!("beads: {}\n", m.initial));
+    out.push_str(&format!("reinforcement: {}\n", m.reinforcement));
+    let rule = match rule {
+        FirstBox::Revive => "revive",
+        FirstBox::Resign => "resign",
+    };
+    out.push_str(&format!("first_box: {rule}\n\n"));
+    out
+}
+
+/// The record's games played again on the session (after a restart).
+fn continue_record<G: FullGame>(op: &mut Operator<G>, rec: &RecordFile) -> Result<()> {
+    for g in &rec.record.games {
+        for (i, w) in g.words.iter().enumerate() {
+            op.record_word(w).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: line {}: move {} `{}`: {e}",
+                    rec.name,
+                    g.line,
+                    i + 1,
+                    crate::text::quote(w)
+                )
+            })?;
+        }
+        if !op.is_over() {
+            bail!(
+                "{}: line {}: the game is not over after its moves",
+                rec.name,
+                g.line
+            );
+        }
+        op.next_game();
+    }
+    Ok(())
+}
+
+/// The record file, opened to append (a new one begun with `header`); its games so far are
+/// those `continued` read.
+fn open_record(path: &Path, continued: bool, header: &str) -> Result<std::fs::File> {
+    let name = path.display();
+    if !continued {
+        let mut f = (std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path))
+        .with_context(|| format!("{name}: could not begin the record"))?;
+        f.write_all(header.as_bytes())?;
+        f.sync_all()?;
+        return Ok(f);
+    }
+    let mut f = (std::fs::OpenOptions::new().append(true).open(path))
+        .with_context(|| format!("{name}: could not continue the record"))?;
+    // A last line missing its newline gets one, so the next game starts a line of its own.
+    let text = std::fs::read(path)?;
+    if !text.is_empty() && !text.ends_with(b"\n") {
+        f.write_all(b"\n")?;
+    }
+    Ok(f)
+}
+
+/// Appends to the record the games finished and done at the boxes since last written (a game
+/// just over may still be undone: it is written once the next game begins), and syncs it.
+fn write_finished<G: FullGame>(
+    file: &mut std::fs::File,
+    op: &Operator<G>,
+    written: &mut usize,
+    path: &Path,
+) -> Result<()> {
+    let lines = op.lines();
+    let done = lines.len() - usize::from(op.is_over());
+    if done <= *written {
+        return Ok(());
+    }
+    let text: String = lines[*written..done]
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    (file
+        .write_all(text.as_bytes())
+        .and_then(|()| file.sync_data()))
+    .with_context(|| format!("{}: could not write the record", path.display()))?;
+    *written = done;
+    Ok(())
+}
+
+/// Saves the copy where asked (after each game).
+fn save<G: FullGame>(path: Option<&Path>, op: &Operator<G>) -> Result<()> {
+    match path {
+        Some(p) => Ok(store::save_machine(p, op.game(), op.machine())?),
+        None => Ok(()),
+    }
+}
+
+/// One line typed, done: the lines to show (`None`: the session ends).
+fn command<G: FullGame>(
+    op: &mut Operator<G>,
+    text: &str,
+) -> Result<Option<Vec<String>>, OperatorError> {
+    let lower = text.to_ascii_lowercase();
+    let mut words = lower.split_whitespace();
+    match (words.next(), words.next()) {
+        (None, _) | (Some("next"), None) => {
+            op.next_game();
+        }
+        (Some("quit" | "q" | "exit"), None) => return Ok(None),
+        (Some("undo" | "u"), None) => op.undo()?,
+        (Some("help" | "?"), None) => return Ok(Some(help())),
+        (Some("beads" | "inventory"), None) => return Ok(Some(inventory_lines(op))),
+        (Some("audit"), Some(n)) => {
+            let number = n
+                .parse()
+                .map_err(|_| OperatorError::NoSuchBox(0, op.machine().boxes.len()))?;
+            return Ok(Some(vec![audit_line(number, &op.audit(number)?)]));
+        }
+        (Some("resign" | "empty"), None) => op.resign()?,
+        _ => match op.turn() {
+            crate::learn::real::operate::Turn::Machine(_) => op.bead(text)?,
+            crate::learn::real::operate::Turn::Visitor(_) => op.visitor(text)?,
+            crate::learn::real::operate::Turn::Over(_) => return Err(OperatorError::Over),
+        },
+    }
+    Ok(Some(Vec::new()))
+}
+
+fn help() -> Vec<String> {
+    [
+        "the machine's turn: the bead's colour (orange, sky blue, … or its letter A, B, …); resign: its box is empty",
+        "the visitor's turn: the move (b2, a1-a2, …)",
+        "undo: take the last step back · audit N: what box N should hold · beads: the beads, colour by colour",
+        "Enter: the next game, once the beads are done · quit: end the session (the record is kept)",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Writes `lines` to the operator's screen; a closed output ends the session quietly.
+fn lines(out: &mut impl Write, lines: &[String]) -> Result<()> {
+    for l in lines {
+        writeln!(out, "{l}")?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// The next line typed (at most [`MAX_LINE`] bytes kept; any bytes, read as text), or `None` at
+/// the end of the input.
+fn read_line(input: &mut impl BufRead) -> Result<Option<String>> {
+    let mut buf = Vec::new();
+    let n = input.by_ref().take(MAX_LINE).read_until(b'\n', &mut buf)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if !buf.ends_with(b"\n") && n as u64 == MAX_LINE {
+        // The rest of a line too long to be a command.
+        let mut rest = Vec::new();
+        while input.by_ref().take(MAX_LINE).read_until(b'\n', &mut rest)? as u64 == MAX_LINE
+            && !rest.ends_with(b"\n")
+        {
+            rest.clear();
+        }
+        return Ok(Some("(a line too long)".into()));
+    }
+    Ok(Some(String::from_utf8_lossy(&buf).into_owned()))
+}
