@@ -148,6 +148,16 @@ fn a_menace_session_refuses_a_colour_not_in_the_box_undoes_audits_and_its_record
         op.audit(305),
         Err(OperatorError::NoSuchBox(305, 304))
     ));
+    // The inventory: in the boxes as the session began (the labels' shopping list) and now.
+    let inventory = op.inventory();
+    let labels =
+        matchbox::labels::LabelBeads::initial(&start.boxes, &start.initial, BeadColours::ByCell);
+    let bought = matchbox::labels::bead_counts(&game, &start.boxes, &labels);
+    drop(labels);
+    let was: Vec<(usize, u64)> = inventory.iter().map(|&(c, w, _)| (c, w)).collect();
+    assert_eq!(was, bought, "the shopping list");
+    let now: u64 = inventory.iter().map(|x| x.2).sum();
+    assert_eq!(now, op.machine().beads_left());
     let record = op.record(&[("game", "tictactoe".into())]);
     let parsed = real::parse(&record).unwrap();
     assert_eq!(parsed.games.len(), 6);

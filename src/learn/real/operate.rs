@@ -498,13 +498,7 @@ impl<G: GameDefaults> Operator<G> {
 
     /// The beads colour by colour: (colour number, in the boxes as the session began, now).
     pub fn inventory(&self) -> Vec<(usize, u64, u64)> {
-        let count = |m: &Machine<G>| {
-            let beads = crate::labels::LabelBeads::counts(
-                |b| m.beads_in(b).iter().map(|n| n.get()).collect(),
-                self.colours,
-            );
-            crate::labels::bead_counts(self.game(), &m.boxes, &beads)
-        };
+        let count = |m: &Machine<G>| colour_counts(self.game(), m, self.colours);
         let (was, now) = (count(&self.at_session), count(self.machine()));
         let mut all: Vec<(usize, u64, u64)> = Vec::new();
         for (c, n) in was {
@@ -573,6 +567,24 @@ pub fn box_beads<G: GameDefaults>(
             }
         })
         .collect()
+}
+
+/// The beads of `m` colour by colour, as its labels colour them: (colour number, beads), for
+/// every colour an arrow has.
+pub fn colour_counts<G: GameDefaults>(
+    game: &G,
+    m: &Machine<G>,
+    colours: BeadColours,
+) -> Vec<(usize, u64)> {
+    let mut counts: std::collections::BTreeMap<usize, u64> = Default::default();
+    for b in 0..m.boxes.len() {
+        for (k, (&mv, n)) in m.boxes.arrows(b).iter().zip(m.beads_in(b)).enumerate() {
+            *counts
+                .entry(colours.index(k, game.move_cell(mv)))
+                .or_default() += n.get() as u64;
+        }
+    }
+    counts.into_iter().collect()
 }
 
 /// A bead colour as the operator gives it: by its letter (one arrow's colour exactly) or by its
