@@ -230,10 +230,13 @@ pub struct ReplayArgs {
     #[arg(
         long,
         allow_hyphen_values = true,
-        required_unless_present = "moves_file",
-        conflicts_with = "moves_file"
+        required_unless_present_any = ["moves_file", "record"],
+        conflicts_with_all = ["moves_file", "record"]
     )]
     pub moves: Option<String>,
+    /// A record of many games, one a line (`resign` where the side to move gave up; a settings header, `#` comments; as `operate` writes): each game checked, how each ended
+    #[arg(long, value_name = "FILE", conflicts_with = "moves_file")]
+    pub record: Option<PathBuf>,
     /// Read the moves from this file (`-`: standard input), one turn a line or as --moves takes them
     #[arg(long, value_name = "FILE")]
     pub moves_file: Option<PathBuf>,

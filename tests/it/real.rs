@@ -483,3 +483,90 @@ fn an_operators_session_in_the_terminal_keeps_the_record_and_the_copy_in_step() 
         );
     }
 }
+
+/// The words an operator reads — "the board is its label's drawing turned 90° clockwise" — are
+/// right: the label's drawing moved as they say (by a rotation written here, cell by cell) is the
+/// board, for every box of MENACE seen in every image.
+#[test]
+fn the_turn_an_operator_is_told_takes_the_label_to_the_board() {
+    use matchbox::view::board::BoardView;
+    let game = TicTacToe;
+    let m = fresh_machine(&game, 1);
+    // A position as rows from the top (the notation's ranks, "X.O/.X./..O"), moved as told.
+    let grid = |p: &str| -> Vec<Vec<char>> { p.split('/').map(|r| r.chars().collect()).collect() };
+    let clockwise = |g: &Vec<Vec<char>>| -> Vec<Vec<char>> {
+        // Row i from the top, column j from the left, goes to row j, column 2 - i.
+        let mut out = vec![vec!['.'; 3]; 3];
+        for (i, row) in g.iter().enumerate() {
+            for (j, &c) in row.iter().enumerate() {
+                out[j][2 - i] = c;
+            }
+        }
+        out
+    };
+    let mirrored = |g: &Vec<Vec<char>>| -> Vec<Vec<char>> {
+        g.iter()
+            .map(|r| r.iter().rev().copied().collect())
+            .collect()
+    };
+    let mut words_seen = std::collections::BTreeSet::new();
+    for b in 0..m.boxes.len() {
+        for s in 0..8u8 {
+            let real = game.transform_position(Sym(s), &m.boxes.position(b));
+            let open = open_box(&game, &m, BeadColours::ByArrow, &real, Sym::IDENTITY);
+            let words = game.turn_words(open.sym);
+            let mut g = grid(&game.format_position(&m.boxes.position(open.box_number - 1)));
+            let (mirror, turn) = match words.split_once(", then ") {
+                Some((_, t)) => (true, t),
+                None if words == "mirrored left to right" => (true, ""),
+                None => (false, words.as_str()),
+            };
+            if mirror {
+                g = mirrored(&g);
+            }
+            let quarters = match turn {
+                "" | "as drawn" => 0,
+                "turned 90° clockwise" => 1,
+                "turned 180°" => 2,
+                "turned 90° anticlockwise" => 3,
+                other => panic!("{other}"),
+            };
+            for _ in 0..quarters {
+                g = clockwise(&g);
+            }
+            assert_eq!(
+                g,
+                grid(&game.format_position(&real)),
+                "box {}: {words}",
+                open.box_number
+            );
+            words_seen.insert(words);
+        }
+    }
+    assert_eq!(
+        words_seen.len(),
+        8,
+        "every turn and mirror said: {words_seen:?}"
+    );
+}
+
+/// `replay --record` checks each game of a record and says how each ended; the record's game is
+/// the command's, and a game cut short is refused naming its line.
+#[test]
+fn replay_reads_a_record_game_by_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("r.txt");
+    let text = "# two games\ngame: tictactoe\n\nb2 a1 c3 c1 a3 b3 b1 a2 c2\nb2 a1 resign\n";
+    std::fs::write(&path, text).unwrap();
+    let name = path.to_str().unwrap();
+    let report = crate::common::json(&["replay", "tictactoe", "--record", name, "--json"]);
+    assert_eq!(report["games"][0]["line"], 4, "{report}");
+    assert_eq!(report["games"][0]["winner"], "draw");
+    assert_eq!(report["games"][1]["winner"], "o", "x resigned: {report}");
+    assert_eq!(report["wins"]["draw"], 1);
+    let e = crate::common::refused(&["replay", "hexapawn", "--record", name]);
+    assert!(e.contains("the file is for tictactoe, not hexapawn"), "{e}");
+    std::fs::write(&path, "b2 a1\n").unwrap();
+    let e = crate::common::refused(&["replay", "tictactoe", "--record", name]);
+    assert!(e.contains("r.txt: line 1: the game is not over"), "{e}");
+}

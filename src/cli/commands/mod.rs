@@ -120,6 +120,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         Command::Replay(a) if arimaa::is_arimaa(&a.game) => {
             Out::new(a.json).report(&arimaa::replay(&a)?)
         }
+        Command::Replay(a) if a.record.is_some() => record::replay_command(&a),
         Command::Replay(a) => {
             if a.position.is_some() || a.side.is_some() || a.turn.is_some() {
                 bail!("--position, --side and --turn are for arimaa records");

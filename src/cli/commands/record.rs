@@ -157,3 +157,114 @@ pub(super) fn learn_one<G: FullGame>(
     played.extend(learned.boxes.iter().map(|&b| m.boxes.bead_index(b) as u32));
     Ok(learned.ended.result)
 }
+
+/// One game of a record replayed: its line, its plies, who won and why.
+#[derive(serde::Serialize)]
+pub(super) struct RecordGame {
+    line: usize,
+    plies: usize,
+    winner: &'static str,
+    why: String,
+}
+
+/// A record's games replayed (`replay --record`), every move checked.
+#[derive(serde::Serialize)]
+pub(super) struct RecordReport {
+    game: &'static str,
+    games: Vec<RecordGame>,
+    /// Games won by each side, and drawn.
+    wins: std::collections::BTreeMap<&'static str, usize>,
+}
+
+impl std::fmt::Display for RecordReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for g in &self.games {
+            let plies = crate::text::count(g.plies as u64, "ply", "plies");
+            match g.winner {
+                "draw" => writeln!(f, "line {}: {plies}; drawn: {}", g.line, g.why)?,
+                w => writeln!(f, "line {}: {plies}; {w} wins: {}", g.line, g.why)?,
+            }
+        }
+        let each: Vec<String> = self.wins.iter().map(|(w, n)| format!("{w} {n}")).collect();
+        writeln!(
+            f,
+            "{} of {}: {}",
+            crate::text::count(self.games.len() as u64, "game", "games"),
+            self.game,
+            each.join(", ")
+        )
+    }
+}
+
+/// `replay --record FILE`: the record's game (its header's, where it names one) checked line by
+/// line.
+pub(super) fn replay_command(a: &crate::cli::ReplayArgs) -> Result<()> {
+    let path = a.record.as_deref().expect("the caller checked");
+    let record = read(path)?;
+    let named = |key: &str| record.setting(key).map(|s| s.value.clone());
+    let f = store::FileGame {
+        game: named("game").unwrap_or_else(|| a.game.game.clone()),
+        size: named("size"),
+    };
+    let kind = crate::cli::setup::game_kind_of(&a.game, path, f)?;
+    let name = path.display().to_string();
+    Out::new(a.json).report(&with_game!(kind, |g| replay_record(&g, &record, &name))?)
+}
+
+/// Each game of `record` played from the start, every move checked.
+fn replay_record<G: FullGame>(game: &G, record: &Record, name: &str) -> Result<RecordReport> {
+    let mut report = RecordReport {
+        game: game.name(),
+        games: Vec::new(),
+        wins: Default::default(),
+    };
+    for g in &record.games {
+        let mut pos = game.start();
+        let mut ended = None;
+        for (i, w) in g.words.iter().enumerate() {
+            let at = |m: String| {
+                anyhow::anyhow!(
+                    "{name}: line {}: move {} `{}`: {m}",
+                    g.line,
+                    i + 1,
+                    crate::text::quote(w)
+                )
+            };
+            if ended.is_some() || game.outcome(&pos).is_some() {
+                return Err(at("the game is already over".into()));
+            }
+            if w.eq_ignore_ascii_case(real::RESIGN) {
+                let side = game.to_move(&pos);
+                let who = game.side_name(side.other());
+                ended = Some((who, format!("{} resigned", game.side_name(side))));
+                continue;
+            }
+            let mv = game.parse_move(&pos, w).map_err(|e| at(e.to_string()))?;
+            pos = game.play(&pos, mv);
+        }
+        let (winner, why) = match (ended, game.outcome(&pos)) {
+            (Some(e), _) => e,
+            (None, Some(o)) => (
+                o.winner.map_or("draw", |w| game.side_name(w)),
+                game.end_words(&pos, &o),
+            ),
+            (None, None) => bail!(
+                "{name}: line {}: the game is not over after its moves",
+                g.line
+            ),
+        };
+        *report.wins.entry(winner).or_default() += 1;
+        let plies = g
+            .words
+            .iter()
+            .filter(|w| !w.eq_ignore_ascii_case(real::RESIGN))
+            .count();
+        report.games.push(RecordGame {
+            line: g.line,
+            plies,
+            winner,
+            why,
+        });
+    }
+    Ok(report)
+}
