@@ -570,3 +570,36 @@ fn replay_reads_a_record_game_by_game() {
     let e = crate::common::refused(&["replay", "tictactoe", "--record", name]);
     assert!(e.contains("r.txt: line 1: the game is not over"), "{e}");
 }
+
+/// Whatever is typed, the session goes on (a line of any bytes, one too long, a box number too
+/// big) until `quit`; a machine too big to build of real boxes is refused before any file.
+#[test]
+fn operate_takes_any_input_and_refuses_a_machine_of_no_real_boxes() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args(["operate", "hexapawn"])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let long = "x".repeat(5000);
+    let typed =
+        format!("\u{1b}]0;t\u{7}\u{202e}\n{long}\naudit 99999999999999999999\n\u{ff}\nquit\n");
+    input.write_all(typed.as_bytes()).unwrap();
+    input.write_all(&[0xff, 0xfe, b'\n']).unwrap();
+    drop(input);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("a line of more than 1024 bytes"), "{said}");
+    assert!(said.contains("is not a box number (1 to 24)"), "{said}");
+    assert!(
+        said.contains("0 games in the record hexapawn-real.txt"),
+        "{said}"
+    );
+    let e = crate::common::refused(&["operate", "arimaa", "--size", "4"]);
+    assert!(e.contains("17,981 boxes"), "{e}");
+}

@@ -148,8 +148,8 @@ pub(super) fn run(cli: Cli) -> Result<()> {
 
 /// `operate`: the session's record continued where it is there (its settings with it).
 fn operate_command(a: crate::cli::OperateArgs) -> Result<()> {
-    let name = crate::games::GameKind::parse(&a.learn.game.game, None).map(|k| k.name());
-    let path = operate::record_path(&a, name.unwrap_or("game"));
+    let stem = with_game!(learn_kind(&a.learn)?, |g| operate::record_stem(&g));
+    let path = operate::record_path(&a, &stem);
     let (learn, rec) = match path.exists() {
         true => {
             let (learn, rec) = record::with_header(&a.learn, &path, a.first_box.as_deref())?;

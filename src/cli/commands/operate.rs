@@ -18,6 +18,9 @@ use crate::view::operate::{audit_line, inventory_lines, turn_lines};
 /// The longest line read: more is not a colour, a move or a command.
 const MAX_LINE: u64 = 1024;
 
+/// What [`read_line`] gives for a line too long (a NUL no keyboard types).
+const TOO_LONG: &str = "\0too long";
+
 /// What a session ends with.
 #[derive(serde::Serialize)]
 pub(super) struct OperateReport {
@@ -47,9 +50,22 @@ impl std::fmt::Display for OperateReport {
     }
 }
 
-/// The session's record file: `--record`, or `<game>-real.txt`.
-pub(super) fn record_path(a: &OperateArgs, game: &str) -> PathBuf {
-    (a.record.clone()).unwrap_or_else(|| PathBuf::from(format!("{game}-real.txt")))
+/// The session's record file: `--record`, or `<stem>-real.txt`.
+pub(super) fn record_path(a: &OperateArgs, stem: &str) -> PathBuf {
+    (a.record.clone()).unwrap_or_else(|| PathBuf::from(format!("{stem}-real.txt")))
+}
+
+/// The default record's name before `-real.txt`: the game's, and its size where it is not the
+/// game's own (`hexapawn`, `hexapawn-4x4`).
+pub(super) fn record_stem<G: FullGame>(game: &G) -> String {
+    let typed = crate::games::GameKind::parse(game.name(), game.size_key().as_deref());
+    let plain = crate::games::GameKind::parse(game.name(), None);
+    match (typed, plain) {
+        (Ok(t), Ok(p)) if t != p => {
+            format!("{}-{}", game.name(), game.size_key().unwrap_or_default())
+        }
+        _ => game.name().to_string(),
+    }
 }
 
 pub(super) fn operate<G: FullGame>(
@@ -58,7 +74,7 @@ pub(super) fn operate<G: FullGame>(
     rec: Option<&RecordFile>,
     out: Out,
 ) -> Result<OperateReport> {
-    let path = record_path(a, game.name());
+    let path = record_path(a, &record_stem(&game));
     if let Some(save) = &a.save {
         store::check_distinct(&[("--record", &path), ("--save", save)])?;
         // A session continued saves over its own copy; a new one over nothing it did not read.
@@ -76,6 +92,20 @@ pub(super) fn operate<G: FullGame>(
         false => FirstBox::Resign,
     };
     let s = Setup::new(game, &a.learn)?;
+    // Real boxes: every one made and labelled before the first game.
+    let boxes = &s.machine().boxes;
+    if boxes.is_lazy() || crate::labels::too_many(boxes.len()).is_some() {
+        bail!(
+            "operate is for a machine of real matchboxes, every box labelled (at most {}): {} {} has {}",
+            crate::text::group(crate::labels::MAX_LABELS as u64),
+            s.game().name(),
+            s.game().variant(),
+            match boxes.is_lazy() {
+                true => "boxes made as its positions come up".to_string(),
+                false => format!("{} boxes", crate::text::group(boxes.len() as u64)),
+            }
+        );
+    }
     let header = header(&s, rule);
     let mut op = Operator::new(s.bout, a.bead_colours.into(), rule);
     if let Some(rec) = rec {
@@ -92,6 +122,14 @@ pub(super) fn operate<G: FullGame>(
     lines(&mut say, &turn_lines(&op))?;
     let mut input = std::io::stdin().lock();
     while let Some(line) = read_line(&mut input)? {
+        if line == TOO_LONG {
+            let asked = turn_lines(&op).pop().unwrap_or_default();
+            let said = format!(
+                "  ✗ a line of more than {MAX_LINE} bytes: not a colour, a move or a command"
+            );
+            lines(&mut say, &[said, asked])?;
+            continue;
+        }
         // What a command answers, or the step now; after a mistake, the mistake and what is
         // asked again.
         match command(&mut op, line.trim()) {
@@ -242,9 +280,10 @@ fn command<G: FullGame>(
         (Some("help" | "?"), None) => return Ok(Some(help())),
         (Some("beads" | "inventory"), None) => return Ok(Some(inventory_lines(op))),
         (Some("audit"), Some(n)) => {
-            let number = n
-                .parse()
-                .map_err(|_| OperatorError::NoSuchBox(0, op.machine().boxes.len()))?;
+            let len = op.machine().boxes.len();
+            let number = (n.parse()).map_err(|_| {
+                OperatorError::Move(format!("`{n}` is not a box number (1 to {len})"))
+            })?;
             return Ok(Some(vec![audit_line(number, &op.audit(number)?)]));
         }
         (Some("resign" | "empty"), None) => op.resign()?,
@@ -293,7 +332,7 @@ fn read_line(input: &mut impl BufRead) -> Result<Option<String>> {
         {
             rest.clear();
         }
-        return Ok(Some("(a line too long)".into()));
+        return Ok(Some(TOO_LONG.into()));
     }
     Ok(Some(String::from_utf8_lossy(&buf).into_owned()))
 }
