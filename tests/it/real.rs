@@ -603,3 +603,18 @@ fn operate_takes_any_input_and_refuses_a_machine_of_no_real_boxes() {
     let e = crate::common::refused(&["operate", "arimaa", "--size", "4"]);
     assert!(e.contains("17,981 boxes"), "{e}");
 }
+
+/// A record's header as other records write it: `Side`, `Initial beads`, `First box` are the
+/// settings `machine`, `beads` and `first_box`; a setting given twice is refused naming both lines.
+#[test]
+fn a_records_header_takes_the_names_other_records_give() {
+    let r = real::parse("Side: x\nInitial beads: 8,4,2,1\nFirst box: revive\n\nb2 a1\n").unwrap();
+    let keys: Vec<&str> = r.settings.iter().map(|s| s.key.as_str()).collect();
+    assert_eq!(keys, ["machine", "beads", "first_box"]);
+    assert_eq!(r.games[0].line, 5);
+    let e = real::parse("machine: x\nside: o\n").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 2: `machine` again (it is given at line 1)"
+    );
+}

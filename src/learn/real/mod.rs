@@ -97,7 +97,14 @@ pub fn parse(text: &str) -> Result<Record, RecordError> {
             continue;
         }
         if let Some((key, value)) = body.split_once(':') {
-            let key = key.trim().to_ascii_lowercase().replace('-', "_");
+            let key = key.trim().to_ascii_lowercase().replace(['-', ' '], "_");
+            // The names other records give the same settings.
+            let key = match key.as_str() {
+                "side" | "learner" => "machine".to_string(),
+                "initial_beads" | "bead" => "beads".to_string(),
+                "first_box_rule" => "first_box".to_string(),
+                _ => key,
+            };
             if !record.games.is_empty() {
                 return Err(bad(
                     line,
