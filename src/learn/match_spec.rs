@@ -14,6 +14,7 @@ use crate::players::Opponent;
 use crate::solve::TieBreak;
 
 /// Where a machine comes from: made fresh from settings, or as a file held it.
+#[derive(Clone)]
 pub enum Source<G: Game> {
     Fresh(MachineSpec),
     Loaded(Machine<G>),
@@ -48,6 +49,7 @@ impl<G: Game> PartialEq for Source<G> {
 }
 
 /// Whom the learner plays.
+#[derive(Clone)]
 pub enum Rival<G: Game> {
     /// The perfect player, the random player, a tree search or a person.
     Player(Opponent),
@@ -78,6 +80,7 @@ impl<G: Game> Rival<G> {
 }
 
 /// A match, not yet built: see the module documentation.
+#[derive(Clone)]
 pub struct MatchSpec<G: Game> {
     pub learner: Source<G>,
     pub opponent: Rival<G>,

@@ -182,3 +182,89 @@ fn run_err(args: &[&str]) -> String {
     assert!(!out.status.success(), "{args:?} succeeded");
     String::from_utf8_lossy(&out.stderr).to_string()
 }
+
+/// A log cut anywhere — after any event, or inside its last line — is read by `class --replay` up
+/// to the last whole step: never refused for the cut, the games finished before it all there.
+#[test]
+fn a_log_cut_anywhere_replays_up_to_its_last_whole_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = TicTacToe;
+    let (_, log) = class(&game, 3, 2, 2);
+    let start = machine(&game, 3);
+    let began = serde_json::json!({ "began": matchbox::store::to_yaml(&game, &start, None) });
+    let lines: Vec<String> = log
+        .iter()
+        .map(|e| serde_json::to_string(e).unwrap())
+        .collect();
+    let path = dir.path().join("m.yaml.log");
+    let mut failures = Vec::new();
+    for k in 0..=lines.len() {
+        for half in [false, true] {
+            let mut text = format!("{began}\n");
+            for l in &lines[..k] {
+                text += &format!("{l}\n");
+            }
+            if half && k < lines.len() {
+                text += &lines[k][..lines[k].len() / 2];
+            }
+            std::fs::write(&path, &text).unwrap();
+            let out = crate::common::run(&[
+                "class",
+                "tictactoe",
+                "--json",
+                "--replay",
+                path.to_str().unwrap(),
+            ]);
+            if !out.status.success() {
+                failures.push(format!(
+                    "cut after {k}{}: {}",
+                    if half { " and a half" } else { "" },
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+                continue;
+            }
+            let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let ended = log[..k]
+                .iter()
+                .filter(|e| matches!(e, Event::Ended { .. }))
+                .count();
+            let games = report["games"].as_u64().unwrap() as usize;
+            assert!(
+                games <= ended && games + 1 >= ended,
+                "cut after {k}: {games} of {ended}"
+            );
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} cuts refused, the first: {}",
+        failures.len(),
+        failures[0]
+    );
+    // `--resume` on a log cut inside a step goes on from its whole steps: the cut events are cut
+    // off the file, and the log it goes on writing replays whole.
+    let k = (1..lines.len())
+        .find(|&k| matches!(log[k], Event::Ended { .. }))
+        .unwrap();
+    let mut text = format!("{began}\n");
+    for l in &lines[..k] {
+        text += &format!("{l}\n");
+    }
+    std::fs::write(&path, &text).unwrap();
+    let save = dir.path().join("m.yaml");
+    let (mut child, _, _) = crate::common::class_server::start_class(&save, &["--resume"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    assert!(child.wait().unwrap().success());
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(after.len() < text.len() && after.ends_with('\n'), "{after}");
+    let replay = crate::common::run(&["class", "tictactoe", "--replay", path.to_str().unwrap()]);
+    assert!(
+        replay.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    assert!(replay.stderr.is_empty(), "no cut step left");
+}

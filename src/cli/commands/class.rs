@@ -288,15 +288,19 @@ fn resume<G: FullGame>(game: &G, log: &Path) -> Result<(Lesson<G>, std::fs::File
     let name = log.display();
     let (lesson, events) = read_log(game, log)?;
     let mut f = std::fs::OpenOptions::new().append(true).open(log)?;
-    // A last line cut short by a crash is cut off (a whole last event missing only its newline
-    // gets it), so the next event starts a line of its own.
+    // What a crash cut short — a last line, a step's events — is cut off: the log goes on from
+    // its first line and the whole steps read (a whole last event missing only its newline gets
+    // it), so the next event starts a line of its own.
     let text = std::fs::read(log)?;
-    if !text.is_empty() && !text.ends_with(b"\n") {
-        let start = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        match serde_json::from_slice::<Event>(&text[start..]) {
-            Ok(_) => f.write_all(b"\n")?,
-            Err(_) => f.set_len(start as u64)?,
-        }
+    let keep = 1 + events.len();
+    let ends: Vec<usize> = (text.iter().enumerate())
+        .filter(|&(_, &b)| b == b'\n')
+        .map(|(i, _)| i + 1)
+        .collect();
+    match ends.get(keep - 1) {
+        Some(&end) if end < text.len() => f.set_len(end as u64)?,
+        Some(_) => {}
+        None => f.write_all(b"\n")?,
     }
     // The pupils of then are gone until their pages come back (with their keys).
     eprintln!(

@@ -181,7 +181,15 @@ pub(super) fn read<G: FullGame>(
         }
     }
     let spec = began.spec(machine.clone(), &name.to_string())?;
-    let lesson =
-        Lesson::replay(spec, game.clone(), &events).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let (lesson, whole) = Lesson::replay_whole(spec, game.clone(), &events)
+        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    if whole < events.len() {
+        eprintln!(
+            "{name}: its last step (events {} to {}) was cut short by a crash: left out",
+            whole + 1,
+            events.len()
+        );
+        events.truncate(whole);
+    }
     Ok((machine, lesson, events))
 }

@@ -460,21 +460,65 @@ impl<G: GameDefaults> Lesson<G> {
         let mut lesson = spec
             .build(game)
             .map_err(|e| LessonError::Replay(e.to_string()))?;
+        match lesson.redo_all(log)? {
+            n if n == log.len() => Ok(lesson),
+            n => Err(LessonError::Replay(format!(
+                "at event {}: the log ends inside a step (its events {} to {} of more)",
+                n + 1,
+                n + 1,
+                log.len()
+            ))),
+        }
+    }
+
+    /// As [`Lesson::replay`], for a log a crash may have cut inside its last step (the events of
+    /// one step are written together, but a write can be cut): the lesson of its whole steps, and
+    /// how many events they are (the rest, a step cut short, is left out).
+    pub fn replay_whole(
+        spec: LessonSpec<G>,
+        game: G,
+        log: &[Event],
+    ) -> Result<(Lesson<G>, usize), LessonError> {
+        let again = (spec.clone(), game.clone());
+        let mut lesson = (spec.build(game)).map_err(|e| LessonError::Replay(e.to_string()))?;
+        let whole = lesson.redo_all(log)?;
+        if whole == log.len() {
+            return Ok((lesson, whole));
+        }
+        // The cut step was done again in full: the lesson again, without it.
+        Ok((Lesson::replay(again.0, again.1, &log[..whole])?, whole))
+    }
+
+    /// Does again every step of `log`, each checked against the events it logged; the events of
+    /// the whole steps, where the log ends inside the last (its events so far the first of what
+    /// doing it again makes).
+    fn redo_all(&mut self, log: &[Event]) -> Result<usize, LessonError> {
         let mut i = 0;
         while i < log.len() {
-            let made = lesson.redo(&log[i..])?;
-            let want = log.get(i..i + made.len());
-            if want != Some(&made[..]) {
+            let made = self.redo(&log[i..])?;
+            let have = &log[i..log.len().min(i + made.len())];
+            if have.len() < made.len() && made.starts_with(have) {
+                return Ok(i);
+            }
+            if have != &made[..] {
+                let at = (0..made.len())
+                    .find(|&k| have.get(k) != made.get(k))
+                    .unwrap_or(0);
+                let json = |e: Option<&Event>| {
+                    e.map_or("nothing".into(), |e| {
+                        serde_json::to_string(e).unwrap_or_default()
+                    })
+                };
                 return Err(LessonError::Replay(format!(
                     "at event {}: the log has {}, the replay {}",
-                    i + 1,
-                    log.get(i).map_or("nothing".into(), Event::words),
-                    made.first().map_or("nothing".into(), Event::words),
+                    i + at + 1,
+                    json(have.get(at)),
+                    json(made.get(at)),
                 )));
             }
             i += made.len();
         }
-        Ok(lesson)
+        Ok(i)
     }
 
     /// Does again what the first of the logged events `rest` asked for; the events that makes.

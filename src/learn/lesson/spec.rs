@@ -10,6 +10,7 @@ use crate::solve::TieBreak;
 
 /// A lesson, not yet built: the match the class's machine plays (its opponent: the one the
 /// class's game plays while the pupils hold the boxes).
+#[derive(Clone)]
 pub struct LessonSpec<G: GameDefaults> {
     pub spec: MatchSpec<G>,
 }
