@@ -32,7 +32,7 @@ pub fn turn_lines<G: BoardView>(op: &Operator<G>) -> Vec<String> {
         Turn::Machine(open) => {
             let m = op.machine();
             out.push(format!(
-                "the machine's move: open box {}; the board is its label's drawing {}",
+                "the machine's move: open box {}; the board is its label {}",
                 open.box_number,
                 game.turn_words(open.sym)
             ));

@@ -484,7 +484,7 @@ fn an_operators_session_in_the_terminal_keeps_the_record_and_the_copy_in_step() 
     }
 }
 
-/// The words an operator reads — "the board is its label's drawing turned 90° clockwise" — are
+/// The words an operator reads — "the board is its label turned 90° clockwise" — are
 /// right: the label's drawing moved as they say (by a rotation written here, cell by cell) is the
 /// board, for every box of MENACE seen in every image.
 #[test]
@@ -516,21 +516,21 @@ fn the_turn_an_operator_is_told_takes_the_label_to_the_board() {
             let open = open_box(&game, &m, BeadColours::ByArrow, &real, Sym::IDENTITY);
             let words = game.turn_words(open.sym);
             let mut g = grid(&game.format_position(&m.boxes.position(open.box_number - 1)));
-            let (mirror, turn) = match words.split_once(", then ") {
-                Some((_, t)) => (true, t),
-                None if words == "mirrored left to right" => (true, ""),
-                None => (false, words.as_str()),
+            // Each word as a mirror left to right (or none), then quarter turns clockwise.
+            let (mirror, quarters) = match words.as_str() {
+                "as drawn" => (false, 0),
+                "turned 90° clockwise" => (false, 1),
+                "turned 180°" => (false, 2),
+                "turned 90° anticlockwise" => (false, 3),
+                "mirrored left to right" => (true, 0),
+                "mirrored across the a1–c3 diagonal" => (true, 1),
+                "mirrored top to bottom" => (true, 2),
+                "mirrored across the a3–c1 diagonal" => (true, 3),
+                other => panic!("{other}"),
             };
             if mirror {
                 g = mirrored(&g);
             }
-            let quarters = match turn {
-                "" | "as drawn" => 0,
-                "turned 90° clockwise" => 1,
-                "turned 180°" => 2,
-                "turned 90° anticlockwise" => 3,
-                other => panic!("{other}"),
-            };
             for _ in 0..quarters {
                 g = clockwise(&g);
             }

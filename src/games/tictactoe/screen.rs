@@ -128,19 +128,19 @@ impl BoardView for TicTacToe {
     fn turn_words(&self, sym: crate::game::Sym) -> String {
         // The symmetry back from the drawing to the board: mirrored left to right first (4 to
         // 7), then turned a quarter anticlockwise `k % 4` times (a1 to c1, as the rules' PERM).
+        // A mirror then a turn is a mirror about another line: said as that one.
         let k = crate::game::Game::inverse(self, sym).index();
-        let turn = [
-            "",
+        let words = [
+            "as drawn",
             "turned 90° anticlockwise",
             "turned 180°",
             "turned 90° clockwise",
-        ][k % 4];
-        match (k >= 4, turn) {
-            (false, "") => "as drawn".into(),
-            (false, t) => t.into(),
-            (true, "") => "mirrored left to right".into(),
-            (true, t) => format!("mirrored left to right, then {t}"),
-        }
+            "mirrored left to right",
+            "mirrored across the a3–c1 diagonal",
+            "mirrored top to bottom",
+            "mirrored across the a1–c3 diagonal",
+        ];
+        words[k % 8].into()
     }
 
     fn legend(&self) -> &'static str {
