@@ -13,6 +13,7 @@
 //! 5. `front` (what every front end shares: the page's address as a match), `cli` (the command
 //!    line: clap stays here) and `tui` (the terminal).
 
+pub mod cartpole;
 pub mod chart;
 #[cfg(feature = "class")]
 pub mod class;

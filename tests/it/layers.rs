@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 /// The floors, from the bottom.
 const FLOORS: &[&[&str]] = &[
     &["rng", "palette", "text", "words", "par"],
-    &["game", "solve", "players", "learn"],
+    &["game", "solve", "players", "learn", "cartpole"],
     &["store", "chart", "labels", "view", "film"],
     &["games"],
     &["front", "class", "cli", "tui", "main"],

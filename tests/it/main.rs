@@ -6,6 +6,7 @@ mod common;
 mod address;
 mod arimaa;
 mod bout;
+mod cartpole;
 mod charts;
 mod class;
 mod class_files;

@@ -1,0 +1,200 @@
+//! The cart-pole of BOXES against independent figures: Gymnasium's CartPole-v1 equations, step
+//! for step (a table computed outside the program, in Python, from CartPole-v1's `step`); the box
+//! index of Sutton's `pole.c`; the published failures of simple pushing.
+
+use matchbox::cartpole::{Physics, Push, State, box_of};
+
+/// CartPole-v1 from rest under the pushes "R R L R L L R L R R L L L R R L R L R L": the state
+/// (x, ẋ, θ, θ̇) after each, as Python computes it with Gymnasium's equations (Euler, τ 0.02).
+const GYM: [[f64; 4]; 20] = [
+    [0.0, 0.1951219512195122, 0.0, -0.2926829268292683],
+    [
+        0.0039024390243902443,
+        0.3902439024390244,
+        -0.005853658536585366,
+        -0.5853658536585366,
+    ],
+    [
+        0.011707317073170733,
+        0.19520443149030264,
+        -0.0175609756097561,
+        -0.2945326253197778,
+    ],
+    [
+        0.015611405702976786,
+        0.390572286835437,
+        -0.023451628116151656,
+        -0.5927018841613294,
+    ],
+    [
+        0.023422851439685526,
+        0.19578634341052323,
+        -0.035305665799378244,
+        -0.3074974581415999,
+    ],
+    [
+        0.02733857830789599,
+        0.0011847918022427073,
+        -0.041455614962210244,
+        -0.026154747983545223,
+    ],
+    [
+        0.027362274143940844,
+        0.1968759747639263,
+        -0.04197870992188115,
+        -0.33162378722009683,
+    ],
+    [
+        0.03129979363921937,
+        0.002375914556961678,
+        -0.048611185666283085,
+        -0.052468838171954246,
+    ],
+    [
+        0.031347311930358605,
+        0.19815996748917988,
+        -0.04966056242972217,
+        -0.3600840612443404,
+    ],
+    [
+        0.035310511280142204,
+        0.3939513722626742,
+        -0.05686224365460898,
+        -0.6680033064352995,
+    ],
+    [
+        0.04318953872539569,
+        0.19966432649231627,
+        -0.07022230978331497,
+        -0.3937522464935515,
+    ],
+    [
+        0.04718282525524201,
+        0.00560545023606096,
+        -0.07809735471318599,
+        -0.12400973623940065,
+    ],
+    [
+        0.047294934259963235,
+        -0.18831582189437449,
+        -0.080577549437974,
+        0.1430482605534968,
+    ],
+    [
+        0.043528617822075746,
+        0.007862128477494679,
+        -0.07771658422690407,
+        -0.17392805479760526,
+    ],
+    [
+        0.04368586039162564,
+        0.20400536594908159,
+        -0.08119514532285618,
+        -0.49008053096498044,
+    ],
+    [
+        0.047765967710607274,
+        0.010117080199242456,
+        -0.0909967559421558,
+        -0.22405140630686943,
+    ],
+    [
+        0.047968309314592124,
+        0.20641381042856263,
+        -0.09547778406829319,
+        -0.5439944201177951,
+    ],
+    [
+        0.052096585523163375,
+        0.012754103942450162,
+        -0.10635767247064909,
+        -0.2828557468398609,
+    ],
+    [
+        0.052351667602012375,
+        0.20921961363805902,
+        -0.1120147874074463,
+        -0.607099011845232,
+    ],
+    [
+        0.05653605987477356,
+        0.015827331531429567,
+        -0.12415676764435095,
+        -0.3516921235716022,
+    ],
+];
+
+fn pushes(text: &str) -> Vec<Push> {
+    text.split_whitespace()
+        .map(|w| Push::parse(w).unwrap())
+        .collect()
+}
+
+#[test]
+fn the_physics_is_cartpole_v1_step_for_step() {
+    let (states, failed) = Physics::POLE_C.run(&pushes("R R L R L L R L R R L L L R R L R L R L"));
+    assert_eq!(failed, None);
+    assert_eq!(states.len(), GYM.len());
+    for (i, (s, want)) in states.iter().zip(GYM).enumerate() {
+        let got = [s.x, s.x_dot, s.theta, s.theta_dot];
+        for (g, w) in got.iter().zip(want) {
+            assert!(
+                (g - w).abs() < 1e-12,
+                "step {}: {got:?} against {want:?}",
+                i + 1
+            );
+        }
+    }
+    // The 1983 paper's friction changes the motion, a little.
+    let (with, _) = Physics::BARTO_1983.run(&pushes("R R L R L L R L R R"));
+    assert!((with[9].x_dot - GYM[9][1]).abs() > 1e-6 && (with[9].x_dot - GYM[9][1]).abs() < 1e-2);
+}
+
+#[test]
+fn pushing_right_always_fails_at_step_9_and_alternating_at_33() {
+    let right = vec![Push::Right; 100];
+    assert_eq!(Physics::POLE_C.run(&right).1, Some(9));
+    let alternating: Vec<Push> = (0..100)
+        .map(|i| if i % 2 == 0 { Push::Right } else { Push::Left })
+        .collect();
+    assert_eq!(Physics::POLE_C.run(&alternating).1, Some(33));
+    // The run stops at the failure: the states up to it.
+    assert_eq!(Physics::POLE_C.run(&right).0.len(), 9);
+}
+
+#[test]
+fn boxes_are_pole_c_s_get_box() {
+    let at = |x, x_dot, theta, theta_dot| State {
+        x,
+        x_dot,
+        theta,
+        theta_dot,
+    };
+    // At rest: box 85, counting from 0 as `get_box`.
+    assert_eq!(box_of(&State::default()), Some(85));
+    // Each variable's bands, from `get_box`'s arithmetic: x (0, 1, 2), ẋ (+0, 3, 6), θ (+0, 9, 18,
+    // 27, 36, 45), θ̇ (+0, 54, 108).
+    assert_eq!(box_of(&at(-1.0, -1.0, -0.2, -1.0)), Some(0));
+    assert_eq!(box_of(&at(1.0, 1.0, 0.2, 1.0)), Some(2 + 6 + 45 + 108));
+    assert_eq!(
+        box_of(&at(0.8, 0.5, 0.1047192, 0.87266)),
+        Some(161),
+        "each cut belongs above"
+    );
+    assert_eq!(box_of(&at(0.0, 0.0, -0.01, 0.0)), Some(1 + 3 + 18 + 54));
+    assert_eq!(box_of(&at(0.0, 0.0, -0.02, 0.0)), Some(1 + 3 + 9 + 54));
+    // Every box is met by some state, and a failed state has none.
+    let mut seen = [false; 162];
+    for x in [-1.0, 0.0, 1.0] {
+        for x_dot in [-1.0, 0.0, 1.0] {
+            for theta in [-0.15, -0.05, -0.01, 0.01, 0.05, 0.15] {
+                for theta_dot in [-1.0, 0.0, 1.0] {
+                    seen[box_of(&at(x, x_dot, theta, theta_dot)).unwrap()] = true;
+                }
+            }
+        }
+    }
+    assert!(seen.iter().all(|&s| s));
+    assert_eq!(box_of(&at(2.5, 0.0, 0.0, 0.0)), None);
+    assert_eq!(box_of(&at(0.0, 0.0, -0.21, 0.0)), None);
+}
