@@ -1,0 +1,157 @@
+//! BOXES (Michie and Chambers 1968): each of the cart-pole's boxes learns, from how long the pole
+//! stayed up after it was used, whether to push left or right. A box keeps, for each push, its
+//! life (the steps the trial lasted after each time the box chose that push, summed) and its
+//! usage (how many times it chose it), both aged by `dk` after every trial; the whole machine
+//! keeps its merit (the trials' lengths, aged the same way, over their count). A box's value of a
+//! push is `(life + k · target) / (usage + k)`, where `target = c0 + c1 · merit`: a push little
+//! tried is judged near the target, one tried often by its own record. Each box pushes the way
+//! of the higher value (a tie, and a box never used, at random).
+//!
+//! The constants: `dk` 0.99, `k` 20, `c0` 0, `c1` 1, as the public implementations of BOXES
+//! (Sammut's account of Michie and Chambers' algorithm) use them; the 1968 paper's own values are
+//! yet to be checked against it.
+
+use super::{Physics, Push, State, box_of};
+use crate::rng::{Rng, rng_from_seed, uniform_below};
+
+/// BOXES' constants.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// The ageing of every record after a trial.
+    pub dk: f64,
+    /// The weight of the target in a box's value.
+    pub k: f64,
+    pub c0: f64,
+    pub c1: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            dk: 0.99,
+            k: 20.0,
+            c0: 0.0,
+            c1: 1.0,
+        }
+    }
+}
+
+/// One box's record of each push: life and usage.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Record {
+    pub left_life: f64,
+    pub left_usage: f64,
+    pub right_life: f64,
+    pub right_usage: f64,
+}
+
+/// The BOXES machine: a record and a push for each of `pole.c`'s 162 boxes.
+#[derive(Clone, Debug)]
+pub struct Machine {
+    pub settings: Settings,
+    pub records: Vec<Record>,
+    pub pushes: Vec<Push>,
+    pub global_life: f64,
+    pub global_usage: f64,
+    pub trials: u64,
+    rng: Rng,
+}
+
+/// The boxes of `pole.c`'s partition.
+pub const BOXES: usize = 162;
+
+impl Machine {
+    /// A fresh machine: every box's push drawn at random from `seed`.
+    pub fn new(settings: Settings, seed: u64) -> Machine {
+        let mut rng = rng_from_seed(seed);
+        let pushes = (0..BOXES).map(|_| random_push(&mut rng)).collect();
+        Machine {
+            settings,
+            records: vec![Record::default(); BOXES],
+            pushes,
+            global_life: 0.0,
+            global_usage: 0.0,
+            trials: 0,
+            rng,
+        }
+    }
+
+    /// The machine's merit: its trials' lengths, aged, over their count (0 before any).
+    pub fn merit(&self) -> f64 {
+        match self.global_usage > 0.0 {
+            true => self.global_life / self.global_usage,
+            false => 0.0,
+        }
+    }
+
+    /// One trial from rest, until the pole falls or `limit` steps: its length in steps. The
+    /// boxes then learn from it.
+    pub fn trial(&mut self, physics: &Physics, limit: usize) -> usize {
+        let mut s = State::default();
+        // Each box's entries this trial: (the step it was entered at, the push it chose).
+        let mut entries: Vec<(usize, usize, Push)> = Vec::new();
+        let mut last = None;
+        let mut steps = 0;
+        while steps < limit {
+            let Some(b) = box_of(&s) else { break };
+            let push = self.pushes[b];
+            if last != Some(b) {
+                entries.push((b, steps, push));
+                last = Some(b);
+            }
+            s = physics.step(s, push);
+            steps += 1;
+            if physics.failed(&s) {
+                break;
+            }
+        }
+        self.learn(&entries, steps);
+        steps
+    }
+
+    /// Ages every record and adds the trial's, then sets each box's push by its values.
+    fn learn(&mut self, entries: &[(usize, usize, Push)], length: usize) {
+        let Settings { dk, k, c0, c1 } = self.settings;
+        for r in &mut self.records {
+            *r = Record {
+                left_life: r.left_life * dk,
+                left_usage: r.left_usage * dk,
+                right_life: r.right_life * dk,
+                right_usage: r.right_usage * dk,
+            };
+        }
+        for &(b, at, push) in entries {
+            let r = &mut self.records[b];
+            let life = (length - at) as f64;
+            match push {
+                Push::Left => {
+                    (r.left_life, r.left_usage) = (r.left_life + life, r.left_usage + 1.0)
+                }
+                Push::Right => {
+                    (r.right_life, r.right_usage) = (r.right_life + life, r.right_usage + 1.0)
+                }
+            }
+        }
+        self.global_life = self.global_life * dk + length as f64;
+        self.global_usage = self.global_usage * dk + 1.0;
+        self.trials += 1;
+        let target = c0 + c1 * self.merit();
+        for b in 0..BOXES {
+            let r = self.records[b];
+            let left = (r.left_life + k * target) / (r.left_usage + k);
+            let right = (r.right_life + k * target) / (r.right_usage + k);
+            self.pushes[b] = match left.partial_cmp(&right) {
+                Some(std::cmp::Ordering::Greater) => Push::Left,
+                Some(std::cmp::Ordering::Less) => Push::Right,
+                _ => random_push(&mut self.rng),
+            };
+        }
+    }
+}
+
+fn random_push(rng: &mut Rng) -> Push {
+    match uniform_below(rng, 2) {
+        0 => Push::Left,
+        _ => Push::Right,
+    }
+}
