@@ -328,6 +328,13 @@ pub struct GameArgs {
 
 /// A game name the registry knows (any case), lower-cased.
 fn parse_game_name(s: &str) -> Result<String, String> {
+    // The cart-pole of BOXES is no board game: `replay` and `playout` take it by name.
+    if matches!(
+        s.trim().to_ascii_lowercase().as_str(),
+        "cartpole" | "cart-pole"
+    ) {
+        return Ok("cartpole".into());
+    }
     match crate::games::entry(s) {
         Some((_, typed)) => Ok(typed),
         None => Err(format!(

@@ -224,3 +224,38 @@ fn boxes_learns_to_balance_the_pole() {
         "the median of the last trials' mean: {late:?}"
     );
 }
+
+/// `replay cartpole` plays a record of pushes from rest and says every step's state and box and
+/// where it failed; `playout cartpole` gives random pushes' mean life with its interval; a push
+/// that is neither L nor R is refused naming it, and the other commands refuse the cart-pole.
+#[test]
+fn replay_and_playout_take_the_cart_pole() {
+    let report = crate::common::json(&[
+        "replay",
+        "cartpole",
+        "--moves",
+        "R R R R R R R R R R",
+        "--json",
+    ]);
+    assert_eq!(report["failed_at"], 9, "{report}");
+    assert_eq!(report["steps"][0]["box"], 85);
+    assert_eq!(report["steps"][8]["box"], serde_json::Value::Null);
+    assert_eq!(report["steps"].as_array().unwrap().len(), 9);
+    let e = crate::common::refused(&["replay", "cartpole", "--moves", "R up"]);
+    assert!(e.contains("push 2 `up`: L or R"), "{e}");
+    let p = crate::common::json(&[
+        "playout", "cartpole", "--games", "20000", "--seed", "3", "--json",
+    ]);
+    let mean = p["mean_steps"].as_f64().unwrap();
+    assert!(
+        (20.0..25.0).contains(&mean),
+        "random pushes' mean life {mean}"
+    );
+    let (lo, hi) = (
+        p["interval"][0].as_f64().unwrap(),
+        p["interval"][1].as_f64().unwrap(),
+    );
+    assert!(lo < mean && mean < hi && hi - lo < 1.0, "{p}");
+    let e = crate::common::refused(&["train", "cartpole"]);
+    assert!(e.contains("unknown game `cartpole`"), "{e}");
+}

@@ -2,6 +2,7 @@
 
 mod arimaa;
 mod boxes;
+mod cartpole;
 mod count;
 mod experiment;
 mod film;
@@ -120,6 +121,9 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         Command::Replay(a) if arimaa::is_arimaa(&a.game) => {
             Out::new(a.json).report(&arimaa::replay(&a)?)
         }
+        Command::Replay(a) if cartpole::is_cartpole(&a.game) => {
+            Out::new(a.json).report(&cartpole::replay(&a)?)
+        }
         Command::Replay(a) if a.record.is_some() => record::replay_command(&a),
         Command::Replay(a) => {
             if a.position.is_some() || a.side.is_some() || a.turn.is_some() {
@@ -139,6 +143,9 @@ pub(super) fn run(cli: Cli) -> Result<()> {
                 None => learn_kind(&a.watch.learn)?,
             };
             Out::new(a.json).report(&with_game!(kind, |g| film(g, &a))?)
+        }
+        Command::Playout(a) if cartpole::is_cartpole(&a.game) => {
+            Out::new(a.json).report(&cartpole::playout(&a)?)
         }
         Command::Playout(a) => {
             Out::new(a.json).report(&with_game!(game_kind(&a.game, None)?, |g| playout(g, &a))?)
