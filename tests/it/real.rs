@@ -618,3 +618,53 @@ fn a_records_header_takes_the_names_other_records_give() {
         "line 2: `machine` again (it is given at line 1)"
     );
 }
+
+/// A session from a trained machine names it in its record (`start`, its digest): continued, or
+/// learned by `train --record`, without that machine it is refused, naming the line and `--boxes`.
+#[test]
+fn a_record_begun_from_a_trained_machine_needs_it_again() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let trained = dir.path().join("t.yaml");
+    let t = trained.to_str().unwrap();
+    crate::common::stdout(&[
+        "train", "hexapawn", "--games", "30", "--seed", "2", "--save", t,
+    ]);
+    let session = |extra: &[&str]| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+            .args(["operate", "hexapawn"])
+            .args(extra)
+            .current_dir(dir.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
+        child.wait_with_output().unwrap()
+    };
+    assert!(session(&["--boxes", t]).status.success());
+    let record = dir.path().join("hexapawn-real.txt");
+    assert!(
+        std::fs::read_to_string(&record)
+            .unwrap()
+            .contains("start: ")
+    );
+    let again = session(&[]);
+    let e = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        !again.status.success() && e.contains("give the --boxes they began from"),
+        "{e}"
+    );
+    assert!(
+        session(&["--boxes", t]).status.success(),
+        "with the machine it began from"
+    );
+    let r = record.to_str().unwrap();
+    let e = crate::common::refused(&["train", "hexapawn", "--record", r]);
+    assert!(
+        e.contains("hexapawn-real.txt: line") && e.contains("--boxes"),
+        "{e}"
+    );
+    crate::common::stdout(&["train", "hexapawn", "--record", r, "--boxes", t]);
+}

@@ -106,6 +106,9 @@ pub(super) fn operate<G: FullGame>(
             }
         );
     }
+    if let Some(rec) = rec {
+        super::record::check_start(rec, s.machine())?;
+    }
     let header = header(&s, rule);
     let mut op = Operator::new(s.bout, a.bead_colours.into(), rule);
     if let Some(rec) = rec {
@@ -177,7 +180,8 @@ fn header<G: FullGame>(s: &Setup<G>, rule: FirstBox) -> String {
         FirstBox::Revive => "revive",
         FirstBox::Resign => "resign",
     };
-    out.push_str(&format!("first_box: {rule}\n\n"));
+    out.push_str(&format!("first_box: {rule}\n"));
+    out.push_str(&format!("start: {}\n\n", m.digest()));
     out
 }
 

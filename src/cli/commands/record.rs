@@ -35,7 +35,21 @@ pub(super) fn with_header(
     let record = read(path)?;
     let name = path.display().to_string();
     let mut l = a.clone();
-    for s in &record.settings {
+    // With --boxes the machine's settings are its file's (the `start` digest checks it is the
+    // machine the games began from): the header's are not options then.
+    let loaded = a.machine.boxes.is_some();
+    let machine_key = |k: &str| {
+        [
+            "machine",
+            "symmetry",
+            "beads",
+            "reinforcement",
+            "preset",
+            "seed",
+        ]
+        .contains(&k)
+    };
+    for s in (record.settings.iter()).filter(|s| !(loaded && machine_key(&s.key))) {
         let at = |e: String| anyhow::anyhow!("{name}: line {}: {}: {e}", s.line, s.key);
         let v = s.value.as_str();
         match s.key.as_str() {
@@ -133,6 +147,27 @@ fn fill<T: PartialEq + std::fmt::Debug>(
             Ok(())
         }
     }
+}
+
+/// Refuses a copy `m` that is not the machine the record's games began from (its `start`
+/// digest, where the header gives one): a record of a trained machine learned onto a fresh one
+/// would be another machine.
+pub(super) fn check_start<G: FullGame>(
+    rec: &RecordFile,
+    m: &crate::learn::Machine<G>,
+) -> Result<()> {
+    if let Some(s) = rec.record.setting("start")
+        && s.value != m.digest()
+    {
+        bail!(
+            "{}: line {}: the games began from the machine of digest {}, and this one's is {}: give the --boxes they began from",
+            rec.name,
+            s.line,
+            s.value,
+            m.digest()
+        );
+    }
+    Ok(())
 }
 
 /// Learns the record's game `i` on `s`: its result and the bead indexes of the boxes it drew

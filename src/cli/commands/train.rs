@@ -162,6 +162,9 @@ pub(super) fn train<G: FullGame>(
         crate::cli::progress::search_forecast(&game, n, games as u64)?;
     }
     let mut s = Setup::new(game, &a.learn)?;
+    if let Some(rec) = rec {
+        super::record::check_start(rec, s.machine())?;
+    }
     if a.save_opponent.is_some() && s.rival().is_none() {
         bail!("--save-opponent needs --opponent matchbox");
     }
