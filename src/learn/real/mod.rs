@@ -40,10 +40,7 @@ pub const KEYS: &[(&str, &str)] = &[
         "revive (an emptied first box keeps one bead) or resign (as Michie's)",
     ),
     ("seed", "the seed of the copy's generator"),
-    (
-        "start",
-        "the digest of the machine the games began from (a trained one: give its --boxes)",
-    ),
+    ("start", "the digest of the machine the games began from"),
 ];
 
 /// A record that cannot be read or learned from: its line and why.
