@@ -571,27 +571,33 @@ fn replay_reads_a_record_game_by_game() {
     assert!(e.contains("r.txt: line 1: the game is not over"), "{e}");
 }
 
+/// `matchbox operate ARGS` in `dir` given `typed` at once: what it wrote and how it ended.
+fn operate_typed(dir: &std::path::Path, args: &[&str], typed: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .arg("operate")
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(typed).unwrap();
+    child.wait_with_output().unwrap()
+}
+
 /// Whatever is typed, the session goes on (a line of any bytes, one too long, a box number too
 /// big) until `quit`; a machine too big to build of real boxes is refused before any file.
 #[test]
 fn operate_takes_any_input_and_refuses_a_machine_of_no_real_boxes() {
-    use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
-        .args(["operate", "hexapawn"])
-        .current_dir(dir.path())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
     let long = "x".repeat(5000);
     let typed =
         format!("\u{1b}]0;t\u{7}\u{202e}\n{long}\naudit 99999999999999999999\n\u{ff}\nquit\n");
-    input.write_all(typed.as_bytes()).unwrap();
-    input.write_all(&[0xff, 0xfe, b'\n']).unwrap();
-    drop(input);
-    let out = child.wait_with_output().unwrap();
+    let mut bytes = typed.into_bytes();
+    bytes.extend([0xff, 0xfe, b'\n']);
+    let out = operate_typed(dir.path(), &["hexapawn"], &bytes);
     assert!(out.status.success());
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(said.contains("a line of more than 1024 bytes"), "{said}");
@@ -623,26 +629,14 @@ fn a_records_header_takes_the_names_other_records_give() {
 /// learned by `train --record`, without that machine it is refused, naming the line and `--boxes`.
 #[test]
 fn a_record_begun_from_a_trained_machine_needs_it_again() {
-    use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
     let trained = dir.path().join("t.yaml");
     let t = trained.to_str().unwrap();
     crate::common::stdout(&[
         "train", "hexapawn", "--games", "30", "--seed", "2", "--save", t,
     ]);
-    let session = |extra: &[&str]| {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
-            .args(["operate", "hexapawn"])
-            .args(extra)
-            .current_dir(dir.path())
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
-        child.wait_with_output().unwrap()
-    };
+    let session =
+        |extra: &[&str]| operate_typed(dir.path(), &[&["hexapawn"][..], extra].concat(), b"quit\n");
     assert!(session(&["--boxes", t]).status.success());
     let record = dir.path().join("hexapawn-real.txt");
     assert!(
