@@ -11,8 +11,9 @@
 //! (Sammut's account of Michie and Chambers' algorithm) use them; the 1968 paper's own values are
 //! yet to be checked against it.
 
-use super::{Physics, Push, State, box_of};
-use crate::rng::{Rng, rng_from_seed, uniform_below};
+use super::Push;
+use super::learner::{Learner, random_push};
+use crate::rng::{Rng, rng_from_seed};
 
 /// BOXES' constants.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,6 +55,8 @@ pub struct Machine {
     pub global_life: f64,
     pub global_usage: f64,
     pub trials: u64,
+    /// This trial's entries into boxes: (the box, the step it was entered at, its push).
+    entries: Vec<(usize, usize, Push)>,
     rng: Rng,
 }
 
@@ -72,6 +75,7 @@ impl Machine {
             global_life: 0.0,
             global_usage: 0.0,
             trials: 0,
+            entries: Vec::new(),
             rng,
         }
     }
@@ -82,31 +86,6 @@ impl Machine {
             true => self.global_life / self.global_usage,
             false => 0.0,
         }
-    }
-
-    /// One trial from rest, until the pole falls or `limit` steps: its length in steps. The
-    /// boxes then learn from it.
-    pub fn trial(&mut self, physics: &Physics, limit: usize) -> usize {
-        let mut s = State::default();
-        // Each box's entries this trial: (the step it was entered at, the push it chose).
-        let mut entries: Vec<(usize, usize, Push)> = Vec::new();
-        let mut last = None;
-        let mut steps = 0;
-        while steps < limit {
-            let Some(b) = box_of(&s) else { break };
-            let push = self.pushes[b];
-            if last != Some(b) {
-                entries.push((b, steps, push));
-                last = Some(b);
-            }
-            s = physics.step(s, push);
-            steps += 1;
-            if physics.failed(&s) {
-                break;
-            }
-        }
-        self.learn(&entries, steps);
-        steps
     }
 
     /// Ages every record and adds the trial's, then sets each box's push by its values.
@@ -149,9 +128,33 @@ impl Machine {
     }
 }
 
-fn random_push(rng: &mut Rng) -> Push {
-    match uniform_below(rng, 2) {
-        0 => Push::Left,
-        _ => Push::Right,
+impl Learner for Machine {
+    fn push(&mut self, b: usize, step: usize) -> Push {
+        let push = self.pushes[b];
+        if self.entries.last().is_none_or(|e| e.0 != b) {
+            self.entries.push((b, step, push));
+        }
+        push
+    }
+
+    fn after(&mut self, _: usize, _: Option<usize>) {}
+
+    fn end_trial(&mut self, length: usize) {
+        let entries = std::mem::take(&mut self.entries);
+        self.learn(&entries, length);
+        self.entries = entries;
+        self.entries.clear();
+    }
+
+    fn leaning(&self, b: usize) -> f64 {
+        let r = self.records[b];
+        let (Settings { k, c0, c1, .. }, merit) = (self.settings, self.merit());
+        let target = c0 + c1 * merit;
+        let left = (r.left_life + k * target) / (r.left_usage + k);
+        let right = (r.right_life + k * target) / (r.right_usage + k);
+        match left + right > 0.0 {
+            true => (right - left) / (right + left),
+            false => 0.0,
+        }
     }
 }

@@ -4,7 +4,9 @@
 //! on it, a push of ±10 N each step, Euler steps of 0.02 s; the trial fails when the cart leaves
 //! ±2.4 m or the pole leans past ±12°. Pure: a step is a function of the state and the push.
 
+pub mod ase;
 pub mod boxes;
+pub mod learner;
 
 /// Where the cart and the pole are, and how fast they move: the cart's position (m) and
 /// velocity (m/s), the pole's angle from upright (rad, positive leaning right) and its angular

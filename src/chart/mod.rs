@@ -73,6 +73,9 @@ impl Series {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     Lines,
+    /// Lines on a logarithmic axis (powers of ten): counts that grow by orders of magnitude,
+    /// such as the steps a pole stays up. Values below 1 are drawn at 1.
+    LogLines,
     /// Bars: each point is (bin start, count), bins one unit wide.
     Bars,
 }
@@ -230,7 +233,7 @@ fn draw_series(chart: &mut Plot, spec: &ChartSpec, i: usize) -> Result<(), Chart
         Kind::Lines if s.reference => chart
             .draw_series(DashedLineSeries::new(line, 12, 8, style))
             .map_err(err)?,
-        Kind::Lines => chart
+        Kind::Lines | Kind::LogLines => chart
             .draw_series(LineSeries::new(line, style))
             .map_err(err)?,
         Kind::Bars => chart
@@ -255,7 +258,10 @@ fn draw_axes(chart: &mut Plot, spec: &ChartSpec, a: &Axes) -> Result<(), ChartEr
         .label_style(("sans-serif", 26))
         .axis_desc_style(("sans-serif", 30))
         .x_label_formatter(&|x| tick(*x, x_step))
-        .y_label_formatter(&|y| tick(*y, y_step))
+        .y_label_formatter(&|y| match spec.kind {
+            Kind::LogLines => power_tick(*y),
+            _ => tick(*y, y_step),
+        })
         .light_line_style(RGBColor(235, 235, 235))
         .bold_line_style(RGBColor(210, 210, 210))
         .draw()
@@ -285,6 +291,14 @@ fn draw_axes(chart: &mut Plot, spec: &ChartSpec, a: &Axes) -> Result<(), ChartEr
 /// The chart as an SVG document.
 pub fn svg(spec: &ChartSpec) -> Result<String, ChartError> {
     register_fonts();
+    let logged;
+    let spec = match spec.kind {
+        Kind::LogLines => {
+            logged = on_log_axis(spec);
+            &logged
+        }
+        _ => spec,
+    };
     let a = axes(spec)?;
     let mut out = String::new();
     {
@@ -371,6 +385,14 @@ fn place_legend(
 }
 
 /// An axis label: whole numbers when the ticks are a unit or more apart, else two decimals.
+/// A tick of a logarithmic axis: the power of ten at a whole exponent, nothing between.
+fn power_tick(v: f64) -> String {
+    match (v - v.round()).abs() < 1e-9 && v >= -0.5 {
+        true => crate::text::group(10u64.pow(v.round() as u32)),
+        false => String::new(),
+    }
+}
+
 fn tick(v: f64, step: f64) -> String {
     if step >= 1.0 {
         // Whole numbers with thousands separated: 89,907,394.
@@ -379,6 +401,20 @@ fn tick(v: f64, step: f64) -> String {
     } else {
         format!("{v:.2}")
     }
+}
+
+/// `spec` with its values turned to their logarithms (base 10), to be drawn on a linear axis
+/// whose ticks say the powers of ten.
+fn on_log_axis(spec: &ChartSpec) -> ChartSpec {
+    let log = |y: f64| y.max(1.0).log10();
+    let mut out = spec.clone();
+    for s in &mut out.series {
+        s.points.iter_mut().for_each(|p| p.1 = log(p.1));
+        for b in s.band.iter_mut().flatten() {
+            (b.1, b.2) = (log(b.1), log(b.2));
+        }
+    }
+    out
 }
 
 /// The chart as a PNG image ([`WIDTH`] × [`HEIGHT`]): the SVG rasterised with the embedded font.

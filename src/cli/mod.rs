@@ -362,7 +362,7 @@ fn parse_label_size(s: &str) -> Result<(f64, f64), String> {
 
 #[derive(Args, Debug, Clone)]
 pub struct BoxSetArgs {
-    /// The side the learner plays: white|black (Hexapawn, Havannah), x|o (noughts and crosses), gold|silver (mini-Arimaa), or first|second [default: the side history gave it: black (HER) on 3x3, x (MENACE); else the side that wins under perfect play]
+    /// The side the learner plays: white|black (Hexapawn, Havannah), x|o (noughts and crosses), gold|silver (mini-Arimaa), or first|second [default: the side history gave it: black (HER) on 3x3, x (MENACE); else the side that wins under perfect play]; `experiment cartpole`: the learners to race, boxes,ase,random [default: all three]
     #[arg(long, visible_alias = "learner")]
     pub side: Option<String>,
     /// How mirror images are merged: full, gardner or none [default: gardner on 3x3 for black, full otherwise]
@@ -629,6 +629,9 @@ pub struct ExperimentArgs {
     /// Run only the K-th of N slices of the runs (e.g. 3/8; needs --seed) and print its part as JSON, for `matchbox merge`
     #[arg(long, value_name = "K/N", conflicts_with_all = ["plot", "csv"])]
     pub shard: Option<Shard>,
+    /// cartpole: the steps at which a trial stops, the pole counted as balanced [default: 10000]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub steps: Option<u32>,
     #[command(flatten)]
     pub output: ChartArgs,
     /// Print one JSON object on stdout

@@ -204,13 +204,22 @@ fn boxes_are_pole_c_s_get_box() {
 #[test]
 fn boxes_learns_to_balance_the_pole() {
     use matchbox::cartpole::boxes::{Machine, Settings};
+    use matchbox::cartpole::learner::Run;
     let mut late = Vec::new();
     for seed in 1..=10 {
-        let mut m = Machine::new(Settings::default(), seed);
-        let lengths: Vec<usize> = (0..300)
-            .map(|_| m.trial(&Physics::POLE_C, 10_000))
-            .collect();
-        assert_eq!(m.trials, 300);
+        let m = Machine::new(Settings::default(), seed);
+        let mut run = Run::new(Box::new(m), Physics::POLE_C, 10_000);
+        let lengths: Vec<usize> = (0..300).map(|_| run.trial()).collect();
+        assert_eq!((run.trials, run.learner.trials), (300, 300));
+        let merit = run.learner.merit();
+        let aged: f64 = (lengths.iter().rev().enumerate())
+            .map(|(i, &l)| 0.99f64.powi(i as i32) * l as f64)
+            .sum::<f64>()
+            / (0..300).map(|i| 0.99f64.powi(i)).sum::<f64>();
+        assert!(
+            (merit - aged).abs() < 1e-6 * aged,
+            "merit {merit}, aged lengths {aged}"
+        );
         let first: f64 = lengths[..20].iter().sum::<usize>() as f64 / 20.0;
         let last: f64 = lengths[280..].iter().sum::<usize>() as f64 / 20.0;
         late.push(last);
@@ -258,4 +267,128 @@ fn replay_and_playout_take_the_cart_pole() {
     assert!(lo < mean && mean < hi && hi - lo < 1.0, "{p}");
     let e = crate::common::refused(&["train", "cartpole"]);
     assert!(e.contains("unknown game `cartpole`"), "{e}");
+}
+
+/// ASE/ACE learns on the same boxes, faster than BOXES (as the 1983 paper found): over ten seeds
+/// most runs reach a trial of 10,000 steps within 100 trials; the same seed gives the same
+/// trials; a random pusher never does.
+#[test]
+fn ase_ace_learns_and_is_reproducible() {
+    use matchbox::cartpole::learner::{Kind, lengths};
+    let mut firsts = Vec::new();
+    for seed in 1..=10 {
+        let l = lengths(Kind::Ase, seed, Physics::POLE_C, 10_000, 100);
+        assert_eq!(l, lengths(Kind::Ase, seed, Physics::POLE_C, 10_000, 100));
+        assert!(l.iter().all(|&n| (1..=10_000).contains(&n)), "{l:?}");
+        firsts.push(l.iter().position(|&n| n == 10_000).unwrap_or(usize::MAX));
+    }
+    firsts.sort();
+    assert!(
+        firsts[5] < 100,
+        "trials to the first 10,000-step trial: {firsts:?}"
+    );
+    assert_ne!(
+        lengths(Kind::Ase, 1, Physics::POLE_C, 10_000, 20),
+        lengths(Kind::Ase, 2, Physics::POLE_C, 10_000, 20)
+    );
+    let random = lengths(Kind::Random, 1, Physics::POLE_C, 10_000, 2_000);
+    let mean = random.iter().sum::<usize>() as f64 / 2_000.0;
+    assert!(
+        (19.0..26.0).contains(&mean),
+        "random pushes' mean life {mean}"
+    );
+    assert!(random.iter().all(|&n| n < 10_000));
+}
+
+/// `experiment cartpole` races the learners on the same seeds: the report's counts and
+/// quartiles are those of the runs (the same seed gives the same report on one thread or two),
+/// the table has a row a learner a trial, the chart is drawn; options for board games are
+/// refused naming them.
+#[test]
+fn experiment_races_the_learners() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, png) = (dir.path().join("c.csv"), dir.path().join("c.png"));
+    let (csv_arg, png_arg) = (csv.to_str().unwrap(), png.to_str().unwrap());
+    let args = |threads: &str| {
+        crate::common::json_with_env(
+            &[
+                "experiment",
+                "cartpole",
+                "--runs",
+                "12",
+                "--games",
+                "60",
+                "--seed",
+                "5",
+                "--learner",
+                "boxes,ase",
+                "--json",
+                "--csv",
+                csv_arg,
+                "--plot",
+                png_arg,
+            ],
+            ("RAYON_NUM_THREADS", threads),
+        )
+    };
+    let one = args("1");
+    let mut two = args("2");
+    two["written"] = one["written"].clone();
+    assert_eq!(one, two);
+    let learners = one["learners"].as_array().unwrap();
+    assert_eq!(learners.len(), 2);
+    assert_eq!(
+        (
+            learners[0]["learner"].as_str(),
+            learners[1]["learner"].as_str()
+        ),
+        (Some("boxes"), Some("ase"))
+    );
+    use matchbox::cartpole::learner::{Kind, Summary, lengths};
+    let runs: Vec<Vec<usize>> = (0..12)
+        .map(|r| {
+            lengths(
+                Kind::Ase,
+                matchbox::rng::derive_seed(5, r),
+                Physics::POLE_C,
+                10_000,
+                60,
+            )
+        })
+        .collect();
+    let s = Summary::of(Kind::Ase, &runs, 10_000);
+    assert_eq!(learners[1]["balanced"], s.balanced);
+    assert_eq!(learners[1]["to_balance"], serde_json::json!(s.to_balance));
+    assert_eq!(learners[1]["curve"].as_array().unwrap().len(), 60);
+    let table = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(table.lines().count(), 1 + 2 * 60);
+    assert!(
+        table.starts_with("learner,trial,q1,median,q3\nboxes,1,"),
+        "{table}"
+    );
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    let e = crate::common::refused(&["experiment", "cartpole", "--preset", "michie"]);
+    assert!(e.contains("--preset: not for the cart-pole"), "{e}");
+    let e = crate::common::refused(&["experiment", "cartpole", "--learner", "neurons"]);
+    assert!(
+        e.contains("--learner `neurons`: the cart-pole's learners are boxes, ase, random"),
+        "{e}"
+    );
+    let e = crate::common::refused(&["experiment", "hexapawn", "--steps", "5"]);
+    assert!(e.contains("--steps is for `experiment cartpole`"), "{e}");
+}
+
+/// The quartiles are the nearest-rank ones, and a run that never balanced counts as more
+/// than any.
+#[test]
+fn summary_quartiles_count_unbalanced_runs_as_more() {
+    use matchbox::cartpole::learner::{Kind, Quartiles, Summary};
+    let q = Quartiles::of(vec![4.0, 1.0, 3.0, 2.0]).unwrap();
+    assert_eq!((q.q1, q.median, q.q3), (1.0, 2.0, 3.0));
+    assert_eq!(Quartiles::of(vec![]), None);
+    let runs = vec![vec![5, 100], vec![100, 7], vec![1, 2], vec![3, 4]];
+    let s = Summary::of(Kind::Boxes, &runs, 100);
+    assert_eq!(s.balanced, 2);
+    assert_eq!(s.to_balance, [Some(1), Some(2), None]);
+    assert_eq!(s.curve[0].median, 3.0);
 }

@@ -4,9 +4,9 @@
 //! games' registry is asked.
 
 use super::*;
-use crate::cartpole::{Physics, Push, State};
+use crate::cartpole::learner::{Kind, lengths};
+use crate::cartpole::{Physics, Push};
 use crate::cli::{GameArgs, PlayoutArgs, ReplayArgs};
-use crate::rng::{rng_from_seed, uniform_below};
 
 /// Whether the command names the cart-pole.
 pub(super) fn is_cartpole(game: &GameArgs) -> bool {
@@ -116,24 +116,14 @@ impl std::fmt::Display for PlayoutReport {
 /// 10,000 steps).
 pub(super) fn playout(a: &PlayoutArgs) -> Result<PlayoutReport> {
     let seed = a.seed.unwrap_or(1);
-    let mut rng = rng_from_seed(seed);
-    let physics = Physics::POLE_C;
     let (mut sum, mut sq, mut longest) = (0.0, 0.0, 0);
-    for _ in 0..a.games.max(1) {
-        let mut s = State::default();
-        let mut n = 0;
-        while n < 10_000 {
-            let push = if uniform_below(&mut rng, 2) == 0 {
-                Push::Left
-            } else {
-                Push::Right
-            };
-            s = physics.step(s, push);
-            n += 1;
-            if physics.failed(&s) {
-                break;
-            }
-        }
+    for n in lengths(
+        Kind::Random,
+        seed,
+        Physics::POLE_C,
+        10_000,
+        a.games.max(1) as usize,
+    ) {
         (sum, sq, longest) = (sum + n as f64, sq + (n * n) as f64, longest.max(n));
     }
     let t = a.games.max(1) as f64;

@@ -581,10 +581,7 @@ pub(super) fn report(
         let bytes = chart::exporter_for(path)?.export(&spec)?;
         store::save_atomic_bytes(path, &bytes)?;
     }
-    let written = [("chart", &output.plot), ("table", &output.csv)]
-        .into_iter()
-        .filter_map(|(what, p)| Some((what, p.as_ref()?.display().to_string())))
-        .collect();
+    let written = super::outputs::written(output);
     let body = match compared {
         false => Body::Single(Box::new(reports.remove(0))),
         true => Body::Compared {

@@ -3,6 +3,7 @@
 mod arimaa;
 mod boxes;
 mod cartpole;
+mod cartpole_experiment;
 mod count;
 mod experiment;
 mod film;
@@ -88,6 +89,12 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             Out::new(a.json).report(&with_game!(game_kind(&a.game, None)?, |g| solve(g, &a))?)
         }
         Command::Train(a) => train_command(a),
+        Command::Experiment(a) if cartpole::is_cartpole(&a.learn.game) => {
+            Out::new(a.json).report(&cartpole_experiment::experiment(&a)?)
+        }
+        Command::Experiment(a) if a.steps.is_some() => {
+            bail!("--steps is for `experiment cartpole` (a board game's runs play --games games)")
+        }
         Command::Experiment(a) if a.odds.is_some() => {
             let rule = a.odds.expect("checked");
             Out::new(a.json).report(&with_game!(learn_kind(&a.learn)?, |g| odds::odds(

@@ -41,6 +41,14 @@ pub(super) fn check_outputs_reading(
     Ok(())
 }
 
+/// The chart and the table written, as (what, path), for a report to list.
+pub(super) fn written(output: &ChartArgs) -> Vec<(&'static str, String)> {
+    [("chart", &output.plot), ("table", &output.csv)]
+        .into_iter()
+        .filter_map(|(what, p)| Some((what, p.as_ref()?.display().to_string())))
+        .collect()
+}
+
 /// Refuses a chart the command cannot draw, before any work: `train` draws one run's charts,
 /// `experiment` those of many runs.
 pub(super) fn check_chart(output: &ChartArgs, command: &str, one_run: bool) -> Result<()> {

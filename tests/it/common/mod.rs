@@ -17,9 +17,16 @@ pub fn run(args: &[&str]) -> Output {
         .unwrap()
 }
 
-/// Runs `matchbox`, which must succeed; its stdout.
-pub fn stdout(args: &[&str]) -> String {
-    let out = run(args);
+/// Runs `matchbox` with `args` and the environment variable `env` set: its JSON report (it must
+/// succeed).
+pub fn json_with_env(args: &[&str], env: (&str, &str)) -> Value {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_matchbox"));
+    let out = command.args(args).env(env.0, env.1).output().unwrap();
+    serde_json::from_str(&succeeded(args, out)).unwrap()
+}
+
+/// The stdout of a run that must have succeeded.
+fn succeeded(args: &[&str], out: Output) -> String {
     assert!(
         out.status.success(),
         "{args:?}: {}",
@@ -28,6 +35,10 @@ pub fn stdout(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// Runs `matchbox`, which must succeed; its stdout.
+pub fn stdout(args: &[&str]) -> String {
+    succeeded(args, run(args))
+}
 /// Runs `matchbox`, which must succeed and print one JSON object on one line.
 pub fn json(args: &[&str]) -> Value {
     let text = stdout(args);

@@ -1,0 +1,243 @@
+//! Whatever learns to push the cart — BOXES, Barto, Sutton and Anderson's ASE/ACE, or a random
+//! pusher — behind one trait, and the one place a trial is played step by step: [`Run`], which
+//! the experiment, the watch screen and the benchmarks all drive.
+
+use super::{Physics, Push, State, box_of};
+use crate::rng::{Rng, rng_from_seed, uniform_below};
+
+/// A learner of the cart-pole: it chooses a push in a box and learns from what followed.
+pub trait Learner {
+    /// The push in box `b` at step `step` of the trial (from 0).
+    fn push(&mut self, b: usize, step: usize) -> Push;
+    /// What followed the push chosen in box `b`: the box of the state it led to, or `None`
+    /// where the trial failed there.
+    fn after(&mut self, b: usize, next: Option<usize>);
+    /// The trial is over after `length` steps (failed, or stopped at the limit).
+    fn end_trial(&mut self, length: usize);
+    /// Each box's leaning: how much more it favours pushing right than left, from −1 (always
+    /// left) to 1 (always right); 0 where it has no preference yet.
+    fn leaning(&self, b: usize) -> f64;
+}
+
+/// The learners there are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Michie and Chambers' BOXES (1968).
+    Boxes,
+    /// Barto, Sutton and Anderson's adaptive search and critic elements (1983).
+    Ase,
+    /// Pushes left or right at random: the yardstick.
+    Random,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 3] = [Kind::Boxes, Kind::Ase, Kind::Random];
+
+    /// Its short name, as the command line and files write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Boxes => "boxes",
+            Kind::Ase => "ase",
+            Kind::Random => "random",
+        }
+    }
+
+    /// Its name for a chart or a class.
+    pub fn title(self) -> &'static str {
+        match self {
+            Kind::Boxes => "BOXES (Michie & Chambers 1968)",
+            Kind::Ase => "ASE/ACE (Barto, Sutton & Anderson 1983)",
+            Kind::Random => "random pushes",
+        }
+    }
+
+    /// A fresh learner of this kind, seeded.
+    pub fn learner(self, seed: u64) -> Box<dyn Learner + Send> {
+        match self {
+            Kind::Boxes => Box::new(super::boxes::Machine::new(Default::default(), seed)),
+            Kind::Ase => Box::new(super::ase::Ase::new(Default::default(), seed)),
+            Kind::Random => Box::new(Random(rng_from_seed(seed))),
+        }
+    }
+}
+
+/// Pushes at random, learning nothing.
+pub struct Random(Rng);
+
+impl Learner for Random {
+    fn push(&mut self, _: usize, _: usize) -> Push {
+        random_push(&mut self.0)
+    }
+    fn after(&mut self, _: usize, _: Option<usize>) {}
+    fn end_trial(&mut self, _: usize) {}
+    fn leaning(&self, _: usize) -> f64 {
+        0.0
+    }
+}
+
+/// Left or right, evenly.
+pub(super) fn random_push(rng: &mut Rng) -> Push {
+    match uniform_below(rng, 2) {
+        0 => Push::Left,
+        _ => Push::Right,
+    }
+}
+
+/// What a step of a run did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Stepped {
+    /// The trial goes on.
+    Going,
+    /// The trial ended after this many steps: the pole fell or the cart left the track
+    /// (`failed`), or it reached the limit.
+    Ended { length: usize, failed: bool },
+}
+
+/// A learner at work, trial after trial from rest, stepped one push at a time.
+pub struct Run<L: Learner + ?Sized> {
+    pub physics: Physics,
+    /// The longest a trial may last (steps): reaching it counts as balanced.
+    pub limit: usize,
+    pub state: State,
+    /// Steps so far in this trial.
+    pub steps: usize,
+    /// Trials ended so far.
+    pub trials: u64,
+    /// The last push, for a screen to draw.
+    pub last_push: Option<Push>,
+    pub learner: Box<L>,
+}
+
+impl<L: Learner + ?Sized> Run<L> {
+    pub fn new(learner: Box<L>, physics: Physics, limit: usize) -> Run<L> {
+        Run {
+            physics,
+            limit: limit.max(1),
+            state: State::default(),
+            steps: 0,
+            trials: 0,
+            last_push: None,
+            learner,
+        }
+    }
+
+    /// The box the cart-pole is in now.
+    pub fn current_box(&self) -> Option<usize> {
+        box_of(&self.state)
+    }
+
+    /// One push and what it led to.
+    pub fn step(&mut self) -> Stepped {
+        let Some(b) = box_of(&self.state) else {
+            return self.end(true);
+        };
+        let push = self.learner.push(b, self.steps);
+        self.last_push = Some(push);
+        self.state = self.physics.step(self.state, push);
+        self.steps += 1;
+        let failed = self.physics.failed(&self.state);
+        let next = if failed { None } else { box_of(&self.state) };
+        self.learner.after(b, next);
+        match (next, self.steps >= self.limit) {
+            (None, _) => self.end(true),
+            (Some(_), true) => self.end(false),
+            _ => Stepped::Going,
+        }
+    }
+
+    fn end(&mut self, failed: bool) -> Stepped {
+        let length = self.steps;
+        self.learner.end_trial(length);
+        self.trials += 1;
+        (self.state, self.steps) = (State::default(), 0);
+        Stepped::Ended { length, failed }
+    }
+
+    /// Plays the rest of this trial: its length.
+    pub fn trial(&mut self) -> usize {
+        loop {
+            if let Stepped::Ended { length, .. } = self.step() {
+                return length;
+            }
+        }
+    }
+}
+
+/// The lengths of `trials` trials of a fresh learner of `kind` seeded `seed`.
+pub fn lengths(kind: Kind, seed: u64, physics: Physics, limit: usize, trials: usize) -> Vec<usize> {
+    let mut run = Run::new(kind.learner(seed), physics, limit);
+    (0..trials).map(|_| run.trial()).collect()
+}
+
+/// The quartiles of some numbers (nearest rank): the lower quartile, the median, the upper.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Quartiles {
+    pub q1: f64,
+    pub median: f64,
+    pub q3: f64,
+}
+
+impl Quartiles {
+    /// Of `values`, sorted here; `None` where there are none.
+    pub fn of(mut values: Vec<f64>) -> Option<Quartiles> {
+        values.sort_by(f64::total_cmp);
+        let at = |p: f64| {
+            let rank = ((p * values.len() as f64).ceil() as usize).max(1);
+            values.get(rank - 1).copied()
+        };
+        Some(Quartiles {
+            q1: at(0.25)?,
+            median: at(0.5)?,
+            q3: at(0.75)?,
+        })
+    }
+}
+
+/// What many runs of one learner did.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Summary {
+    pub learner: Kind,
+    pub runs: usize,
+    /// The runs that had a trial reach the limit.
+    pub balanced: usize,
+    /// The trials up to and including the first that reached the limit: its quartiles over the
+    /// runs, a run that never did counting as more than any (`None`: more than the trials played).
+    pub to_balance: [Option<usize>; 3],
+    /// Each trial's length (steps): its quartiles over the runs, trial by trial.
+    pub curve: Vec<Quartiles>,
+}
+
+impl Summary {
+    /// Of the trials' lengths of each run (`lengths[run][trial]`), a trial of `limit` steps
+    /// counting as balanced.
+    pub fn of(learner: Kind, lengths: &[Vec<usize>], limit: usize) -> Summary {
+        let firsts: Vec<Option<usize>> = (lengths.iter())
+            .map(|l| l.iter().position(|&n| n >= limit).map(|i| i + 1))
+            .collect();
+        let mut sorted: Vec<usize> = firsts.iter().map(|f| f.unwrap_or(usize::MAX)).collect();
+        sorted.sort();
+        let at = |p: f64| {
+            let rank = ((p * sorted.len() as f64).ceil() as usize).max(1);
+            sorted.get(rank - 1).copied().filter(|&n| n != usize::MAX)
+        };
+        let trials = lengths.iter().map(Vec::len).max().unwrap_or(0);
+        let curve = (0..trials)
+            .filter_map(|t| {
+                Quartiles::of(
+                    lengths
+                        .iter()
+                        .filter_map(|l| Some(*l.get(t)? as f64))
+                        .collect(),
+                )
+            })
+            .collect();
+        Summary {
+            learner,
+            runs: lengths.len(),
+            balanced: firsts.iter().flatten().count(),
+            to_balance: [at(0.25), at(0.5), at(0.75)],
+            curve,
+        }
+    }
+}
