@@ -16,7 +16,8 @@ use super::learner::{Learner, random_push};
 use crate::rng::{Rng, rng_from_seed};
 
 /// BOXES' constants.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Settings {
     /// The ageing of every record after a trial.
     pub dk: f64,
@@ -38,7 +39,8 @@ impl Default for Settings {
 }
 
 /// One box's record of each push: life and usage.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Record {
     pub left_life: f64,
     pub left_usage: f64,
@@ -50,6 +52,8 @@ pub struct Record {
 #[derive(Clone, Debug)]
 pub struct Machine {
     pub settings: Settings,
+    /// The seed it was made with.
+    pub seed: u64,
     pub records: Vec<Record>,
     pub pushes: Vec<Push>,
     pub global_life: f64,
@@ -70,6 +74,7 @@ impl Machine {
         let pushes = (0..BOXES).map(|_| random_push(&mut rng)).collect();
         Machine {
             settings,
+            seed,
             records: vec![Record::default(); BOXES],
             pushes,
             global_life: 0.0,
@@ -78,6 +83,35 @@ impl Machine {
             entries: Vec::new(),
             rng,
         }
+    }
+
+    /// A machine as saved: its boxes' records and pushes, its merit's life and usage, its
+    /// trials, and its generator where it was left.
+    pub fn from_parts(
+        settings: Settings,
+        seed: u64,
+        boxes: Vec<(Push, Record)>,
+        merit: (f64, f64),
+        trials: u64,
+        rng: Rng,
+    ) -> Machine {
+        let (pushes, records) = boxes.into_iter().unzip();
+        Machine {
+            settings,
+            seed,
+            records,
+            pushes,
+            global_life: merit.0,
+            global_usage: merit.1,
+            trials,
+            entries: Vec::new(),
+            rng,
+        }
+    }
+
+    /// Its generator, where it is now (saved, so a machine loaded goes on as it would have).
+    pub fn rng(&self) -> &Rng {
+        &self.rng
     }
 
     /// The machine's merit: its trials' lengths, aged, over their count (0 before any).

@@ -20,9 +20,11 @@ pub struct State {
 }
 
 /// A push on the cart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Push {
+    #[serde(rename = "L")]
     Left,
+    #[serde(rename = "R")]
     Right,
 }
 

@@ -292,6 +292,14 @@ impl GameKind {
     /// given. With no size, the game's default size (or `default_size`, e.g. from a file).
     pub fn parse(name: &str, size: Option<&str>) -> Result<GameKind, GameError> {
         let Some((entry, typed)) = entry(name) else {
+            if matches!(
+                name.trim().to_ascii_lowercase().as_str(),
+                "cartpole" | "cart-pole"
+            ) {
+                return Err(GameError::BadVariant(
+                    "the cart-pole is not a board game, and this command is for board games".into(),
+                ));
+            }
             let hint = nearest(name)
                 .map(|n| format!("did you mean `{n}`? "))
                 .unwrap_or_default();

@@ -4,6 +4,8 @@
 //! disk and saves them atomically (a temporary file in the same directory, then a rename).
 
 mod binary;
+mod cartpole;
+pub use cartpole::{load_boxes, save_boxes};
 #[cfg(feature = "native")]
 mod claim;
 #[cfg(feature = "native")]

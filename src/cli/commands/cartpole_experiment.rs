@@ -96,7 +96,7 @@ fn check(a: &ExperimentArgs) -> Result<()> {
 }
 
 /// The learners `--learner` names (all three where it names none).
-fn learners(named: Option<&str>) -> Result<Vec<Kind>> {
+pub(super) fn learners(named: Option<&str>) -> Result<Vec<Kind>> {
     let Some(list) = named else {
         return Ok(Kind::ALL.to_vec());
     };

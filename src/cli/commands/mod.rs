@@ -4,6 +4,7 @@ mod arimaa;
 mod boxes;
 mod cartpole;
 mod cartpole_experiment;
+mod cartpole_train;
 mod count;
 mod experiment;
 mod film;
@@ -87,6 +88,9 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         }
         Command::Solve(a) => {
             Out::new(a.json).report(&with_game!(game_kind(&a.game, None)?, |g| solve(g, &a))?)
+        }
+        Command::Train(a) if cartpole::is_cartpole(&a.learn.game) => {
+            Out::new(a.json).report(&cartpole_train::train(&a)?)
         }
         Command::Train(a) => train_command(a),
         Command::Experiment(a) if cartpole::is_cartpole(&a.learn.game) => {

@@ -1,0 +1,200 @@
+//! `train cartpole`: one learner of the cart-pole, trial after trial from rest — a BOXES
+//! machine saved and loaded (`--save`, `--boxes`) as the board games' machines are, its trials
+//! charted (steps a trial, log scale) and tabled.
+
+use super::*;
+use crate::cartpole::Physics;
+use crate::cartpole::boxes::{Machine, Settings};
+use crate::cartpole::learner::{Kind, Learner, Run};
+use crate::chart::{ChartSpec, Kind as ChartLines, Series};
+use crate::cli::TrainArgs;
+
+/// A trial must reach this many steps to count as balanced.
+const LIMIT: usize = 10_000;
+
+/// What the trials did.
+#[derive(serde::Serialize)]
+pub(super) struct CartTrainReport {
+    learner: Kind,
+    seed: u64,
+    /// Trials the machine had played before this run (a machine loaded with `--boxes`).
+    before: u64,
+    /// Each trial's length (steps) in this run.
+    lengths: Vec<usize>,
+    /// The first trial (from 1, in this run) to reach the limit.
+    first_balanced: Option<usize>,
+    limit: usize,
+    written: Vec<(&'static str, String)>,
+}
+
+impl std::fmt::Display for CartTrainReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.lengths.len();
+        let tail = &self.lengths[n.saturating_sub(10)..];
+        let mean = tail.iter().sum::<usize>() as f64 / tail.len().max(1) as f64;
+        writeln!(
+            f,
+            "{} (seed {}): {} trials{}; the last {} lasted {:.0} steps on average, the longest {}",
+            self.learner.title(),
+            self.seed,
+            n,
+            match self.before {
+                0 => String::new(),
+                b => format!(" after the {b} it had played"),
+            },
+            tail.len(),
+            mean,
+            self.lengths.iter().max().unwrap_or(&0)
+        )?;
+        match self.first_balanced {
+            Some(t) => writeln!(f, "balanced ({} steps) first at trial {t}", self.limit)?,
+            None => writeln!(f, "not yet balanced for {} steps", self.limit)?,
+        }
+        for (what, path) in &self.written {
+            writeln!(f, "wrote the {what} to {path}")?;
+        }
+        Ok(())
+    }
+}
+
+/// One row of `--csv`.
+#[derive(serde::Serialize)]
+struct TrialRow {
+    trial: u64,
+    steps: usize,
+}
+
+fn check(a: &TrainArgs, kind: Kind) -> Result<()> {
+    let l = &a.learn;
+    let given = [
+        ("--record", a.record.is_some()),
+        ("--save-opponent", a.save_opponent.is_some()),
+        ("--opponent", l.opponent.is_some()),
+        ("--preset", l.machine.preset.is_some()),
+        ("--reinforcement", l.machine.reinforcement.is_some()),
+        ("--beads", l.machine.beads.is_some()),
+        ("--size", l.game.size.is_some()),
+        ("--symmetry", l.set.symmetry.is_some()),
+        ("--chart", a.output.chart.is_some()),
+    ];
+    if let Some((name, _)) = given.iter().find(|g| g.1) {
+        bail!(
+            "{name}: not for the cart-pole (`train cartpole` takes --learner, --games (trials), --seed, --boxes, --save, --plot, --csv)"
+        );
+    }
+    let saves = l.machine.boxes.is_some() || a.save.is_some();
+    if kind != Kind::Boxes && saves {
+        bail!(
+            "--boxes and --save keep a BOXES machine: --learner {} has no matchboxes to save",
+            kind.name()
+        );
+    }
+    let mut others = vec![("--save", a.save.as_ref())];
+    others.retain(|o| o.1.is_some());
+    super::outputs::check_outputs(&a.output, &others)?;
+    if let Some(save) = &a.save {
+        let resumed = l.machine.boxes.as_ref() == Some(save);
+        if save.exists() && !resumed && !a.force {
+            bail!(
+                "--save {}: exists; give --force to replace it",
+                crate::text::quote(&save.display().to_string())
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `train cartpole`.
+pub(super) fn train(a: &TrainArgs) -> Result<CartTrainReport> {
+    let kind = match a.learn.set.side.as_deref() {
+        None => Kind::Boxes,
+        Some(named) => match super::cartpole_experiment::learners(Some(named))?[..] {
+            [one] => one,
+            _ => {
+                bail!("--learner: `train` trains one learner (`experiment cartpole` races several)")
+            }
+        },
+    };
+    check(a, kind)?;
+    let trials = a.learn.games.unwrap_or(100);
+    let (lengths, seed, before) = match kind {
+        Kind::Boxes => {
+            let machine = match &a.learn.machine.boxes {
+                Some(path) => store::load_boxes(path)?,
+                None => Machine::new(
+                    Settings::default(),
+                    a.learn.machine.seed.unwrap_or_else(rand::random),
+                ),
+            };
+            let (seed, before) = (machine.seed, machine.trials);
+            let mut run = Run::new(Box::new(machine), Physics::POLE_C, LIMIT);
+            let lengths = play(&mut run, trials);
+            if let Some(path) = &a.save {
+                store::save_boxes(path, &run.learner)?;
+            }
+            (lengths, seed, before)
+        }
+        _ => {
+            let seed = a.learn.machine.seed.unwrap_or_else(rand::random);
+            (
+                play(
+                    &mut Run::new(kind.learner(seed), Physics::POLE_C, LIMIT),
+                    trials,
+                ),
+                seed,
+                0,
+            )
+        }
+    };
+    write_outputs(a, kind, &lengths, before)?;
+    let mut written = super::outputs::written(&a.output);
+    if let Some(p) = &a.save {
+        written.push(("machine", p.display().to_string()));
+    }
+    Ok(CartTrainReport {
+        learner: kind,
+        seed,
+        before,
+        first_balanced: lengths.iter().position(|&n| n >= LIMIT).map(|i| i + 1),
+        lengths,
+        limit: LIMIT,
+        written,
+    })
+}
+
+fn play<L: Learner + ?Sized>(run: &mut Run<L>, trials: usize) -> Vec<usize> {
+    (0..trials).map(|_| run.trial()).collect()
+}
+
+fn write_outputs(a: &TrainArgs, kind: Kind, lengths: &[usize], before: u64) -> Result<()> {
+    let trial = |i: usize| before + i as u64 + 1;
+    if let Some(mut table) = super::outputs::Table::create(a.output.csv.as_ref())? {
+        for (i, &steps) in lengths.iter().enumerate() {
+            table.row(&TrialRow {
+                trial: trial(i),
+                steps,
+            })?;
+        }
+        table.commit()?;
+    }
+    if let Some(path) = &a.output.plot {
+        let points = (lengths.iter().enumerate())
+            .map(|(i, &n)| (trial(i) as f64, n as f64))
+            .collect();
+        let spec = ChartSpec {
+            title: format!("{} learning to balance a pole", kind.title()),
+            subtitle: format!(
+                "steps the pole stayed up, trial by trial; {} counts as balanced",
+                crate::text::group(LIMIT as u64)
+            ),
+            x_label: "trial".into(),
+            y_label: "steps the pole stayed up".into(),
+            y2_label: None,
+            kind: ChartLines::LogLines,
+            series: vec![Series::line(kind.name(), points)],
+        };
+        let bytes = chart::exporter_for(path)?.export(&spec)?;
+        store::save_atomic_bytes(path, &bytes)?;
+    }
+    Ok(())
+}
