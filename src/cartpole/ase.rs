@@ -127,6 +127,9 @@ impl Learner for Ase {
 
     fn leaning(&self, b: usize) -> f64 {
         // The chance of a push right, 2·P − 1: w against the noise's spread.
+        if self.w[b] == 0.0 {
+            return 0.0;
+        }
         let z = self.w[b] / (self.settings.sigma * std::f64::consts::SQRT_2);
         erf_approx(z)
     }

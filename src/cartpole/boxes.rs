@@ -180,15 +180,25 @@ impl Learner for Machine {
         self.entries.clear();
     }
 
+    fn as_boxes(&self) -> Option<&Machine> {
+        Some(self)
+    }
+
     fn leaning(&self, b: usize) -> f64 {
         let r = self.records[b];
         let (Settings { k, c0, c1, .. }, merit) = (self.settings, self.merit());
         let target = c0 + c1 * merit;
         let left = (r.left_life + k * target) / (r.left_usage + k);
         let right = (r.right_life + k * target) / (r.right_usage + k);
-        match left + right > 0.0 {
+        let sure = match left + right > 0.0 {
             true => (right - left) / (right + left),
             false => 0.0,
+        };
+        // No preference yet: the box still pushes its way (drawn at random), barely.
+        match (sure, self.pushes[b]) {
+            (0.0, Push::Left) => -1e-9,
+            (0.0, Push::Right) => 1e-9,
+            _ => sure,
         }
     }
 }

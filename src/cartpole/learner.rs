@@ -17,6 +17,10 @@ pub trait Learner {
     /// Each box's leaning: how much more it favours pushing right than left, from −1 (always
     /// left) to 1 (always right); 0 where it has no preference yet.
     fn leaning(&self, b: usize) -> f64;
+    /// The BOXES machine it is, if it is one (the only learner saved to a file).
+    fn as_boxes(&self) -> Option<&super::boxes::Machine> {
+        None
+    }
 }
 
 /// The learners there are.

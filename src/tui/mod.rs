@@ -3,6 +3,8 @@
 //! What the screens hold and draw is in [`crate::view`], shared with the browser.
 
 pub mod input;
+mod pole;
+pub use pole::watch_pole;
 mod suspend;
 pub mod worker;
 
@@ -144,22 +146,15 @@ fn watch_loop<G: BoardView>(
         let size = terminal.size()?;
         app.browser.screen = (size.width, size.height);
         terminal.draw(|f| render::watch(f, app))?;
-        let next = now + frame;
-        while let Some(wait) = next.checked_duration_since(Instant::now()) {
-            let Some(key) = input::next(wait)? else {
-                break;
-            };
-            if !suspend_key(&key)
-                && let Some(action) = action_for(key, Mode::Watch)
-            {
-                for cmd in app.update(action) {
-                    // A closed channel means the trainer has stopped; quitting still works.
-                    let _ = tx.send(cmd);
-                }
+        let done = keys_until(now + frame, Mode::Watch, |action| {
+            for cmd in app.update(action) {
+                // A closed channel means the trainer has stopped; quitting still works.
+                let _ = tx.send(cmd);
             }
-            if app.quit || app.to_play {
-                return Ok(());
-            }
+            app.quit || app.to_play
+        })?;
+        if done {
+            return Ok(());
         }
     }
 }
@@ -245,6 +240,27 @@ pub fn preparing<T: Send>(
 
 /// A terminal key press as the screens' [`Key`].
 /// Ctrl-Z: the screen suspends (raw mode delivers it as a key, not as a signal).
+/// Reads keys until `next` (Ctrl-Z suspends), giving each key's action on screen `mode` to
+/// `act`, which says whether the screen is done: then at once `true`.
+fn keys_until(
+    next: Instant,
+    mode: Mode,
+    mut act: impl FnMut(crate::view::key::Action) -> bool,
+) -> Result<bool> {
+    while let Some(wait) = next.checked_duration_since(Instant::now()) {
+        let Some(key) = input::next(wait)? else {
+            break;
+        };
+        if !suspend_key(&key)
+            && let Some(action) = action_for(key, mode)
+            && act(action)
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
 fn suspend_key(key: &Key) -> bool {
     let z = key.code == KeyCode::Char('z') && key.ctrl;
     if z {

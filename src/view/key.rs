@@ -135,6 +135,8 @@ pub enum Action {
 pub enum Mode {
     Watch,
     Play,
+    /// Watching a learner balance the cart-pole (`watch cartpole`).
+    Pole,
 }
 
 /// Where a screen is shown: the page has no quitting (a tab is closed) and no Ctrl-C.
@@ -150,14 +152,26 @@ pub enum Front {
 pub enum On {
     Watch,
     Play,
+    /// Watch and play.
     Both,
+    /// The cart-pole's screen.
+    Pole,
+    /// The live screens that run by themselves: watching a machine, and the cart-pole.
+    Live,
+    /// Every screen.
+    Every,
 }
 
 impl On {
     fn holds(self, mode: Mode) -> bool {
         matches!(
             (self, mode),
-            (On::Both, _) | (On::Watch, Mode::Watch) | (On::Play, Mode::Play)
+            (On::Every, _)
+                | (On::Both, Mode::Watch | Mode::Play)
+                | (On::Watch, Mode::Watch)
+                | (On::Play, Mode::Play)
+                | (On::Pole, Mode::Pole)
+                | (On::Live, Mode::Watch | Mode::Pole)
         )
     }
 }
@@ -274,6 +288,13 @@ impl BarFor {
     }
 }
 
+const STEP: &[(Key, Action)] = &[(c('n'), Action::Step), (k(KeyCode::Right), Action::Step)];
+const SPEED: &[(Key, Action)] = &[
+    (c('+'), Action::Faster),
+    (c('='), Action::Faster),
+    (c('-'), Action::Slower),
+];
+
 const BROWSE: &[(Key, Action)] = &[
     (c('['), Action::Browse(-1)),
     (c(']'), Action::Browse(1)),
@@ -287,7 +308,7 @@ const BROWSE: &[(Key, Action)] = &[
 /// watch screen's key bar, the page's buttons and the README's key list all come from here.
 pub const BINDINGS: &[Binding] = &[
     Binding {
-        on: On::Watch,
+        on: On::Live,
         keys: &[(c(' '), Action::TogglePause)],
         label: "space",
         help: "pause / resume",
@@ -297,7 +318,7 @@ pub const BINDINGS: &[Binding] = &[
     },
     Binding {
         on: On::Watch,
-        keys: &[(c('n'), Action::Step), (k(KeyCode::Right), Action::Step)],
+        keys: STEP,
         label: "n or →",
         help: "one move (at step speed, or while paused)",
         bars: &[bar("n step", 4)],
@@ -306,11 +327,7 @@ pub const BINDINGS: &[Binding] = &[
     },
     Binding {
         on: On::Watch,
-        keys: &[
-            (c('+'), Action::Faster),
-            (c('='), Action::Faster),
-            (c('-'), Action::Slower),
-        ],
+        keys: SPEED,
         label: "+ / -",
         help: "faster / slower: step, slow, 1, 10, 100 games/s, flat out",
         bars: &[bar("+/- speed", 2)],
@@ -486,7 +503,43 @@ pub const BINDINGS: &[Binding] = &[
         terminal_only: false,
     },
     Binding {
-        on: On::Both,
+        on: On::Pole,
+        keys: STEP,
+        label: "n or →",
+        help: "one push (while paused)",
+        bars: &[bar("n one push", 3)],
+        buttons: &[("one push", c('n'))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Pole,
+        keys: SPEED,
+        label: "+ / -",
+        help: "faster / slower: real time (50 pushes a second), ×4, ×20, ×100, flat out",
+        bars: &[bar("+/- speed", 1)],
+        buttons: &[("faster", c('+')), ("slower", c('-'))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Pole,
+        keys: &[(c('r'), Action::Reset)],
+        label: "r",
+        help: "start again: a fresh learner (same seed)",
+        bars: &[bar("r again", 3)],
+        buttons: &[("again", c('r'))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Pole,
+        keys: &[(c('s'), Action::Save)],
+        label: "s",
+        help: "save the BOXES machine (YAML, atomic)",
+        bars: &[bar("s save", 2)],
+        buttons: &[("save", c('s'))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Every,
         keys: &[(c('?'), Action::ToggleHelp)],
         label: "?",
         help: "this help: the keys and what every symbol means",
@@ -495,7 +548,7 @@ pub const BINDINGS: &[Binding] = &[
         terminal_only: false,
     },
     Binding {
-        on: On::Both,
+        on: On::Every,
         keys: &[
             (c('q'), Action::Quit),
             (ctrl('c'), Action::Interrupt),

@@ -11,6 +11,7 @@ pub mod key;
 pub mod meter;
 pub mod operate;
 pub mod play;
+pub mod pole;
 pub mod render;
 pub mod session;
 pub mod switch;

@@ -35,6 +35,7 @@ mod memory;
 mod menace;
 mod meter;
 mod odds;
+mod pole_screen;
 mod properties;
 mod real;
 mod reasons;

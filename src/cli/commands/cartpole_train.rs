@@ -64,6 +64,19 @@ struct TrialRow {
     steps: usize,
 }
 
+/// The one learner `--learner` names (BOXES where it names none).
+fn one_learner(named: Option<&str>, command: &str) -> Result<Kind> {
+    let Some(named) = named else {
+        return Ok(Kind::Boxes);
+    };
+    match super::cartpole_experiment::learners(Some(named))?[..] {
+        [one] => Ok(one),
+        _ => {
+            bail!("--learner: `{command}` takes one learner (`experiment cartpole` races several)")
+        }
+    }
+}
+
 fn check(a: &TrainArgs, kind: Kind) -> Result<()> {
     let l = &a.learn;
     let given = [
@@ -106,15 +119,7 @@ fn check(a: &TrainArgs, kind: Kind) -> Result<()> {
 
 /// `train cartpole`.
 pub(super) fn train(a: &TrainArgs) -> Result<CartTrainReport> {
-    let kind = match a.learn.set.side.as_deref() {
-        None => Kind::Boxes,
-        Some(named) => match super::cartpole_experiment::learners(Some(named))?[..] {
-            [one] => one,
-            _ => {
-                bail!("--learner: `train` trains one learner (`experiment cartpole` races several)")
-            }
-        },
-    };
+    let kind = one_learner(a.learn.set.side.as_deref(), "train")?;
     check(a, kind)?;
     let trials = a.learn.games.unwrap_or(100);
     let (lengths, seed, before) = match kind {
@@ -197,4 +202,49 @@ fn write_outputs(a: &TrainArgs, kind: Kind, lengths: &[usize], before: u64) -> R
         store::save_atomic_bytes(path, &bytes)?;
     }
     Ok(())
+}
+
+/// `watch cartpole`: a learner balancing the pole, live (`--learner`, `--seed`, `--boxes` to
+/// start from a saved BOXES machine; `s` saves it to `--save`, by default
+/// `cartpole-boxes.yaml`).
+pub(super) fn watch(a: &crate::cli::WatchArgs) -> Result<()> {
+    let kind = one_learner(a.learn.set.side.as_deref(), "watch")?;
+    let loaded = a.learn.machine.boxes.as_ref();
+    if kind != Kind::Boxes && (loaded.is_some() || a.save.is_some()) {
+        bail!(
+            "--boxes and --save keep a BOXES machine: --learner {} has no matchboxes to save",
+            kind.name()
+        );
+    }
+    let start = loaded.map(|p| store::load_boxes(p)).transpose()?;
+    let seed = match &start {
+        Some(m) => m.seed,
+        None => a.learn.machine.seed.unwrap_or_else(rand::random),
+    };
+    let path = a
+        .save
+        .clone()
+        .unwrap_or_else(|| "cartpole-boxes.yaml".into());
+    store::check_writable(&path)?;
+    crate::tui::check_terminal("watch")?;
+    let mut may_replace = a.force || loaded == Some(&path) || !path.exists();
+    let mut app = crate::view::pole::PoleApp::new(kind, seed, start);
+    crate::tui::watch_pole(&mut app, |app| {
+        let shown = crate::text::quote(&path.display().to_string());
+        let Some(m) = app.run.learner.as_boxes() else {
+            return format!("{} has no matchboxes to save", app.kind.name());
+        };
+        if !may_replace && path.exists() {
+            return format!(
+                "{shown} exists: not replaced (watch with --force to let s replace it)"
+            );
+        }
+        match store::save_boxes(&path, m) {
+            Ok(()) => {
+                may_replace = true;
+                format!("saved to {shown}")
+            }
+            Err(e) => format!("not saved: {e}"),
+        }
+    })
 }

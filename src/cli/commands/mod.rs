@@ -111,6 +111,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
                 g, &a, out
             ))?)
         }
+        Command::Watch(a) if cartpole::is_cartpole(&a.learn.game) => cartpole_train::watch(&a),
         Command::Watch(a) => with_game!(learn_kind(&a.learn)?, |g| watch(g, &a)),
         #[cfg(feature = "class")]
         Command::Operate(a) => operate_command(a),
