@@ -25,6 +25,7 @@ pub fn too_many(boxes: usize) -> Option<String> {
 }
 
 pub mod pdf;
+pub mod pole;
 
 /// The bead of arrow `i` for print: colour name, `#RRGGBB` and letter code (from
 /// [`crate::palette`], the same as on the screen).
@@ -490,6 +491,59 @@ pub fn sheets<G: LabelView>(
     title: &str,
     layout: Layout,
 ) -> Vec<String> {
+    let (pw, _) = layout.paper.size_mm();
+    let mut header = title_svg(title, pw);
+    let list = bead_counts(game, set, beads);
+    let total: u64 = list.iter().map(|b| b.1).sum();
+    let _ = write!(
+        header,
+        r#"<text x="{MARGIN}" y="{:.2}" font-family="DejaVu Sans, sans-serif" font-size="3.5">{} boxes, {} arrows. Beads to buy ({total} in all):</text>"#,
+        MARGIN + 14.0,
+        set.len(),
+        set.arrow_count()
+    );
+    for (i, &(colour, n)) in list.iter().enumerate() {
+        let (name, hex, code) = bead(colour);
+        let (cx, cy) = (
+            MARGIN + (i % 4) as f64 * 46.0,
+            MARGIN + 21.0 + (i / 4) as f64 * 6.0,
+        );
+        let _ = write!(
+            header,
+            r#"<g class="bead-count" data-count="{n}"><circle cx="{:.2}" cy="{:.2}" r="1.8" fill="{}" stroke="black" stroke-width="0.2"/><text x="{:.2}" y="{:.2}" font-family="DejaVu Sans, sans-serif" font-size="3.5">{code} {name}: {n}</text></g>"#,
+            cx + 2.0,
+            cy - 1.2,
+            hex,
+            cx + 5.0,
+            cy
+        );
+    }
+    lay_out(layout, set.len(), &header, |b, place| {
+        label(game, set, b, beads, place)
+    })
+}
+
+/// A sheet's title in bold across the page's top, a long one shrunk to the page's width (bold
+/// DejaVu is about 0.65 em a letter).
+fn title_svg(title: &str, page_width: f64) -> String {
+    let size = (5.0f64).min((page_width - 2.0 * MARGIN) / (0.65 * title.chars().count() as f64));
+    format!(
+        r#"<text x="{MARGIN}" y="{:.2}" font-family="DejaVu Sans, sans-serif" font-size="{}" font-weight="bold">{}</text>"#,
+        MARGIN + 6.0,
+        (size * 100.0).round() / 100.0,
+        esc(title)
+    )
+}
+
+/// `count` labels laid out on pages of `layout`, in rows and columns between the margins, the
+/// first page under `header` (SVG, up to [`HEADER`] mm tall); each label drawn by `label` at its
+/// place; every page numbered.
+fn lay_out(
+    layout: Layout,
+    count: usize,
+    header: &str,
+    label: impl Fn(usize, Place) -> String,
+) -> Vec<String> {
     let (pw, ph) = layout.paper.size_mm();
     let (w, h) = layout.label;
     let cols = (((pw - 2.0 * MARGIN + GAP) / (w + GAP)).floor() as usize).max(1);
@@ -497,7 +551,7 @@ pub fn sheets<G: LabelView>(
     let rows_first = (((ph - 2.0 * MARGIN - HEADER + GAP) / (h + GAP)).floor() as usize).max(1);
     let mut pages = Vec::new();
     let mut next = 0;
-    while next < set.len() || pages.is_empty() {
+    while next < count || pages.is_empty() {
         let first = pages.is_empty();
         let rows = if first { rows_first } else { rows_full };
         let top = MARGIN + if first { HEADER } else { 0.0 };
@@ -505,49 +559,16 @@ pub fn sheets<G: LabelView>(
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{pw}mm" height="{ph}mm" viewBox="0 0 {pw} {ph}">{SHEET_MARK}<rect width="{pw}" height="{ph}" fill="white"/>"#
         );
         if first {
-            // A long title shrinks to the page's width (bold DejaVu is about 0.65 em a letter).
-            let size = (5.0f64).min((pw - 2.0 * MARGIN) / (0.65 * title.chars().count() as f64));
-            let _ = write!(
-                s,
-                r#"<text x="{MARGIN}" y="{:.2}" font-family="DejaVu Sans, sans-serif" font-size="{}" font-weight="bold">{}</text>"#,
-                MARGIN + 6.0,
-                (size * 100.0).round() / 100.0,
-                esc(title)
-            );
-            let list = bead_counts(game, set, beads);
-            let total: u64 = list.iter().map(|b| b.1).sum();
-            let _ = write!(
-                s,
-                r#"<text x="{MARGIN}" y="{:.2}" font-family="DejaVu Sans, sans-serif" font-size="3.5">{} boxes, {} arrows. Beads to buy ({total} in all):</text>"#,
-                MARGIN + 14.0,
-                set.len(),
-                set.arrow_count()
-            );
-            for (i, &(colour, n)) in list.iter().enumerate() {
-                let (name, hex, code) = bead(colour);
-                let (cx, cy) = (
-                    MARGIN + (i % 4) as f64 * 46.0,
-                    MARGIN + 21.0 + (i / 4) as f64 * 6.0,
-                );
-                let _ = write!(
-                    s,
-                    r#"<g class="bead-count" data-count="{n}"><circle cx="{:.2}" cy="{:.2}" r="1.8" fill="{}" stroke="black" stroke-width="0.2"/><text x="{:.2}" y="{:.2}" font-family="DejaVu Sans, sans-serif" font-size="3.5">{code} {name}: {n}</text></g>"#,
-                    cx + 2.0,
-                    cy - 1.2,
-                    hex,
-                    cx + 5.0,
-                    cy
-                );
-            }
+            s.push_str(header);
         }
         for slot in 0..cols * rows {
-            if next >= set.len() {
+            if next >= count {
                 break;
             }
             let (c, r) = (slot % cols, slot / cols);
             let x = MARGIN + c as f64 * (w + GAP);
             let y = top + r as f64 * (h + GAP);
-            s.push_str(&label(game, set, next, beads, Place { x, y, w, h }));
+            s.push_str(&label(next, Place { x, y, w, h }));
             next += 1;
         }
         let _ = write!(

@@ -492,3 +492,71 @@ fn train_saves_and_resumes_a_boxes_machine() {
     );
     assert!(std::fs::read(p("t.png")).unwrap().starts_with(b"\x89PNG"));
 }
+
+/// `boxes cartpole` lists the 162 boxes in words (the box at rest is 85: the cart in the middle,
+/// still, the pole upright); `--labels` prints one label a box, blank or with a machine's
+/// counters and pushes.
+#[test]
+fn boxes_cartpole_lists_and_labels_the_162_boxes() {
+    let list = crate::common::json(&["boxes", "cartpole", "--json"]);
+    let boxes = list["boxes"].as_array().unwrap();
+    assert_eq!(boxes.len(), 162);
+    assert_eq!(
+        boxes[85]["ranges"],
+        serde_json::json!([
+            "−0.8 to 0.8 m",
+            "under 0.5 m/s either way",
+            "leaning right, 0–1°",
+            "turning under 50°/s"
+        ])
+    );
+    assert_eq!(boxes[0]["ranges"][2], "leaning left, over 6°");
+    assert_eq!(boxes[161]["ranges"][3], "falling right, over 50°/s");
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    crate::common::json(&[
+        "train",
+        "cartpole",
+        "--json",
+        "--games",
+        "40",
+        "--seed",
+        "2",
+        "--save",
+        &p("m.yaml"),
+    ]);
+    let machine = crate::common::json(&["boxes", "cartpole", "--boxes", &p("m.yaml"), "--json"]);
+    assert_eq!(machine["trials"], 40);
+    let text = std::fs::read_to_string(p("m.yaml")).unwrap();
+    for (labels, trained) in [("blank.svg", false), ("trained.svg", true)] {
+        let mut args = vec!["boxes", "cartpole", "--json", "--labels"];
+        let path = p(labels);
+        args.push(&path);
+        let mp = p("m.yaml");
+        if trained {
+            args.extend(["--boxes", &mp]);
+        }
+        let report = crate::common::json(&args);
+        let pages = report["labels"]["pages"].as_u64().unwrap() as usize;
+        assert!(pages >= 8, "{report}");
+        let stem = labels.trim_end_matches(".svg");
+        let all: String = (1..=pages)
+            .map(|i| std::fs::read_to_string(p(&format!("{stem}-{i}.svg"))).unwrap())
+            .collect();
+        assert_eq!(all.matches(r#"class="label""#).count(), 162);
+        assert!(all.contains(r#"data-box="85""#) && all.contains("BOX 161"));
+        assert_eq!(
+            all.contains(r#"font-weight="bold">RIGHT ▶"#),
+            trained,
+            "{stem}"
+        );
+        assert!(
+            std::fs::read(p(&format!("{stem}.pdf")))
+                .unwrap()
+                .starts_with(b"%PDF")
+        );
+    }
+    assert!(text.contains("trials: 40"));
+    let e = crate::common::refused(&["boxes", "cartpole", "--preset", "michie"]);
+    assert!(e.contains("--preset: not for the cart-pole"), "{e}");
+}

@@ -35,13 +35,34 @@ struct BoxLine {
 }
 
 /// The label files `--labels` wrote.
-struct LabelsWritten {
+#[derive(Serialize)]
+pub(super) struct LabelsWritten {
     pages: usize,
     first: String,
     last: String,
     pdf: String,
     stale: usize,
     stem: String,
+}
+
+impl fmt::Display for LabelsWritten {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "labels: {} pages written to {} … {}, and all of them to {} (one file to print)",
+            self.pages, self.first, self.last, self.pdf
+        )?;
+        if self.stale > 0 {
+            writeln!(
+                f,
+                "  removed {} from an earlier run with more pages ({}-{}.svg on)",
+                crate::text::count(self.stale as u64, "stale page", "stale pages"),
+                self.stem,
+                self.pages + 1
+            )?;
+        }
+        Ok(())
+    }
 }
 
 /// A learner's boxes: how many, by move, the beads, and (unless counted only) each box.
@@ -77,20 +98,7 @@ pub(super) struct BoxesReport {
 impl fmt::Display for BoxesReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(l) = &self.labels {
-            writeln!(
-                f,
-                "labels: {} pages written to {} … {}, and all of them to {} (one file to print)",
-                l.pages, l.first, l.last, l.pdf
-            )?;
-            if l.stale > 0 {
-                writeln!(
-                    f,
-                    "  removed {} from an earlier run with more pages ({}-{}.svg on)",
-                    crate::text::count(l.stale as u64, "stale page", "stale pages"),
-                    l.stem,
-                    l.pages + 1
-                )?;
-            }
+            write!(f, "{l}")?;
         }
         let mut moves: Vec<(u16, u64)> = self
             .by_move
@@ -328,6 +336,18 @@ fn write_labels<G: FullGame>(
     );
     steps.next("drawing the pages and the PDF");
     let pages = labels::sheets(game, set, beads, &title, layout);
+    let written = write_pages(&pages, &title, path)?;
+    steps.end();
+    Ok(written)
+}
+
+/// Writes label pages (SVG, `FILE-1.svg` …) and the PDF of all of them beside, each atomically,
+/// and removes the pages a longer set of labels left there.
+pub(super) fn write_pages(
+    pages: &[String],
+    title: &str,
+    path: &std::path::Path,
+) -> Result<LabelsWritten> {
     let stem = path.with_extension("");
     let pdf_path = stem.with_extension("pdf");
     let files: Vec<PathBuf> = (1..=pages.len())
@@ -337,12 +357,11 @@ fn write_labels<G: FullGame>(
         store::check_writable(file)?;
         store::check_not_a_machine("--labels", file)?;
     }
-    let pdf = labels::pdf::pages_to_pdf(&pages, &title)?;
-    for (file, page) in files.iter().zip(&pages) {
+    let pdf = labels::pdf::pages_to_pdf(pages, title)?;
+    for (file, page) in files.iter().zip(pages) {
         store::save_atomic(file, page)?;
     }
     store::save_atomic_bytes(&pdf_path, &pdf)?;
-    steps.end();
     let stale = remove_stale_pages(&stem, pages.len());
     Ok(LabelsWritten {
         pages: pages.len(),

@@ -1,4 +1,5 @@
-//! `train cartpole`: one learner of the cart-pole, trial after trial from rest — a BOXES
+//! `train cartpole`, `watch cartpole` and `boxes cartpole`: one learner of the cart-pole, trial
+//! after trial from rest, in a report or live on the screen — a BOXES
 //! machine saved and loaded (`--save`, `--boxes`) as the board games' machines are, its trials
 //! charted (steps a trial, log scale) and tabled.
 
@@ -246,5 +247,102 @@ pub(super) fn watch(a: &crate::cli::WatchArgs) -> Result<()> {
             }
             Err(e) => format!("not saved: {e}"),
         }
+    })
+}
+
+/// `boxes cartpole`: the 162 boxes, each's ranges in words (and, of a machine loaded with
+/// `--boxes`, its push and counters); `--labels FILE`: their labels to print.
+#[derive(serde::Serialize)]
+pub(super) struct PoleBoxesReport {
+    boxes: Vec<PoleBox>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trials: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    labels: Option<super::boxes::LabelsWritten>,
+}
+
+#[derive(serde::Serialize)]
+struct PoleBox {
+    #[serde(rename = "box")]
+    index: usize,
+    ranges: [&'static str; 4],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    push: Option<crate::cartpole::Push>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    record: Option<crate::cartpole::boxes::Record>,
+}
+
+impl std::fmt::Display for PoleBoxesReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(l) = &self.labels {
+            return write!(f, "{l}");
+        }
+        writeln!(
+            f,
+            "the cart-pole's {} boxes (pole.c's partition):",
+            self.boxes.len()
+        )?;
+        for b in &self.boxes {
+            let push = match (b.push, b.record) {
+                (Some(p), Some(r)) => format!(
+                    "  push {} · left life {:.1} uses {:.1} · right life {:.1} uses {:.1}",
+                    if p == crate::cartpole::Push::Left {
+                        "◀"
+                    } else {
+                        "▶"
+                    },
+                    r.left_life,
+                    r.left_usage,
+                    r.right_life,
+                    r.right_usage
+                ),
+                _ => String::new(),
+            };
+            writeln!(f, "{:>4}  {}{push}", b.index, b.ranges.join(" · "))?;
+        }
+        Ok(())
+    }
+}
+
+pub(super) fn boxes(a: &crate::cli::BoxesArgs) -> Result<PoleBoxesReport> {
+    let given = [
+        ("--preset", a.preset.is_some()),
+        ("--beads", a.beads.is_some()),
+        ("--count", a.count),
+        ("--bead-list", a.bead_list),
+        ("--size", a.game.size.is_some()),
+        ("--side", a.set.side.is_some()),
+        ("--symmetry", a.set.symmetry.is_some()),
+    ];
+    if let Some((name, _)) = given.iter().find(|g| g.1) {
+        bail!(
+            "{name}: not for the cart-pole (`boxes cartpole` takes --boxes, --labels, --paper, --label-size)"
+        );
+    }
+    let machine = a.boxes.as_ref().map(|p| store::load_boxes(p)).transpose()?;
+    let boxes = (0..crate::cartpole::boxes::BOXES)
+        .map(|b| PoleBox {
+            index: b,
+            ranges: crate::labels::pole::ranges(b),
+            push: machine.as_ref().map(|m| m.pushes[b]),
+            record: machine.as_ref().map(|m| m.records[b]),
+        })
+        .collect();
+    let labels = match &a.labels {
+        Some(path) => {
+            let layout = crate::labels::Layout {
+                paper: a.paper,
+                label: a.label_size,
+            };
+            let pages = crate::labels::pole::pole_sheets(machine.as_ref(), layout);
+            let title = crate::labels::pole::pole_title(machine.as_ref());
+            Some(super::boxes::write_pages(&pages, &title, path)?)
+        }
+        None => None,
+    };
+    Ok(PoleBoxesReport {
+        boxes,
+        trials: machine.map(|m| m.trials),
+        labels,
     })
 }

@@ -81,6 +81,9 @@ pub(super) fn learn_kind(a: &LearnArgs) -> Result<crate::games::GameKind> {
 
 pub(super) fn run(cli: Cli) -> Result<()> {
     match cli.command {
+        Command::Boxes(a) if cartpole::is_cartpole(&a.game) => {
+            Out::new(a.json).report(&cartpole_train::boxes(&a)?)
+        }
         Command::Boxes(a) => {
             let out = Out::new(a.json);
             let kind = game_kind(&a.game, a.boxes.as_deref())?;
