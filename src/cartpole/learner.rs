@@ -208,6 +208,9 @@ pub struct Summary {
     /// The trials up to and including the first that reached the limit: its quartiles over the
     /// runs, a run that never did counting as more than any (`None`: more than the trials played).
     pub to_balance: [Option<usize>; 3],
+    /// The median's 95 % interval, from the order statistics (no assumption on the shape of
+    /// the distribution): the ranks n/2 ∓ 1.96·√n/2.
+    pub median_interval: [Option<usize>; 2],
     /// Each trial's length (steps): its quartiles over the runs, trial by trial.
     pub curve: Vec<Quartiles>,
 }
@@ -225,6 +228,13 @@ impl Summary {
             let rank = ((p * sorted.len() as f64).ceil() as usize).max(1);
             sorted.get(rank - 1).copied().filter(|&n| n != usize::MAX)
         };
+        let n = sorted.len() as f64;
+        let spread = 1.96 * n.sqrt() / 2.0;
+        let rank = |r: f64| {
+            let r = (r.round().max(1.0) as usize).min(sorted.len().max(1));
+            sorted.get(r - 1).copied().filter(|&v| v != usize::MAX)
+        };
+        let median_interval = [rank(n / 2.0 - spread), rank(n / 2.0 + spread + 1.0)];
         let trials = lengths.iter().map(Vec::len).max().unwrap_or(0);
         let curve = (0..trials)
             .filter_map(|t| {
@@ -241,6 +251,7 @@ impl Summary {
             runs: lengths.len(),
             balanced: firsts.iter().flatten().count(),
             to_balance: [at(0.25), at(0.5), at(0.75)],
+            median_interval,
             curve,
         }
     }

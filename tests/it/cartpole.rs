@@ -390,7 +390,19 @@ fn summary_quartiles_count_unbalanced_runs_as_more() {
     let s = Summary::of(Kind::Boxes, &runs, 100);
     assert_eq!(s.balanced, 2);
     assert_eq!(s.to_balance, [Some(1), Some(2), None]);
+    // Four runs: the median's interval spans ranks 1 to 4 (the last never balanced).
+    assert_eq!(s.median_interval, [Some(1), None]);
     assert_eq!(s.curve[0].median, 3.0);
+    let many: Vec<Vec<usize>> = (0..100)
+        .map(|i| {
+            let mut l = vec![5; 100];
+            l[i] = 100;
+            l
+        })
+        .collect();
+    let s = Summary::of(Kind::Boxes, &many, 100);
+    assert_eq!(s.to_balance[1], Some(50));
+    assert_eq!(s.median_interval, [Some(40), Some(61)]);
 }
 
 /// `train cartpole` saves a BOXES machine and goes on from it: 150 trials saved (YAML or

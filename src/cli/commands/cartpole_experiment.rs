@@ -40,11 +40,13 @@ impl std::fmt::Display for CartExperimentReport {
             let last = s.curve.last().map_or(0.0, |q| q.median);
             writeln!(
                 f,
-                "  {:<40} balanced in {:>5} of {} runs; trials to the first: median {}, quartiles {}–{}; last trial's median {} steps",
+                "  {:<40} balanced in {:>5} of {} runs; trials to the first: median {} (95 % interval {}–{}), quartiles {}–{}; last trial's median {} steps",
                 s.learner.title(),
                 s.balanced,
                 s.runs,
                 n(m),
+                n(s.median_interval[0]),
+                n(s.median_interval[1]),
                 n(q1),
                 n(q3),
                 crate::text::group(last as u64)
