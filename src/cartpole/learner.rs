@@ -56,6 +56,15 @@ impl Kind {
         }
     }
 
+    /// Its short name for a narrow screen.
+    pub fn short(self) -> &'static str {
+        match self {
+            Kind::Boxes => "BOXES",
+            Kind::Ase => "ASE/ACE",
+            Kind::Random => "random pushes",
+        }
+    }
+
     /// A fresh learner of this kind, seeded.
     pub fn learner(self, seed: u64) -> Box<dyn Learner + Send> {
         match self {

@@ -2,10 +2,13 @@
 //! box: its push and its records) or binary (`.mbx`: the same numbers, bit for bit). The
 //! generator's state is saved, so a machine loaded goes on as it would have.
 
+#[cfg(feature = "native")]
 use std::io::Read;
 use std::path::Path;
 
-use super::{Format, StoreError};
+#[cfg(feature = "native")]
+use super::Format;
+use super::StoreError;
 use crate::cartpole::Push;
 use crate::cartpole::boxes::{BOXES, Machine, Record, Settings};
 use crate::rng::Rng;
@@ -48,32 +51,38 @@ fn invalid(path: &Path, message: impl Into<String>) -> StoreError {
     }
 }
 
+/// A BOXES machine as its YAML file says it.
+pub fn boxes_yaml(m: &Machine) -> String {
+    let file = File {
+        game: "cartpole".into(),
+        learner: "boxes".into(),
+        seed: m.seed,
+        trials: m.trials,
+        settings: m.settings,
+        global_life: m.global_life,
+        global_usage: m.global_usage,
+        rng_state: m.rng().clone(),
+        boxes: (m.pushes.iter().zip(&m.records))
+            .map(|(&push, &record)| Saved { push, record })
+            .collect(),
+    };
+    // Plain numbers, strings and lists: nothing YAML cannot write.
+    let text = serde_yaml::to_string(&file).unwrap_or_default();
+    format!("# a BOXES machine of the cart-pole (matchbox)\n{text}")
+}
+
 /// Saves a BOXES machine, atomically.
+#[cfg(feature = "native")]
 pub fn save_boxes(path: &Path, m: &Machine) -> Result<(), StoreError> {
     let bytes = match Format::of(path) {
-        Format::Binary => binary(m),
-        Format::Yaml => {
-            let file = File {
-                game: "cartpole".into(),
-                learner: "boxes".into(),
-                seed: m.seed,
-                trials: m.trials,
-                settings: m.settings,
-                global_life: m.global_life,
-                global_usage: m.global_usage,
-                rng_state: m.rng().clone(),
-                boxes: (m.pushes.iter().zip(&m.records))
-                    .map(|(&push, &record)| Saved { push, record })
-                    .collect(),
-            };
-            let text = serde_yaml::to_string(&file).map_err(|e| invalid(path, e.to_string()))?;
-            format!("# a BOXES machine of the cart-pole (matchbox)\n{text}").into_bytes()
-        }
+        Format::Binary => boxes_binary(m),
+        Format::Yaml => boxes_yaml(m).into_bytes(),
     };
     super::save_atomic_bytes(path, &bytes)
 }
 
-fn binary(m: &Machine) -> Vec<u8> {
+/// A BOXES machine as its binary file (`.mbx`) holds it.
+pub fn boxes_binary(m: &Machine) -> Vec<u8> {
     let mut out = Vec::with_capacity(BINARY_LEN);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&m.seed.to_le_bytes());
@@ -93,6 +102,7 @@ fn binary(m: &Machine) -> Vec<u8> {
 }
 
 /// Loads a BOXES machine saved by [`save_boxes`], checking every number.
+#[cfg(feature = "native")]
 pub fn load_boxes(path: &Path) -> Result<Machine, StoreError> {
     let mut bytes = Vec::new();
     let io = |err| StoreError::Io {
@@ -101,9 +111,15 @@ pub fn load_boxes(path: &Path) -> Result<Machine, StoreError> {
     };
     let f = super::open(path)?;
     f.take(1 << 20).read_to_end(&mut bytes).map_err(io)?;
+    boxes_from_bytes(path, &bytes)
+}
+
+/// A BOXES machine from the bytes of its file (YAML or binary), every number checked; `path`
+/// names it in an error.
+pub fn boxes_from_bytes(path: &Path, bytes: &[u8]) -> Result<Machine, StoreError> {
     let m = match bytes.starts_with(MAGIC) {
-        true => from_binary(path, &bytes)?,
-        false => from_yaml(path, &bytes)?,
+        true => from_binary(path, bytes)?,
+        false => from_yaml(path, bytes)?,
     };
     check(path, &m)?;
     Ok(m)

@@ -5,6 +5,8 @@
 
 mod binary;
 mod cartpole;
+pub use cartpole::{boxes_binary, boxes_from_bytes, boxes_yaml};
+#[cfg(feature = "native")]
 pub use cartpole::{load_boxes, save_boxes};
 #[cfg(feature = "native")]
 mod claim;

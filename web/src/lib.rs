@@ -4,6 +4,7 @@
 //! command line's names: `?game=tictactoe&screen=play&side=x&seed=1961`.
 
 mod files;
+mod pole;
 mod screen;
 
 use std::cell::RefCell;
@@ -48,16 +49,15 @@ fn say(text: &str) {
     }
 }
 
-/// The settings in the page's address (the defaults, with the error said, if they are bad). An
-/// address without a seed gets one drawn at random, written into the address (so the title's
-/// seed and a copied link open the same run).
-fn settings() -> Settings {
+/// The page address's pairs of a key and a value. An address without a seed gets one drawn at
+/// random, written into the address (so the title's seed and a copied link open the same run).
+fn pairs() -> Vec<(String, String)> {
     let window = web_sys::window();
     let search = (window.as_ref())
         .map(|w| w.location().search().unwrap_or_default())
         .unwrap_or_default();
     let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
-        return Settings::default();
+        return Vec::new();
     };
     if !params.has("seed") {
         let seed = 1 + (js_sys::Math::random() * 999_999.0) as u64;
@@ -75,11 +75,27 @@ fn settings() -> Settings {
             pairs.push((k.unwrap_or_default(), v.unwrap_or_default()));
         }
     }
-    match Settings::from_pairs(&pairs) {
+    pairs
+}
+
+/// The settings in the page's address (the defaults, with the error said, if they are bad).
+fn settings() -> Settings {
+    match Settings::from_pairs(&pairs()) {
         Ok(s) => s,
         Err(e) => {
             say(&format!("error: {e}"));
             Settings::default()
+        }
+    }
+}
+
+/// The cart-pole's settings, where the address asks for the cart-pole.
+fn pole_settings() -> Option<(matchbox::cartpole::learner::Kind, u64)> {
+    match pole::settings(&pairs())? {
+        Ok(s) => Some(s),
+        Err(e) => {
+            say(&format!("error: {e}"));
+            Some((matchbox::cartpole::learner::Kind::Boxes, 1))
         }
     }
 }
@@ -95,6 +111,10 @@ pub fn start() {
 /// phone held upright).
 #[wasm_bindgen]
 pub fn grid_need() -> Vec<u16> {
+    if pole_settings().is_some() {
+        let ((w, h), (tw, th)) = (render::POLE_MIN, render::POLE_TALL);
+        return vec![w, h, tw, th];
+    }
     let s = settings();
     let kind = match s.screen {
         Screen::Watch => render::ScreenKind::Watch,
@@ -111,9 +131,12 @@ pub fn grid_need() -> Vec<u16> {
 /// `KeyboardEvent.key` the button presses, flattened (`["pause", " ", "step", "n", …]`).
 #[wasm_bindgen]
 pub fn key_buttons() -> Vec<String> {
-    let mode = match settings().screen {
-        Screen::Watch => Mode::Watch,
-        Screen::Play => Mode::Play,
+    let mode = match pole_settings() {
+        Some(_) => Mode::Pole,
+        None => match settings().screen {
+            Screen::Watch => Mode::Watch,
+            Screen::Play => Mode::Play,
+        },
     };
     buttons(mode)
         .into_iter()
@@ -125,15 +148,25 @@ pub fn key_buttons() -> Vec<String> {
 /// (`["hexapawn", "Hexapawn (HER)", "him", "Hexapawn (HIM)", …]`).
 #[wasm_bindgen]
 pub fn game_choices() -> Vec<String> {
-    matchbox::games::page_choices()
+    let mut choices: Vec<String> = matchbox::games::page_choices()
         .into_iter()
         .flat_map(|(value, words)| [value, words])
-        .collect()
+        .collect();
+    choices.extend(["cartpole".into(), "the cart-pole (BOXES)".into()]);
+    choices
 }
 
 /// Shows the screen of the address's settings, in the page's grid (sized by then).
 #[wasm_bindgen]
 pub fn show() {
+    if let Some(pole) = pole_settings() {
+        let keys: Keys = Rc::default();
+        let shown = listen_keys(Rc::clone(&keys)).and_then(|()| on_screen(PoleScreen(pole, keys)));
+        if let Err(e) = shown {
+            say(&format!("error: {e}"));
+        }
+        return;
+    }
     let settings = settings();
     let result = with_game!(settings.kind, |g| run(g, &settings));
     if let Err(e) = result {
@@ -203,6 +236,34 @@ fn run<G: BoardView + LabelView + Clone + 'static>(game: G, s: &Settings) -> Res
         session,
         keys,
     };
+    on_screen(BoardScreen(page, s.clone()))
+}
+
+/// A screen of the page, shown on whichever terminal the page draws with.
+trait OnScreen {
+    fn show<B: Backend + WebEventHandler + 'static>(self, terminal: Terminal<B>, clicks: Clicks);
+}
+
+/// A board game's screen: watch or play.
+struct BoardScreen<G: BoardView>(Page<G>, Settings);
+
+impl<G: BoardView + LabelView + 'static> OnScreen for BoardScreen<G> {
+    fn show<B: Backend + WebEventHandler + 'static>(self, terminal: Terminal<B>, clicks: Clicks) {
+        show_page(terminal, clicks, self.0, &self.1);
+    }
+}
+
+/// The cart-pole's screen: its learner and seed, and the keys pressed.
+struct PoleScreen((matchbox::cartpole::learner::Kind, u64), Keys);
+
+impl OnScreen for PoleScreen {
+    fn show<B: Backend + WebEventHandler + 'static>(self, terminal: Terminal<B>, _: Clicks) {
+        pole::show(terminal, self.0, self.1);
+    }
+}
+
+/// Shows `screen` on the page's canvas (a projector) or its DOM grid (a phone).
+fn on_screen(screen: impl OnScreen) -> Result<(), String> {
     if screen::canvas_wanted() {
         let (w, h) = screen::canvas_size().ok_or("no #screen to draw in")?;
         let options = ratzilla::backend::canvas::CanvasBackendOptions::new()
@@ -213,7 +274,7 @@ fn run<G: BoardView + LabelView + Clone + 'static>(game: G, s: &Settings) -> Res
         let grid = backend.size().map_err(|e| e.to_string())?;
         let terminal = fixed(backend, grid.width, grid.height)?;
         let clicks = screen::canvas_clicks(grid.width, grid.height)?;
-        show_page(terminal, clicks, page, s);
+        screen.show(terminal, clicks);
     } else {
         let mut backend = DomBackend::new_by_id("screen").map_err(|e| e.to_string())?;
         // The grid the backend built in the page: its `size` speaks of the window instead.
@@ -223,7 +284,7 @@ fn run<G: BoardView + LabelView + Clone + 'static>(game: G, s: &Settings) -> Res
             .columns_rows;
         let mut terminal = fixed(backend, grid.width, grid.height)?;
         let clicks = listen_clicks(&mut terminal);
-        show_page(terminal, clicks, page, s);
+        screen.show(terminal, clicks);
     }
     Ok(())
 }

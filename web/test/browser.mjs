@@ -272,6 +272,28 @@ try {
   check(await waitFor(page, t => /boxes 1–/.test(t), 5000), 'and turns it back');
   await page.close();
 
+  // The cart-pole: BOXES balancing a pole, on a projector and on a phone held upright; its keys
+  // as buttons from the key table; flat out, trials go by; `s` downloads the BOXES machine.
+  page = await open('?game=cartpole&seed=3', { width: 1920, height: 1080 });
+  check(await waitFor(page, t => t.includes('balancing a pole') && t.includes('the 162 boxes')), 'the cart-pole opens on a projector');
+  const labels = await page.locator('#keys button').allTextContents();
+  check(['pause', 'one push', 'faster', 'slower', 'again', 'save'].every(l => labels.includes(l)), `the cart-pole's buttons: ${labels}`);
+  for (let i = 0; i < 4; i++) await page.locator('#keys button', { hasText: 'faster' }).click();
+  check(await waitFor(page, t => t.includes('flat out') && /trial (\d{3,})/.test(t), 10000), 'flat out, hundreds of trials go by');
+  const polesaving = page.waitForEvent("download", { timeout: 5000 }).catch(() => null);
+  await page.locator('#keys button', { hasText: 'save' }).click();
+  const poleSaved = await polesaving;
+  check(poleSaved && poleSaved.suggestedFilename() === 'cartpole-boxes.yaml', 'save downloads the BOXES machine');
+  check(await waitFor(page, t => t.includes('saved the machine after'), 5000), 'and says so');
+  await page.close();
+  page = await open('?game=cartpole&learner=ase&seed=2', { width: 390, height: 844 }, true);
+  check(await waitFor(page, t => t.includes('ASE/ACE') && t.includes('the 162 boxes')), 'ASE/ACE opens on a phone');
+  const upright = await gridOf(page);
+  check(upright.cols < 80 && upright.rows >= 42, `a phone's cart-pole is one panel above the other (${upright.cols}×${upright.rows})`);
+  check((await page.evaluate(() => window.matchboxScreen.unreadable())).length === 0, "every cell of the phone's cart-pole is readable");
+  await page.screenshot({ path: join(shots, 'phone-cartpole.png') });
+  await page.close();
+
   // Screenshots for the README, at a phone's size and a projector's.
   mkdirSync(shots, { recursive: true });
   for (const [name, viewport, query] of [
@@ -279,9 +301,10 @@ try {
     ['phone-play-havannah', { width: 390, height: 844 }, '?game=havannah&size=3&screen=play'],
     ['projector-menace', { width: 1920, height: 1080 }, '?game=tictactoe&opponent=random&speed=10&seed=1'],
     ['projector-play', { width: 1920, height: 1080 }, '?game=tictactoe&screen=play&as=o'],
+    ['projector-cartpole', { width: 1920, height: 1080 }, '?game=cartpole&seed=3'],
   ]) {
     page = await open(query, viewport);
-    await waitFor(page, t => t.includes('Game'));
+    await waitFor(page, t => t.includes('Game') || t.includes('balancing'));
     await page.waitForTimeout(3000);
     await page.screenshot({ path: join(shots, `${name}.png`) });
     await page.close();

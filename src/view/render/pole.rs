@@ -7,8 +7,10 @@ use ratatui::widgets::canvas::{Canvas, Line as CanvasLine, Rectangle};
 use super::*;
 use crate::view::pole::PoleApp;
 
-/// The smallest terminal the screen fits in.
+/// The smallest terminal the screen fits in with its panels side by side.
 pub const POLE_MIN: (u16, u16) = (80, 24);
+/// The smallest with its panels one above the other (a phone held upright).
+pub const POLE_TALL: (u16, u16) = (38, 42);
 
 /// BOXES' blue and ASE's orange, as the charts draw a push left and right.
 const LEFT: (u8, u8, u8) = (0, 114, 178);
@@ -28,10 +30,12 @@ fn leaning_colour(l: f64) -> Color {
 /// Draws the screen.
 pub fn pole(f: &mut Frame, app: &PoleApp, front: Front) {
     let area = f.area();
-    if area.width < POLE_MIN.0 || area.height < POLE_MIN.1 {
+    let wide = area.width >= POLE_MIN.0 && area.height >= POLE_MIN.1;
+    let tall = area.width >= POLE_TALL.0 && area.height >= POLE_TALL.1;
+    if !wide && !tall {
         let text = format!(
-            "the cart-pole's screen needs {}×{} (this one is {}×{}): make it larger, or q to quit",
-            POLE_MIN.0, POLE_MIN.1, area.width, area.height
+            "the cart-pole's screen needs {}×{}, or {}×{} held upright (this one is {}×{}): make it larger, or q to quit",
+            POLE_MIN.0, POLE_MIN.1, POLE_TALL.0, POLE_TALL.1, area.width, area.height
         );
         f.render_widget(
             Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: true }),
@@ -42,17 +46,32 @@ pub fn pole(f: &mut Frame, app: &PoleApp, front: Front) {
     let [title, body, keys] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(0),
-        Constraint::Length(1),
+        Constraint::Length(if wide { 1 } else { 2 }),
     ])
     .areas(area);
-    let [left, right] =
-        Layout::horizontal([Constraint::Min(40), Constraint::Length(38)]).areas(body);
-    let [cart, status, curve] = Layout::vertical([
-        Constraint::Percentage(55),
-        Constraint::Length(2),
-        Constraint::Min(6),
-    ])
-    .areas(left);
+    // Side by side on a wide screen; one above the other on a narrow one (a phone upright).
+    let (cart, status, curve, right) = if wide {
+        // The map takes a third of a big screen (its cells grow), 38 columns at the least.
+        let map = (body.width / 3).max(38);
+        let [left, right] =
+            Layout::horizontal([Constraint::Min(40), Constraint::Length(map)]).areas(body);
+        let [cart, status, curve] = Layout::vertical([
+            Constraint::Percentage(55),
+            Constraint::Length(2),
+            Constraint::Min(6),
+        ])
+        .areas(left);
+        (cart, status, curve, right)
+    } else {
+        let [cart, status, map, curve] = Layout::vertical([
+            Constraint::Length(9),
+            Constraint::Length(2),
+            Constraint::Length(22),
+            Constraint::Min(6),
+        ])
+        .areas(body);
+        (cart, status, curve, map)
+    };
     title_bar(f, app, title);
     cart_panel(f, app, cart);
     status_lines(f, app, status);
@@ -66,7 +85,12 @@ pub fn pole(f: &mut Frame, app: &PoleApp, front: Front) {
         .unwrap_or_default();
     match &app.message {
         Some(m) => f.render_widget(Paragraph::new(format!(" {m}")).style(BOLD), keys),
-        None => f.render_widget(Paragraph::new(bar).style(DIM), keys),
+        None => f.render_widget(
+            Paragraph::new(bar)
+                .style(DIM)
+                .wrap(ratatui::widgets::Wrap { trim: true }),
+            keys,
+        ),
     }
     if app.show_help {
         help_overlay(f, front);
@@ -78,11 +102,15 @@ fn title_bar(f: &mut Frame, app: &PoleApp, area: Rect) {
         true => "paused".to_string(),
         false => app.speed().label(),
     };
-    let text = format!(
+    let long = format!(
         " {} balancing a pole · seed {} · {speed}",
         app.kind.title(),
         app.seed
     );
+    let text = match long.chars().count() <= area.width as usize {
+        true => long,
+        false => format!(" {} · seed {} · {speed}", app.kind.short(), app.seed),
+    };
     f.render_widget(
         Paragraph::new(text).style(Style::new().bg(TITLE_BG).fg(Color::White).bold()),
         area,
@@ -204,28 +232,44 @@ fn curve_panel_of(f: &mut Frame, app: &PoleApp, area: Rect) {
 }
 
 /// The 162 boxes: a row for each band of the pole's angle within each of its angular velocity,
-/// a column for each of the cart's velocity within each of its position.
+/// a column for each of the cart's velocity within each of its position. The cells grow with the
+/// panel (on a projector, coloured squares).
 fn box_map(f: &mut Frame, app: &PoleApp, area: Rect) {
     let here = app.run.current_box();
-    let head = |t: &str| Span::styled(t.to_string(), DIM);
+    let inner = (area.width.saturating_sub(2), area.height.saturating_sub(2));
+    let cw = (((inner.0.saturating_sub(16) / 3).saturating_sub(1)) / 3).clamp(2, 6) as usize;
+    let high = inner.1 >= 2 + 36 + 2 && cw >= 3;
+    let group = 3 * cw + 1;
+    let head = |words: [&str; 3], each: usize| -> String {
+        words.iter().map(|w| format!("{w:^each$}")).collect()
+    };
+    let xs = head(["left", "mid", "right"], group);
+    let xds: String = (0..3).map(|_| head(["←", "·", "→"], cw) + " ").collect();
     let mut lines = vec![
-        Line::from(vec![head("              x  left   mid    right")]),
-        Line::from(vec![head("              ẋ  ← · →  ← · →  ← · →")]),
+        Line::styled(format!("              x {xs}"), DIM),
+        Line::styled(format!("              ẋ {xds}"), DIM),
     ];
     let thetas = ["< -6°", "-6…-1°", "-1…0°", "0…1°", "1…6°", "> 6°"];
     let dots = ["ω ←", "ω ·", "ω →"];
     for (td, dot) in dots.iter().enumerate() {
         for (th, name) in thetas.iter().enumerate() {
-            let label = if th == 0 { dot } else { "" };
-            let mut spans = vec![Span::styled(format!(" {label:<5}{name:>7}   "), DIM)];
-            for x in 0..3 {
-                for xd in 0..3 {
-                    let b = x + 3 * xd + 9 * th + 54 * td;
-                    spans.push(box_cell(app, b, here == Some(b)));
+            for half in 0..if high { 2 } else { 1 } {
+                let label = match (th, half) {
+                    (0, 0) => format!(" {dot:<5}{name:>7}  "),
+                    (_, 0) => format!(" {:<5}{name:>7}  ", ""),
+                    _ => " ".repeat(15),
+                };
+                let mut spans = vec![Span::styled(label, DIM)];
+                for x in 0..3 {
+                    for xd in 0..3 {
+                        let b = x + 3 * xd + 9 * th + 54 * td;
+                        spans.push(box_cell(app, b, here == Some(b), cw, half == 0));
+                        spans.push(Span::raw(" "));
+                    }
+                    spans.push(Span::raw(" "));
                 }
-                spans.push(Span::raw(" "));
+                lines.push(Line::from(spans));
             }
-            lines.push(Line::from(spans));
         }
     }
     let block = Block::bordered()
@@ -234,23 +278,26 @@ fn box_map(f: &mut Frame, app: &PoleApp, area: Rect) {
     f.render_widget(Paragraph::new(lines).block(block), area);
 }
 
-fn box_cell(app: &PoleApp, b: usize, lit: bool) -> Span<'static> {
+/// One box's cell, `cw` wide with the space after it: its push as an arrow coloured by how sure it is (on a coloured
+/// square where the cell is wide enough); lit where the cart-pole is. `arrow`: the cell's row
+/// that carries the arrow (a tall cell's second row is its colour only).
+fn box_cell(app: &PoleApp, b: usize, lit: bool, cw: usize, arrow: bool) -> Span<'static> {
     let l = app.run.learner.leaning(b);
-    let arrow = match l {
-        l if l < 0.0 => "◀ ",
-        l if l > 0.0 => "▶ ",
-        _ => "· ",
+    let glyph = match l {
+        _ if !arrow => " ",
+        l if l < 0.0 => "◀",
+        l if l > 0.0 => "▶",
+        _ => "·",
     };
-    let style = Style::new().fg(leaning_colour(l));
-    match lit {
-        true => Span::styled(
-            arrow,
-            Style::new()
-                .fg(Color::Black)
-                .bg(Color::White)
-                .add_modifier(Modifier::BOLD),
-        ),
-        false => Span::styled(arrow, style),
+    let lit_style = Style::new()
+        .fg(Color::Black)
+        .bg(Color::White)
+        .add_modifier(Modifier::BOLD);
+    let text = format!("{glyph:^w$}", w = cw - 1);
+    match (lit, cw >= 3) {
+        (true, _) => Span::styled(text, lit_style),
+        (false, true) => Span::styled(text, Style::new().fg(Color::White).bg(leaning_colour(l))),
+        (false, false) => Span::styled(text, Style::new().fg(leaning_colour(l))),
     }
 }
 
