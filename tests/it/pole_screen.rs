@@ -121,3 +121,48 @@ fn watch_cartpole_refuses_without_a_terminal() {
     let e = crate::common::refused(&["watch", "cartpole", "--learner", "ase,boxes"]);
     assert!(e.contains("`watch` takes one learner"), "{e}");
 }
+
+/// `film cartpole` draws the screen without a terminal: the same seed gives the same GIF, byte
+/// for byte; the last frame as text is the screen after the trials asked; a board game's options
+/// are refused.
+#[test]
+fn film_cartpole_is_the_screen_from_a_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let shoot = |out: &str, extra: &[&str]| {
+        let games = if extra.is_empty() { "5" } else { "300" };
+        let mut args = vec![
+            "film", "cartpole", "--seed", "3", "--games", games, "--json", "--out",
+        ];
+        args.push(out);
+        args.extend_from_slice(extra);
+        crate::common::json(&args)
+    };
+    let one = shoot(&p("a.gif"), &[]);
+    shoot(&p("b.gif"), &[]);
+    assert_eq!(
+        std::fs::read(p("a.gif")).unwrap(),
+        std::fs::read(p("b.gif")).unwrap()
+    );
+    assert!(std::fs::read(p("a.gif")).unwrap().starts_with(b"GIF89a"));
+    assert_eq!(
+        (one["trials"].as_u64(), one["seed"].as_u64()),
+        (Some(5), Some(3))
+    );
+    let text = shoot(&p("last.txt"), &["--speed", "flat-out"]);
+    assert_eq!(text["trials"], 300);
+    let last = std::fs::read_to_string(p("last.txt")).unwrap();
+    assert!(
+        last.contains("balancing a pole · seed 3 · flat out"),
+        "{last}"
+    );
+    assert!(last.contains("trial 301"), "{last}");
+    let apng = shoot(&p("a.png"), &[]);
+    assert_eq!(apng["frames"], one["frames"]);
+    assert!(std::fs::read(p("a.png")).unwrap().starts_with(b"\x89PNG"));
+    let e = crate::common::refused(&["film", "cartpole", "--whole", "--out", &p("w.gif")]);
+    assert!(
+        e.contains("--whole and --lesson film a board game's machine"),
+        "{e}"
+    );
+}

@@ -66,7 +66,7 @@ struct TrialRow {
 }
 
 /// The one learner `--learner` names (BOXES where it names none).
-fn one_learner(named: Option<&str>, command: &str) -> Result<Kind> {
+pub(super) fn one_learner(named: Option<&str>, command: &str) -> Result<Kind> {
     let Some(named) = named else {
         return Ok(Kind::Boxes);
     };

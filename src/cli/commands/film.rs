@@ -16,7 +16,7 @@ use crate::view::app::WatchApp;
 use crate::view::drive::{self, Control};
 
 /// The most frames a film holds (ten minutes at 25 frames a second).
-const MAX_FRAMES: u64 = 15_000;
+pub(super) const MAX_FRAMES: u64 = 15_000;
 
 /// What `film` made.
 #[derive(Serialize)]
@@ -69,7 +69,7 @@ impl fmt::Display for FilmReport {
 }
 
 /// The screen's size, `COLSxROWS`.
-fn screen_size(text: &str) -> Result<(u16, u16)> {
+pub(super) fn screen_size(text: &str) -> Result<(u16, u16)> {
     let bad = || {
         anyhow::anyhow!(
             "--screen `{}`: give COLSxROWS, e.g. 100x30 (40x20 to 300x100)",
@@ -90,7 +90,7 @@ fn screen_size(text: &str) -> Result<(u16, u16)> {
 /// Where the frames go: a GIF, an APNG (written as the frames come; its frames counted by a
 /// first pass, as an APNG says its count before its first frame), the count of that pass, or
 /// the last frame as text.
-enum Sink<'f> {
+pub(super) enum Sink<'f> {
     Gif(Box<(Raster<'f>, GifFilm)>),
     Apng(Box<ApngSink<'f>>),
     Count(Same),
@@ -99,7 +99,7 @@ enum Sink<'f> {
 
 /// Consecutive equal screens, merged into one frame while its delay fits an APNG's 16 bits.
 #[derive(Default)]
-struct Same {
+pub(super) struct Same {
     screen: Option<ratatui::buffer::Buffer>,
     delay: u32,
     frames: usize,
@@ -125,14 +125,14 @@ impl Same {
 }
 
 /// An APNG being written: its raster, the film, and the frame being lengthened.
-struct ApngSink<'f> {
+pub(super) struct ApngSink<'f> {
     raster: Raster<'f>,
     film: crate::film::ApngFilm,
     same: Same,
 }
 
 impl Sink<'_> {
-    fn push(&mut self, buf: &ratatui::buffer::Buffer, delay: u16) -> Result<()> {
+    pub(super) fn push(&mut self, buf: &ratatui::buffer::Buffer, delay: u16) -> Result<()> {
         match self {
             Sink::Gif(film) => {
                 let image = film.0.draw(buf);
@@ -153,7 +153,7 @@ impl Sink<'_> {
         }
         Ok(())
     }
-    fn frames(&self) -> usize {
+    pub(super) fn frames(&self) -> usize {
         match self {
             Sink::Gif(film) => film.1.frames() + 1,
             Sink::Apng(s) => s.same.frames,
@@ -162,7 +162,7 @@ impl Sink<'_> {
         }
     }
     /// The film's bytes.
-    fn finish(self) -> Result<Vec<u8>> {
+    pub(super) fn finish(self) -> Result<Vec<u8>> {
         Ok(match self {
             Sink::Gif(film) => film.1.finish()?,
             Sink::Apng(mut s) => {
@@ -177,9 +177,28 @@ impl Sink<'_> {
     }
 }
 
+/// An APNG says its number of frames first: where `sink` only counted a first take's frames,
+/// the sink to write the second (the same frames, from the same seed) as they come.
+pub(super) fn apng_after_count<'f>(
+    sink: &Sink<'f>,
+    a: &FilmArgs,
+    fonts: &'f chart::fonts::Fonts,
+    (w, h): (usize, usize),
+) -> Result<Option<Sink<'f>>> {
+    let Sink::Count(same) = sink else {
+        return Ok(None);
+    };
+    let film = crate::film::ApngFilm::new(w, h, same.frames as u32)?;
+    Ok(Some(Sink::Apng(Box::new(ApngSink {
+        raster: raster_for(a, fonts)?,
+        film,
+        same: Same::default(),
+    }))))
+}
+
 /// The film's sink for `out` (.gif, or .txt for the last frame as text), and its size in pixels
 /// (in cells for text).
-fn sink_for<'f>(
+pub(super) fn sink_for<'f>(
     a: &FilmArgs,
     cols: u16,
     rows: u16,
@@ -381,15 +400,8 @@ pub(super) fn film<G: FullGame>(game: G, a: &FilmArgs) -> Result<FilmReport> {
         eprintln!("note: {why}");
     }
     let mut frame = shot.shoot(a.fps, &mut sink)?;
-    if let Sink::Count(same) = &sink {
-        // An APNG says its number of frames first: the first take counted them, the second
-        // (the same frames, from the same seed) writes them as they come.
-        let film = crate::film::ApngFilm::new(w, h, same.frames as u32)?;
-        sink = Sink::Apng(Box::new(ApngSink {
-            raster: raster_for(a, &fonts)?,
-            film,
-            same: Same::default(),
-        }));
+    if let Some(apng) = apng_after_count(&sink, a, &fonts, (w, h))? {
+        sink = apng;
         shot = take(game, a, (cols, rows), &stage)?;
         frame = shot.shoot(a.fps, &mut sink)?;
     }

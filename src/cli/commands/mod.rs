@@ -4,6 +4,7 @@ mod arimaa;
 mod boxes;
 mod cartpole;
 mod cartpole_experiment;
+mod cartpole_film;
 mod cartpole_train;
 mod count;
 mod experiment;
@@ -152,6 +153,9 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             out.report(&merge(&a, &out)?)
         }
         Command::Results(a) => Out::new(a.json).report(&results::results(&a)?),
+        Command::Film(a) if cartpole::is_cartpole(&a.watch.learn.game) => {
+            Out::new(a.json).report(&cartpole_film::film(&a)?)
+        }
         Command::Film(a) => {
             let kind = match &a.lesson {
                 Some(log) => lesson_log::kind(&a.watch.learn.game, log)?,
