@@ -12,8 +12,7 @@
 //! step (traces, then weights, then decay; the traces cleared when a trial ends) is that of
 //! Sutton's `pole.c`, which simulates this learner with a logistic choice in place of the noise.
 
-use super::Push;
-use super::learner::Learner;
+use super::{Learner, Push};
 use crate::rng::{Rng, rng_from_seed};
 
 /// ASE/ACE's constants.

@@ -11,8 +11,7 @@
 //! (Sammut's account of Michie and Chambers' algorithm) use them; the 1968 paper's own values are
 //! yet to be checked against it.
 
-use super::Push;
-use super::learner::{Learner, random_push};
+use super::{Learner, Push, random_push};
 use crate::rng::{Rng, rng_from_seed};
 
 /// BOXES' constants.

@@ -2,26 +2,9 @@
 //! pusher — behind one trait, and the one place a trial is played step by step: [`Run`], which
 //! the experiment, the watch screen and the benchmarks all drive.
 
-use super::{Physics, Push, State, box_of};
-use crate::rng::{Rng, rng_from_seed, uniform_below};
-
-/// A learner of the cart-pole: it chooses a push in a box and learns from what followed.
-pub trait Learner {
-    /// The push in box `b` at step `step` of the trial (from 0).
-    fn push(&mut self, b: usize, step: usize) -> Push;
-    /// What followed the push chosen in box `b`: the box of the state it led to, or `None`
-    /// where the trial failed there.
-    fn after(&mut self, b: usize, next: Option<usize>);
-    /// The trial is over after `length` steps (failed, or stopped at the limit).
-    fn end_trial(&mut self, length: usize);
-    /// Each box's leaning: how much more it favours pushing right than left, from −1 (always
-    /// left) to 1 (always right); 0 where it has no preference yet.
-    fn leaning(&self, b: usize) -> f64;
-    /// The BOXES machine it is, if it is one (the only learner saved to a file).
-    fn as_boxes(&self) -> Option<&super::boxes::Machine> {
-        None
-    }
-}
+pub use super::Learner;
+use super::{Physics, Push, State, box_of, random_push};
+use crate::rng::{Rng, rng_from_seed};
 
 /// The learners there are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -86,14 +69,6 @@ impl Learner for Random {
     fn end_trial(&mut self, _: usize) {}
     fn leaning(&self, _: usize) -> f64 {
         0.0
-    }
-}
-
-/// Left or right, evenly.
-pub(super) fn random_push(rng: &mut Rng) -> Push {
-    match uniform_below(rng, 2) {
-        0 => Push::Left,
-        _ => Push::Right,
     }
 }
 

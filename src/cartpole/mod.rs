@@ -8,6 +8,8 @@ pub mod ase;
 pub mod boxes;
 pub mod learner;
 
+use crate::rng::{Rng, uniform_below};
+
 /// Where the cart and the pole are, and how fast they move: the cart's position (m) and
 /// velocity (m/s), the pole's angle from upright (rad, positive leaning right) and its angular
 /// velocity (rad/s).
@@ -153,4 +155,30 @@ pub fn box_of(s: &State) -> Option<usize> {
     );
     let theta_dot = band(s.theta_dot, &[-FIFTY_DEGREES, FIFTY_DEGREES]);
     Some(x + 3 * x_dot + 9 * theta + 54 * theta_dot)
+}
+
+/// A learner of the cart-pole: it chooses a push in a box and learns from what followed.
+pub trait Learner {
+    /// The push in box `b` at step `step` of the trial (from 0).
+    fn push(&mut self, b: usize, step: usize) -> Push;
+    /// What followed the push chosen in box `b`: the box of the state it led to, or `None`
+    /// where the trial failed there.
+    fn after(&mut self, b: usize, next: Option<usize>);
+    /// The trial is over after `length` steps (failed, or stopped at the limit).
+    fn end_trial(&mut self, length: usize);
+    /// Each box's leaning: how much more it favours pushing right than left, from −1 (always
+    /// left) to 1 (always right); 0 where it has no preference yet.
+    fn leaning(&self, b: usize) -> f64;
+    /// The BOXES machine it is, if it is one (the only learner saved to a file).
+    fn as_boxes(&self) -> Option<&boxes::Machine> {
+        None
+    }
+}
+
+/// Left or right, evenly.
+pub(crate) fn random_push(rng: &mut Rng) -> Push {
+    match uniform_below(rng, 2) {
+        0 => Push::Left,
+        _ => Push::Right,
+    }
 }

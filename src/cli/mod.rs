@@ -324,6 +324,10 @@ pub struct GameArgs {
     /// Havannah: White, the weaker player, places K stones (K ≥ 2) on its first turn
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u8).range(2..))]
     pub handicap: Option<u8>,
+    /// cartpole: Barto, Sutton and Anderson's (1983) friction of the cart on its track (0.0005) and
+    /// of the pole at its hinge (0.000002) [default: none, as pole.c and CartPole-v1]
+    #[arg(long)]
+    pub friction: bool,
 }
 
 /// A game name the registry knows (any case), lower-cased.

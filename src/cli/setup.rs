@@ -22,9 +22,18 @@ use crate::solve::TieBreak;
 use crate::store;
 use crate::text::quote;
 
+/// Refuses `--friction` for a board game: it is the cart-pole's.
+fn no_friction(args: &GameArgs) -> Result<()> {
+    if args.friction {
+        bail!("--friction is the cart-pole's (a board game has no friction)");
+    }
+    Ok(())
+}
+
 /// The game from the command line, checked against the file being resumed, if any (whose size is
 /// used when the command gives none).
 pub(crate) fn game_kind(args: &GameArgs, file: Option<&Path>) -> Result<GameKind> {
+    no_friction(args)?;
     let Some(path) = file else {
         return Ok(GameKind::parse(&args.game, args.size.as_deref())?
             .with_rules(args.swap, args.handicap)?);
@@ -35,6 +44,7 @@ pub(crate) fn game_kind(args: &GameArgs, file: Option<&Path>) -> Result<GameKind
 /// The game from the command line, checked against `f`, what the file `path` says it holds
 /// (whose size is used when the command gives none).
 pub(crate) fn game_kind_of(args: &GameArgs, path: &Path, f: store::FileGame) -> Result<GameKind> {
+    no_friction(args)?;
     let mut kind =
         GameKind::parse(&args.game, args.size.as_deref())?.with_rules(args.swap, args.handicap)?;
     if f.game != kind.name() {

@@ -66,7 +66,17 @@ pub struct PoleApp {
 impl PoleApp {
     /// A screen for a fresh learner of `kind` (or the BOXES machine `start`), from rest.
     pub fn new(kind: Kind, seed: u64, start: Option<crate::cartpole::boxes::Machine>) -> PoleApp {
-        let run = Self::fresh_run(kind, seed, &start);
+        PoleApp::with_physics(kind, seed, start, Physics::POLE_C)
+    }
+
+    /// As [`PoleApp::new`], on the cart-pole `physics` (the 1983 paper's friction).
+    pub fn with_physics(
+        kind: Kind,
+        seed: u64,
+        start: Option<crate::cartpole::boxes::Machine>,
+        physics: Physics,
+    ) -> PoleApp {
+        let run = Self::fresh_run(kind, seed, &start, physics);
         PoleApp {
             kind,
             seed,
@@ -90,12 +100,13 @@ impl PoleApp {
         kind: Kind,
         seed: u64,
         start: &Option<crate::cartpole::boxes::Machine>,
+        physics: Physics,
     ) -> Run<dyn Learner + Send> {
         let learner: Box<dyn Learner + Send> = match start {
             Some(m) => Box::new(m.clone()),
             None => kind.learner(seed),
         };
-        Run::new(learner, Physics::POLE_C, 10_000)
+        Run::new(learner, physics, 10_000)
     }
 
     pub fn speed(&self) -> PoleSpeed {
@@ -120,7 +131,8 @@ impl PoleApp {
             Action::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
             Action::Slower => self.speed = self.speed.saturating_sub(1),
             Action::Reset => {
-                let fresh = PoleApp::new(self.kind, self.seed, self.start.take());
+                let physics = self.run.physics;
+                let fresh = PoleApp::with_physics(self.kind, self.seed, self.start.take(), physics);
                 *self = PoleApp {
                     speed: self.speed,
                     message: Some("started again: a fresh learner, the same seed".into()),

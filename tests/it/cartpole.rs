@@ -572,3 +572,63 @@ fn boxes_cartpole_lists_and_labels_the_162_boxes() {
     let e = crate::common::refused(&["boxes", "cartpole", "--preset", "michie"]);
     assert!(e.contains("--preset: not for the cart-pole"), "{e}");
 }
+
+/// `--friction` is Barto, Sutton and Anderson's (1983) cart-pole: a step is their equations with
+/// the friction of the cart on its track and of the pole at its hinge (written out here from the
+/// paper's form, apart from the program's); the commands take it and say so; a board game
+/// refuses it.
+#[test]
+fn friction_is_the_1983_papers() {
+    let (g, mc, m, l, f, tau, muc, mup) = (9.8, 1.0, 0.1, 0.5, 10.0, 0.02, 0.0005, 0.000002);
+    let s = matchbox::cartpole::State {
+        x: 0.1,
+        x_dot: -0.7,
+        theta: 0.05,
+        theta_dot: 0.4,
+    };
+    let (sin, cos) = (s.theta.sin(), s.theta.cos());
+    let sgn = s.x_dot.signum();
+    let theta_acc = (g * sin
+        + cos * ((-f - m * l * s.theta_dot * s.theta_dot * sin + muc * sgn) / (mc + m))
+        - mup * s.theta_dot / (m * l))
+        / (l * (4.0 / 3.0 - m * cos * cos / (mc + m)));
+    let x_acc =
+        (f + m * l * (s.theta_dot * s.theta_dot * sin - theta_acc * cos) - muc * sgn) / (mc + m);
+    let next = Physics::BARTO_1983.step(s, matchbox::cartpole::Push::Right);
+    assert!((next.x - (s.x + tau * s.x_dot)).abs() < 1e-12);
+    assert!(
+        (next.x_dot - (s.x_dot + tau * x_acc)).abs() < 1e-12,
+        "{next:?}"
+    );
+    assert!(
+        (next.theta_dot - (s.theta_dot + tau * theta_acc)).abs() < 1e-12,
+        "{next:?}"
+    );
+    assert_ne!(
+        next,
+        Physics::POLE_C.step(s, matchbox::cartpole::Push::Right)
+    );
+    let with = crate::common::json(&[
+        "train",
+        "cartpole",
+        "--friction",
+        "--games",
+        "30",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    let without = crate::common::json(&[
+        "train", "cartpole", "--games", "30", "--seed", "4", "--json",
+    ]);
+    assert!(
+        with["physics"]
+            .as_str()
+            .unwrap()
+            .contains("1983: with friction"),
+        "{with}"
+    );
+    assert_ne!(with["lengths"], without["lengths"]);
+    let e = crate::common::refused(&["play", "hexapawn", "--friction"]);
+    assert!(e.contains("--friction is the cart-pole's"), "{e}");
+}

@@ -8,6 +8,17 @@ use crate::cartpole::learner::{Kind, lengths};
 use crate::cartpole::{Physics, Push};
 use crate::cli::{GameArgs, PlayoutArgs, ReplayArgs};
 
+/// The cart-pole's physics the command asks for, and its name for a report.
+pub(super) fn physics_of(game: &GameArgs) -> (Physics, &'static str) {
+    match game.friction {
+        true => (
+            Physics::BARTO_1983,
+            "Barto, Sutton and Anderson 1983: with friction",
+        ),
+        false => (Physics::POLE_C, "pole.c and CartPole-v1: no friction"),
+    }
+}
+
 /// Whether the command names the cart-pole.
 pub(super) fn is_cartpole(game: &GameArgs) -> bool {
     game.game == "cartpole"
@@ -71,7 +82,7 @@ pub(super) fn replay(a: &ReplayArgs) -> Result<PushesReport> {
             .with_context(|| format!("push {} `{}`: L or R", i + 1, crate::text::quote(w)))?;
         pushes.push(p);
     }
-    let (states, failed_at) = Physics::POLE_C.run(&pushes);
+    let (states, failed_at) = physics_of(&a.game).0.run(&pushes);
     let steps = (states.iter().zip(&pushes).enumerate())
         .map(|(i, (s, p))| Step {
             step: i + 1,
@@ -120,7 +131,7 @@ pub(super) fn playout(a: &PlayoutArgs) -> Result<PlayoutReport> {
     for n in lengths(
         Kind::Random,
         seed,
-        Physics::POLE_C,
+        physics_of(&a.game).0,
         10_000,
         a.games.max(1) as usize,
     ) {

@@ -3,7 +3,6 @@
 //! and the learning curve with its band ("matchboxes, then neurons").
 
 use super::*;
-use crate::cartpole::Physics;
 use crate::cartpole::learner::{Kind, Summary, lengths};
 use crate::chart::{ChartSpec, Kind as ChartLines, Series};
 use crate::cli::ExperimentArgs;
@@ -129,7 +128,7 @@ pub(super) fn experiment(a: &ExperimentArgs) -> Result<CartExperimentReport> {
     let trials = a.learn.games.unwrap_or(100).max(1);
     let limit = a.steps.unwrap_or(10_000) as usize;
     let kinds = learners(a.learn.set.side.as_deref())?;
-    let physics = Physics::POLE_C;
+    let (physics, physics_name) = super::cartpole::physics_of(&a.learn.game);
     let learners: Vec<Summary> = (kinds.iter())
         .map(|&kind| {
             let runs: Vec<Vec<usize>> = (0..a.runs as u64)
@@ -154,7 +153,7 @@ pub(super) fn experiment(a: &ExperimentArgs) -> Result<CartExperimentReport> {
         runs: a.runs,
         trials,
         limit,
-        physics: "pole.c and CartPole-v1: no friction",
+        physics: physics_name,
         learners,
         written,
     })

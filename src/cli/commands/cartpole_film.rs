@@ -81,7 +81,8 @@ pub(super) fn film(a: &FilmArgs) -> Result<PoleFilmReport> {
     let fonts = chart::fonts::fonts().context("the film's font is not built in")?;
     let (mut sink, w, h) = sink_for(a, cols, rows, &fonts)?;
     let fresh = || {
-        let mut app = PoleApp::new(kind, seed, start.clone());
+        let physics = super::cartpole::physics_of(&a.watch.learn.game).0;
+        let mut app = PoleApp::with_physics(kind, seed, start.clone(), physics);
         app.speed = speed;
         app
     };

@@ -4,7 +4,6 @@
 //! charted (steps a trial, log scale) and tabled.
 
 use super::*;
-use crate::cartpole::Physics;
 use crate::cartpole::boxes::{Machine, Settings};
 use crate::cartpole::learner::{Kind, Learner, Run};
 use crate::chart::{ChartSpec, Kind as ChartLines, Series};
@@ -17,6 +16,7 @@ const LIMIT: usize = 10_000;
 #[derive(serde::Serialize)]
 pub(super) struct CartTrainReport {
     learner: Kind,
+    physics: &'static str,
     seed: u64,
     /// Trials the machine had played before this run (a machine loaded with `--boxes`).
     before: u64,
@@ -35,9 +35,10 @@ impl std::fmt::Display for CartTrainReport {
         let mean = tail.iter().sum::<usize>() as f64 / tail.len().max(1) as f64;
         writeln!(
             f,
-            "{} (seed {}): {} trials{}; the last {} lasted {:.0} steps on average, the longest {}",
+            "{} (seed {}; {}): {} trials{}; the last {} lasted {:.0} steps on average, the longest {}",
             self.learner.title(),
             self.seed,
+            self.physics,
             n,
             match self.before {
                 0 => String::new(),
@@ -122,6 +123,7 @@ fn check(a: &TrainArgs, kind: Kind) -> Result<()> {
 pub(super) fn train(a: &TrainArgs) -> Result<CartTrainReport> {
     let kind = one_learner(a.learn.set.side.as_deref(), "train")?;
     check(a, kind)?;
+    let (physics, physics_name) = super::cartpole::physics_of(&a.learn.game);
     let trials = a.learn.games.unwrap_or(100);
     let (lengths, seed, before) = match kind {
         Kind::Boxes => {
@@ -133,7 +135,7 @@ pub(super) fn train(a: &TrainArgs) -> Result<CartTrainReport> {
                 ),
             };
             let (seed, before) = (machine.seed, machine.trials);
-            let mut run = Run::new(Box::new(machine), Physics::POLE_C, LIMIT);
+            let mut run = Run::new(Box::new(machine), physics, LIMIT);
             let lengths = play(&mut run, trials);
             if let Some(path) = &a.save {
                 store::save_boxes(path, &run.learner)?;
@@ -143,10 +145,7 @@ pub(super) fn train(a: &TrainArgs) -> Result<CartTrainReport> {
         _ => {
             let seed = a.learn.machine.seed.unwrap_or_else(rand::random);
             (
-                play(
-                    &mut Run::new(kind.learner(seed), Physics::POLE_C, LIMIT),
-                    trials,
-                ),
+                play(&mut Run::new(kind.learner(seed), physics, LIMIT), trials),
                 seed,
                 0,
             )
@@ -159,6 +158,7 @@ pub(super) fn train(a: &TrainArgs) -> Result<CartTrainReport> {
     }
     Ok(CartTrainReport {
         learner: kind,
+        physics: physics_name,
         seed,
         before,
         first_balanced: lengths.iter().position(|&n| n >= LIMIT).map(|i| i + 1),
@@ -229,7 +229,8 @@ pub(super) fn watch(a: &crate::cli::WatchArgs) -> Result<()> {
     store::check_writable(&path)?;
     crate::tui::check_terminal("watch")?;
     let mut may_replace = a.force || loaded == Some(&path) || !path.exists();
-    let mut app = crate::view::pole::PoleApp::new(kind, seed, start);
+    let (physics, _) = super::cartpole::physics_of(&a.learn.game);
+    let mut app = crate::view::pole::PoleApp::with_physics(kind, seed, start, physics);
     crate::tui::watch_pole(&mut app, |app| {
         let shown = crate::text::quote(&path.display().to_string());
         let Some(m) = app.run.learner.as_boxes() else {
