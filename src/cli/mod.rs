@@ -584,6 +584,10 @@ pub struct OperateArgs {
     /// Save the copy of the machine to this file after every game (YAML, or binary for .mbx)
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// A line at a time on standard input and output, even on a terminal (where the session is a
+    /// full screen unless this is given)
+    #[arg(long)]
+    pub lines: bool,
     /// Print the session's summary as one JSON object at the end
     #[arg(long)]
     pub json: bool,

@@ -3,7 +3,9 @@
 //! What the screens hold and draw is in [`crate::view`], shared with the browser.
 
 pub mod input;
+mod operate;
 mod pole;
+pub use operate::{Desk, operate_screen};
 pub use pole::watch_pole;
 mod suspend;
 pub mod worker;
@@ -41,7 +43,7 @@ pub fn check_terminal(what: &str) -> Result<()> {
 }
 
 /// Whether input and output are a terminal.
-fn has_terminal() -> bool {
+pub fn has_terminal() -> bool {
     use std::io::IsTerminal;
     std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
 }

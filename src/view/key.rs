@@ -137,6 +137,8 @@ pub enum Mode {
     Play,
     /// Watching a learner balance the cart-pole (`watch cartpole`).
     Pole,
+    /// Beside a real machine (`operate`): what the operator types, a line at a time.
+    Operate,
 }
 
 /// Where a screen is shown: the page has no quitting (a tab is closed) and no Ctrl-C.
@@ -160,6 +162,10 @@ pub enum On {
     Live,
     /// Every screen.
     Every,
+    /// The screens that run or play by themselves (not the operator's, where letters are typed).
+    Screens,
+    /// The operator's screen.
+    Operate,
 }
 
 impl On {
@@ -172,6 +178,8 @@ impl On {
                 | (On::Play, Mode::Play)
                 | (On::Pole, Mode::Pole)
                 | (On::Live, Mode::Watch | Mode::Pole)
+                | (On::Screens, Mode::Watch | Mode::Play | Mode::Pole)
+                | (On::Operate, Mode::Operate)
         )
     }
 }
@@ -539,6 +547,41 @@ pub const BINDINGS: &[Binding] = &[
         terminal_only: false,
     },
     Binding {
+        on: On::Operate,
+        keys: &[(k(KeyCode::Enter), Action::Enter)],
+        label: "Enter",
+        help: "do what is typed: a bead's colour (name or letter), the visitor's move, undo, audit N, beads, resign, quit; alone, the next game",
+        bars: &[bar("Enter do it", 1)],
+        buttons: &[("enter", k(KeyCode::Enter))],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Operate,
+        keys: &[
+            (k(KeyCode::Backspace), Action::Backspace),
+            (ctrl('u'), Action::ClearInput),
+            (ctrl('U'), Action::ClearInput),
+            (k(KeyCode::Esc), Action::ClearInput),
+        ],
+        label: "Backspace",
+        help: "edit what you typed (Ctrl-U or Esc: clear it)",
+        bars: &[bar("Backspace edit", 3)],
+        buttons: &[],
+        terminal_only: false,
+    },
+    Binding {
+        on: On::Operate,
+        keys: &[
+            (ctrl('c'), Action::Interrupt),
+            (ctrl('C'), Action::Interrupt),
+        ],
+        label: "Ctrl-C",
+        help: "end the session (the record is kept; or type quit)",
+        bars: &[bar("Ctrl-C end", 2)],
+        buttons: &[],
+        terminal_only: true,
+    },
+    Binding {
         on: On::Every,
         keys: &[(c('?'), Action::ToggleHelp)],
         label: "?",
@@ -548,7 +591,7 @@ pub const BINDINGS: &[Binding] = &[
         terminal_only: false,
     },
     Binding {
-        on: On::Every,
+        on: On::Screens,
         keys: &[
             (c('q'), Action::Quit),
             (ctrl('c'), Action::Interrupt),
@@ -587,6 +630,8 @@ pub fn action_for(key: Key, mode: Mode) -> Option<Action> {
     }
     Some(match (mode, key.code) {
         (Mode::Watch, KeyCode::Char(c)) if c.is_ascii_digit() => Action::Type(c),
+        // The operator types words: colours, moves, commands (any letter, `?` aside).
+        (Mode::Operate, KeyCode::Char(c)) if !c.is_control() => Action::Type(c),
         (Mode::Watch, KeyCode::Enter) => Action::Enter,
         (Mode::Watch, KeyCode::Backspace) => Action::Backspace,
         // Spaces and commas: an Arimaa turn is several steps (`Dc4w Dd4s`).

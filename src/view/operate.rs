@@ -101,3 +101,59 @@ pub fn inventory_lines<G: BoardView>(op: &Operator<G>) -> Vec<String> {
     }
     out
 }
+
+/// What the operator may type, as the help says it.
+pub const COMMANDS: [&str; 4] = [
+    "the machine's turn: the bead's colour (orange, sky blue, … or its letter A, B, …); resign: its box is empty",
+    "the visitor's turn: the move (b2, a1-a2, …)",
+    "undo: take the last step back · audit N: what box N should hold · beads: the beads, colour by colour",
+    "Enter: the next game, once the beads are done · quit: end the session (the record is kept)",
+];
+
+/// The operator's screen, without a terminal: what is typed, what the last command answered or
+/// the mistake it made, the help; keys become actions from the key table
+/// ([`super::key::Mode::Operate`]).
+#[derive(Debug, Default)]
+pub struct OperateApp {
+    pub input: String,
+    /// What the last command showed (an audit, the beads, the help of the commands).
+    pub answer: Vec<String>,
+    /// The last line's mistake, said until the next.
+    pub error: Option<String>,
+    pub show_help: bool,
+    pub quit: bool,
+}
+
+/// The longest line the screen takes: more is not a colour, a move or a command.
+const MAX_INPUT: usize = 200;
+
+impl OperateApp {
+    /// What a key asks for: the line typed, when Enter ends it.
+    pub fn update(&mut self, action: super::key::Action) -> Option<String> {
+        use super::key::Action;
+        if self.show_help && action != Action::Interrupt {
+            self.show_help = false;
+            return None;
+        }
+        match action {
+            Action::Type(c) if self.input.chars().count() < MAX_INPUT => self.input.push(c),
+            Action::Backspace => {
+                self.input.pop();
+            }
+            Action::ClearInput => self.input.clear(),
+            Action::Enter => return Some(std::mem::take(&mut self.input)),
+            Action::Interrupt => self.quit = true,
+            Action::ToggleHelp => self.show_help = true,
+            _ => {}
+        }
+        None
+    }
+
+    /// What a line typed did: the lines it showed, or its mistake.
+    pub fn answered(&mut self, result: Result<Vec<String>, String>) {
+        match result {
+            Ok(lines) => (self.answer, self.error) = (lines, None),
+            Err(e) => (self.answer, self.error) = (Vec::new(), Some(e)),
+        }
+    }
+}

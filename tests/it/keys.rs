@@ -30,7 +30,7 @@ fn the_readmes_key_lists_are_the_key_table() {
 
 #[test]
 fn every_key_in_the_table_does_what_its_line_says() {
-    for mode in [Mode::Watch, Mode::Play, Mode::Pole] {
+    for mode in [Mode::Watch, Mode::Play, Mode::Pole, Mode::Operate] {
         for b in bindings(mode, Front::Terminal) {
             for &(key, action) in b.keys {
                 assert_eq!(action_for(key, mode), Some(action), "{} {mode:?}", b.label);
@@ -38,7 +38,7 @@ fn every_key_in_the_table_does_what_its_line_says() {
         }
     }
     // And no key is bound twice on one screen.
-    for mode in [Mode::Watch, Mode::Play, Mode::Pole] {
+    for mode in [Mode::Watch, Mode::Play, Mode::Pole, Mode::Operate] {
         let mut seen = std::collections::HashSet::new();
         for b in bindings(mode, Front::Terminal) {
             for (key, _) in b.keys {
@@ -57,6 +57,13 @@ fn typing_comes_after_the_table() {
     assert_eq!(action_for(ch('p'), Mode::Watch), Some(Action::PlayIt));
     assert_eq!(action_for(ch('p'), Mode::Play), Some(Action::Type('p')));
     assert_eq!(action_for(ch('z'), Mode::Watch), Some(Action::Other));
+    // The operator types words: `q` is a letter there (of `quit`), not the quit key.
+    assert_eq!(action_for(ch('q'), Mode::Operate), Some(Action::Type('q')));
+    assert_eq!(action_for(ch(' '), Mode::Operate), Some(Action::Type(' ')));
+    assert_eq!(
+        action_for(Key::ctrl(KeyCode::Char('c')), Mode::Operate),
+        Some(Action::Interrupt)
+    );
     assert_eq!(action_for(Key::ctrl(KeyCode::Char('x')), Mode::Watch), None);
 }
 

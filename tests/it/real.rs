@@ -662,3 +662,93 @@ fn a_record_begun_from_a_trained_machine_needs_it_again() {
     );
     crate::common::stdout(&["train", "hexapawn", "--record", r, "--boxes", t]);
 }
+
+/// The operator's full screen, driven by the key table's Operate keys over a real session: the
+/// step drawn with each bead colour's dot in its colour, a colour not in the box refused in red
+/// and asked again, a typed line edited and cleared, `q` typed as a letter (of `quit`), the help
+/// of the commands, Ctrl-C ending it.
+#[test]
+fn the_operators_screen_is_driven_by_keys() {
+    use matchbox::view::key::{Action, Front, Key, KeyCode, Mode, action_for};
+    use matchbox::view::operate::{OperateApp, turn_lines};
+    use ratatui::backend::TestBackend;
+    let mut op = operator(&TicTacToe, fresh_machine(&TicTacToe, 3), FirstBox::Revive);
+    let mut app = OperateApp::default();
+    let type_line = |app: &mut OperateApp, text: &str| {
+        let mut line = None;
+        for c in text.chars().chain(['\n']) {
+            let key = match c {
+                '\n' => Key::plain(KeyCode::Enter),
+                c => Key::plain(KeyCode::Char(c)),
+            };
+            line = app.update(action_for(key, Mode::Operate).unwrap());
+        }
+        line.unwrap()
+    };
+    let draw = |app: &OperateApp, op: &Operator<TicTacToe>| {
+        let mut t = ratatui::Terminal::new(TestBackend::new(100, 30)).unwrap();
+        t.draw(|f| matchbox::view::render::operate(f, app, &turn_lines(op), Front::Terminal))
+            .unwrap();
+        t.backend().buffer().clone()
+    };
+    let text = |buf: &ratatui::buffer::Buffer| -> String {
+        (0..30)
+            .map(|y| (0..100).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
+            .collect()
+    };
+    let buf = draw(&app, &op);
+    assert!(
+        text(&buf).contains("the machine's move: open box 1"),
+        "{}",
+        text(&buf)
+    );
+    // The dot before "A orange" is orange.
+    let row = (0..30)
+        .find(|&y| {
+            text(&buf)
+                .lines()
+                .nth(y as usize)
+                .unwrap()
+                .contains("A orange")
+        })
+        .unwrap();
+    let (r, g, b) = palette::arrow(0).rgb;
+    assert_eq!(buf[(2, row)].fg, ratatui::style::Color::Rgb(r, g, b));
+    let line = type_line(&mut app, "purple");
+    app.answered(
+        op.bead(&line)
+            .map(|_| Vec::new())
+            .map_err(|e| e.to_string()),
+    );
+    let buf = draw(&app, &op);
+    assert!(
+        text(&buf).contains("✗ box 1 has no purple beads"),
+        "{}",
+        text(&buf)
+    );
+    assert!(
+        text(&buf).contains("the machine's move: open box 1"),
+        "asked again"
+    );
+    // Typed, edited, cleared.
+    for key in [KeyCode::Char('z'), KeyCode::Backspace, KeyCode::Char('q')] {
+        app.update(action_for(Key::plain(key), Mode::Operate).unwrap());
+    }
+    assert_eq!(app.input, "q");
+    app.update(action_for(Key::ctrl(KeyCode::Char('u')), Mode::Operate).unwrap());
+    assert_eq!(app.input, "");
+    let line = type_line(&mut app, "A");
+    app.answered(
+        op.bead(&line)
+            .map(|_| Vec::new())
+            .map_err(|e| e.to_string()),
+    );
+    assert_eq!(app.error, None);
+    assert!(text(&draw(&app, &op)).contains("the visitor's move ("));
+    app.update(Action::ToggleHelp);
+    assert!(text(&draw(&app, &op)).contains("audit N: what box N should hold"));
+    app.update(action_for(Key::plain(KeyCode::Char('x')), Mode::Operate).unwrap());
+    assert!(!app.show_help && !app.quit);
+    app.update(action_for(Key::ctrl(KeyCode::Char('c')), Mode::Operate).unwrap());
+    assert!(app.quit);
+}

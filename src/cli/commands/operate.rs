@@ -114,45 +114,28 @@ pub(super) fn operate<G: FullGame>(
     if let Some(rec) = rec {
         continue_record(&mut op, rec)?;
     }
-    let mut file = open_record(&path, rec.is_some(), &header)?;
-    let mut written = op.lines().len();
-    let mut say = std::io::stdout().lock();
+    let file = open_record(&path, rec.is_some(), &header)?;
+    let written = op.lines().len();
     out.preamble(format!(
         "operating the real machine; the record: {} ({} so far)\n",
         path.display(),
         crate::text::count(op.lines().len() as u64, "game", "games")
     ));
-    lines(&mut say, &turn_lines(&op))?;
-    let mut input = std::io::stdin().lock();
-    while let Some(line) = read_line(&mut input)? {
-        if line == TOO_LONG {
-            let asked = turn_lines(&op).pop().unwrap_or_default();
-            let said = format!(
-                "  ✗ a line of more than {MAX_LINE} bytes: not a colour, a move or a command"
-            );
-            lines(&mut say, &[said, asked])?;
-            continue;
-        }
-        // What a command answers, or the step now; after a mistake, the mistake and what is
-        // asked again.
-        match command(&mut op, line.trim()) {
-            Ok(None) => break,
-            Ok(Some(shown)) if shown.is_empty() => lines(&mut say, &turn_lines(&op))?,
-            Ok(Some(mut shown)) => {
-                shown.push(turn_lines(&op).pop().unwrap_or_default());
-                lines(&mut say, &shown)?;
-            }
-            Err(e) => {
-                let asked = turn_lines(&op).pop().unwrap_or_default();
-                lines(&mut say, &[format!("  ✗ {e}"), asked])?;
-            }
-        }
-        write_finished(&mut file, &op, &mut written, &path)?;
-        save(a.save.as_deref(), &op)?;
+    let mut desk = Session {
+        op,
+        file,
+        written,
+        path: &path,
+        save: a.save.as_deref(),
+    };
+    match a.lines || !crate::tui::has_terminal() {
+        true => by_lines(&mut desk)?,
+        false => crate::tui::operate_screen(&mut desk)?,
     }
-    op.next_game();
-    write_finished(&mut file, &op, &mut written, &path)?;
-    save(a.save.as_deref(), &op)?;
+    desk.op.next_game();
+    write_finished(&mut desk.file, &desk.op, &mut desk.written, desk.path)?;
+    save(desk.save, &desk.op)?;
+    let op = &desk.op;
     let (wins, draws, losses) = op.tally();
     Ok(OperateReport {
         games: wins + draws + losses,
@@ -162,6 +145,64 @@ pub(super) fn operate<G: FullGame>(
         record: path.display().to_string(),
         saved: a.save.as_ref().map(|p| p.display().to_string()),
     })
+}
+
+/// The session at the boxes: the operator's steps, the record written as games finish, the copy
+/// saved after each.
+struct Session<'a, G: FullGame> {
+    op: Operator<G>,
+    file: std::fs::File,
+    written: usize,
+    path: &'a Path,
+    save: Option<&'a Path>,
+}
+
+impl<G: FullGame> crate::tui::Desk for Session<'_, G> {
+    fn lines(&self) -> Vec<String> {
+        turn_lines(&self.op)
+    }
+
+    fn submit(&mut self, line: &str) -> Result<Option<Result<Vec<String>, String>>> {
+        let result = match command(&mut self.op, line.trim()) {
+            Ok(None) => return Ok(None),
+            Ok(Some(shown)) => Ok(shown),
+            Err(e) => Err(e.to_string()),
+        };
+        write_finished(&mut self.file, &self.op, &mut self.written, self.path)?;
+        save(self.save, &self.op)?;
+        Ok(Some(result))
+    }
+}
+
+/// The session a line at a time on standard input and output (a pipe, or `--lines`): each
+/// step's lines, then what is typed; after a command's answer or a mistake, what is asked again.
+fn by_lines<G: FullGame>(desk: &mut Session<G>) -> Result<()> {
+    use crate::tui::Desk;
+    let mut say = std::io::stdout().lock();
+    lines(&mut say, &desk.lines())?;
+    let mut input = std::io::stdin().lock();
+    while let Some(line) = read_line(&mut input)? {
+        if line == TOO_LONG {
+            let said = format!(
+                "  ✗ a line of more than {MAX_LINE} bytes: not a colour, a move or a command"
+            );
+            lines(&mut say, &[said, desk.lines().pop().unwrap_or_default()])?;
+            continue;
+        }
+        match desk.submit(&line)? {
+            None => break,
+            Some(Ok(shown)) if shown.is_empty() => lines(&mut say, &desk.lines())?,
+            Some(Ok(mut shown)) => {
+                shown.push(desk.lines().pop().unwrap_or_default());
+                lines(&mut say, &shown)?;
+            }
+            Some(Err(e)) => {
+                let asked = desk.lines().pop().unwrap_or_default();
+                lines(&mut say, &[format!("  ✗ {e}"), asked])?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The record's header: the settings the session's copy was made with.
@@ -301,14 +342,7 @@ fn command<G: FullGame>(
 }
 
 fn help() -> Vec<String> {
-    [
-        "the machine's turn: the bead's colour (orange, sky blue, … or its letter A, B, …); resign: its box is empty",
-        "the visitor's turn: the move (b2, a1-a2, …)",
-        "undo: take the last step back · audit N: what box N should hold · beads: the beads, colour by colour",
-        "Enter: the next game, once the beads are done · quit: end the session (the record is kept)",
-    ]
-    .map(String::from)
-    .to_vec()
+    crate::view::operate::COMMANDS.map(String::from).to_vec()
 }
 
 /// Writes `lines` to the operator's screen; a closed output ends the session quietly.

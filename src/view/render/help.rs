@@ -88,3 +88,43 @@ pub fn help(f: &mut Frame, mode: Mode, front: Front, pieces: &str) {
         r,
     );
 }
+
+/// The key table of a screen that has no board legend (the cart-pole's, the operator's) over the
+/// screen, then `notes` (what its symbols or words mean), each wrapped to the overlay.
+pub fn keys_overlay(f: &mut Frame, mode: Mode, front: Front, notes: &[&str]) {
+    let keys = key_table(mode, front);
+    let mut lines: Vec<Line> = (keys.iter())
+        .map(|(k, what)| {
+            Line::from(vec![
+                Span::styled(format!(" {k:<10} "), BOLD.fg(Color::Cyan)),
+                Span::raw(what.to_string()),
+            ])
+        })
+        .collect();
+    lines.push(Line::raw(""));
+    lines.extend(notes.iter().map(|n| Line::styled(format!(" {n}"), DIM)));
+    lines.push(Line::styled(" any other key closes this help", DIM));
+    let area = f.area();
+    let w = 78.min(area.width);
+    let room = (w as usize).saturating_sub(2).max(1);
+    let rows: usize = (lines.iter())
+        .map(|l| l.width().max(1).div_ceil(room))
+        .sum();
+    let h = (rows as u16 + 2).min(area.height);
+    let r = Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    );
+    f.render_widget(Clear, r);
+    let block = Block::bordered()
+        .border_type(BorderType::Rounded)
+        .title(" keys ");
+    f.render_widget(
+        Paragraph::new(lines)
+            .wrap(ratatui::widgets::Wrap { trim: false })
+            .block(block),
+        r,
+    );
+}

@@ -5,6 +5,7 @@ mod boxes;
 mod curve;
 mod help;
 mod machine;
+mod operate;
 mod play;
 mod pole;
 mod score;
@@ -14,8 +15,9 @@ mod whole;
 pub use board::board_panel;
 pub use boxes::box_panel;
 pub use curve::{LOG_AFTER, curve_panel, first_box_panel};
-pub use help::{help, legend_lines};
+pub use help::{help, keys_overlay, legend_lines};
 pub use machine::{MachineView, machine_panel};
+pub use operate::operate;
 pub use play::{play, play_click};
 pub use pole::{POLE_MIN, POLE_TALL, pole};
 pub use score::{score_panel, score_rows};
@@ -345,6 +347,16 @@ pub fn buffer_text(buf: &ratatui::buffer::Buffer) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The widest of a screen's key bars that fits `width` columns (the narrowest where none does).
+pub(super) fn fitting_bar(mode: Mode, front: Front, at: &BarFor, width: u16) -> String {
+    let bars = key_bars(mode, front, at);
+    (bars.iter())
+        .find(|b| b.chars().count() <= width as usize)
+        .or(bars.last())
+        .cloned()
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -77,12 +77,7 @@ pub fn pole(f: &mut Frame, app: &PoleApp, front: Front) {
     status_lines(f, app, status);
     curve_panel_of(f, app, curve);
     box_map(f, app, right);
-    let bars = key_bars(Mode::Pole, front, &BarFor::watch());
-    let bar = (bars.iter())
-        .find(|b| b.chars().count() <= keys.width as usize)
-        .or(bars.last())
-        .cloned()
-        .unwrap_or_default();
+    let bar = fitting_bar(Mode::Pole, front, &BarFor::watch(), keys.width);
     match &app.message {
         Some(m) => f.render_widget(Paragraph::new(format!(" {m}")).style(BOLD), keys),
         None => f.render_widget(
@@ -302,46 +297,13 @@ fn box_cell(app: &PoleApp, b: usize, lit: bool, cw: usize, arrow: bool) -> Span<
 }
 
 fn help_overlay(f: &mut Frame, front: Front) {
-    let keys = key_table(Mode::Pole, front);
-    let mut lines: Vec<Line> = (keys.iter())
-        .map(|(k, what)| {
-            Line::from(vec![
-                Span::styled(format!(" {k:<10} "), BOLD.fg(Color::Cyan)),
-                Span::raw(what.to_string()),
-            ])
-        })
-        .collect();
-    lines.push(Line::raw(""));
-    lines.push(Line::styled(
-        " ◀ ▶ a box's push; its colour how sure it is (faint: barely); lit: the box the cart-pole is in",
-        DIM,
-    ));
-    lines.push(Line::styled(
-        " x, ẋ: the cart's place and speed; θ: the pole's lean; ω: how fast it turns",
-        DIM,
-    ));
-    lines.push(Line::styled(" any other key closes this help", DIM));
-    let area = f.area();
-    let w = 78.min(area.width);
-    let room = (w as usize).saturating_sub(2).max(1);
-    let rows: usize = (lines.iter())
-        .map(|l| l.width().max(1).div_ceil(room))
-        .sum();
-    let h = (rows as u16 + 2).min(area.height);
-    let r = Rect::new(
-        area.x + (area.width - w) / 2,
-        area.y + (area.height - h) / 2,
-        w,
-        h,
-    );
-    f.render_widget(Clear, r);
-    let block = Block::bordered()
-        .border_type(BorderType::Rounded)
-        .title(" keys ");
-    f.render_widget(
-        Paragraph::new(lines)
-            .wrap(ratatui::widgets::Wrap { trim: false })
-            .block(block),
-        r,
+    keys_overlay(
+        f,
+        Mode::Pole,
+        front,
+        &[
+            "◀ ▶ a box's push; its colour how sure it is (faint: barely); lit: the box the cart-pole is in",
+            "x, ẋ: the cart's place and speed; θ: the pole's lean; ω: how fast it turns",
+        ],
     );
 }
