@@ -38,6 +38,10 @@ struct Saved {
     record: Record,
 }
 
+/// The largest BOXES file read (one is about 30 kB of YAML, 5 kB binary).
+#[cfg(feature = "native")]
+const MAX_FILE: u64 = 1 << 20;
+
 /// The binary file's first bytes (not those of a board game's machine: neither reads the other).
 const MAGIC: &[u8; 8] = b"MBXBOXES";
 /// Its length: the magic, seed, trials, four settings, the merit's two, the generator's 32 bytes,
@@ -110,7 +114,13 @@ pub fn load_boxes(path: &Path) -> Result<Machine, StoreError> {
         err,
     };
     let f = super::open(path)?;
-    f.take(1 << 20).read_to_end(&mut bytes).map_err(io)?;
+    f.take(MAX_FILE + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > MAX_FILE {
+        return Err(invalid(
+            path,
+            "more than 1 MB: not a BOXES machine (one is about 30 kB of YAML)",
+        ));
+    }
     boxes_from_bytes(path, &bytes)
 }
 

@@ -632,3 +632,34 @@ fn friction_is_the_1983_papers() {
     let e = crate::common::refused(&["play", "hexapawn", "--friction"]);
     assert!(e.contains("--friction is the cart-pole's"), "{e}");
 }
+
+/// Numbers too big for the memory are refused before any work, naming the arguments; a file far
+/// bigger than a BOXES machine is refused unread.
+#[test]
+fn the_cart_poles_commands_refuse_unbounded_memory() {
+    let e = crate::common::refused(&[
+        "experiment",
+        "cartpole",
+        "--runs",
+        "1000000",
+        "--games",
+        "1000",
+    ]);
+    assert!(
+        e.contains("--runs 1000000 × --games 1000 × 3 learners: more than 50,000,000"),
+        "{e}"
+    );
+    let e = crate::common::refused(&["train", "cartpole", "--games", "100000000000"]);
+    assert!(
+        e.contains("--games 100000000000: at most 50,000,000 trials"),
+        "{e}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.yaml");
+    std::fs::write(&big, "# x\n".repeat(400_000)).unwrap();
+    let e = crate::common::refused(&["train", "cartpole", "--boxes", big.to_str().unwrap()]);
+    assert!(
+        e.contains("big.yaml: more than 1 MB: not a BOXES machine"),
+        "{e}"
+    );
+}

@@ -68,6 +68,9 @@ struct CurveRow {
     q3: f64,
 }
 
+/// The most trials' lengths an experiment keeps (8 bytes each: 400 MB).
+pub(super) const MAX_LENGTHS: u64 = 50_000_000;
+
 /// Refuses what the cart-pole's experiment does not take.
 fn check(a: &ExperimentArgs) -> Result<()> {
     let l = &a.learn;
@@ -92,6 +95,22 @@ fn check(a: &ExperimentArgs) -> Result<()> {
     }
     if a.runs == 0 {
         bail!("--runs 0: give at least one run");
+    }
+    // Every trial's length is kept for the quartiles: 8 bytes each.
+    let trials = a.learn.games.unwrap_or(100);
+    let learners = a
+        .learn
+        .set
+        .side
+        .as_deref()
+        .map_or(3, |l| l.split(',').count());
+    if (a.runs as u128) * (trials as u128) * (learners as u128) > MAX_LENGTHS as u128 {
+        bail!(
+            "--runs {} × --games {trials} × {learners} learners: more than {} trials' lengths to keep ({} of memory); run fewer",
+            a.runs,
+            crate::text::group(MAX_LENGTHS),
+            crate::text::bytes(8 * MAX_LENGTHS)
+        );
     }
     Ok(())
 }

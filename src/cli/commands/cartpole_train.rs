@@ -97,6 +97,13 @@ fn check(a: &TrainArgs, kind: Kind) -> Result<()> {
             "{name}: not for the cart-pole (`train cartpole` takes --learner, --games (trials), --seed, --boxes, --save, --plot, --csv)"
         );
     }
+    let trials = l.games.unwrap_or(100) as u64;
+    if trials > super::cartpole_experiment::MAX_LENGTHS {
+        bail!(
+            "--games {trials}: at most {} trials a run (each one's length is kept for the report)",
+            crate::text::group(super::cartpole_experiment::MAX_LENGTHS)
+        );
+    }
     let saves = l.machine.boxes.is_some() || a.save.is_some();
     if kind != Kind::Boxes && saves {
         bail!(
