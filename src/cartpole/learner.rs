@@ -95,6 +95,25 @@ pub struct Run<L: Learner + ?Sized> {
     /// The last push, for a screen to draw.
     pub last_push: Option<Push>,
     pub learner: Box<L>,
+    /// Where trials start: from rest (`None`), or each from a state drawn by this generator.
+    starts: Option<Rng>,
+}
+
+/// The state a random start draws: each measure uniform over the middle band of `pole.c`'s
+/// partition (the cart within ±0.8 m moving under 0.5 m/s, the pole within ±6° turning under
+/// 50°/s): a state from which a good controller can still save the pole.
+pub fn random_state(rng: &mut Rng) -> State {
+    use rand::Rng as _;
+    let mut draw = |half: f64| {
+        let unit = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+        (unit * 2.0 - 1.0) * half
+    };
+    State {
+        x: draw(0.8),
+        x_dot: draw(0.5),
+        theta: draw(6f64.to_radians()),
+        theta_dot: draw(50f64.to_radians()),
+    }
 }
 
 impl<L: Learner + ?Sized> Run<L> {
@@ -107,7 +126,17 @@ impl<L: Learner + ?Sized> Run<L> {
             trials: 0,
             last_push: None,
             learner,
+            starts: None,
         }
+    }
+
+    /// The same run with every trial starting from a random state ([`random_state`]) drawn from
+    /// `seed`, rather than from rest.
+    pub fn random_starts(mut self, seed: u64) -> Run<L> {
+        let mut rng = rng_from_seed(crate::rng::derive_seed(seed, u64::MAX));
+        self.state = random_state(&mut rng);
+        self.starts = Some(rng);
+        self
     }
 
     /// The box the cart-pole is in now.
@@ -138,7 +167,11 @@ impl<L: Learner + ?Sized> Run<L> {
         let length = self.steps;
         self.learner.end_trial(length);
         self.trials += 1;
-        (self.state, self.steps) = (State::default(), 0);
+        self.state = match &mut self.starts {
+            Some(rng) => random_state(rng),
+            None => State::default(),
+        };
+        self.steps = 0;
         Stepped::Ended { length, failed }
     }
 
@@ -152,9 +185,13 @@ impl<L: Learner + ?Sized> Run<L> {
     }
 }
 
-/// The lengths of `trials` trials of a fresh learner of `kind` seeded `seed`.
+/// The lengths of `trials` trials of a fresh learner of `kind` seeded `seed`, from rest.
 pub fn lengths(kind: Kind, seed: u64, physics: Physics, limit: usize, trials: usize) -> Vec<usize> {
-    let mut run = Run::new(kind.learner(seed), physics, limit);
+    lengths_of(Run::new(kind.learner(seed), physics, limit), trials)
+}
+
+/// The lengths of the next `trials` trials of `run`.
+pub fn lengths_of<L: Learner + ?Sized>(mut run: Run<L>, trials: usize) -> Vec<usize> {
     (0..trials).map(|_| run.trial()).collect()
 }
 

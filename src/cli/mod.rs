@@ -328,6 +328,11 @@ pub struct GameArgs {
     /// of the pole at its hinge (0.000002) [default: none, as pole.c and CartPole-v1]
     #[arg(long)]
     pub friction: bool,
+    /// cartpole: each trial starts from a random state (the cart within ±0.8 m under 0.5 m/s,
+    /// the pole within ±6° turning under 50°/s), as the accounts of BOXES start them [default:
+    /// from rest, as pole.c]
+    #[arg(long)]
+    pub random_start: bool,
 }
 
 /// A game name the registry knows (any case), lower-cased.

@@ -27,6 +27,9 @@ fn no_friction(args: &GameArgs) -> Result<()> {
     if args.friction {
         bail!("--friction is the cart-pole's (a board game has no friction)");
     }
+    if args.random_start {
+        bail!("--random-start is the cart-pole's (a board game starts from its first position)");
+    }
     Ok(())
 }
 

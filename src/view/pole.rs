@@ -46,6 +46,8 @@ pub struct PoleApp {
     pub run: Run<dyn Learner + Send>,
     /// The BOXES machine loaded, to start again from on `r` (a fresh one where none).
     pub start: Option<crate::cartpole::boxes::Machine>,
+    /// Trials start from random states rather than rest (see [`PoleApp::restart`]).
+    pub random_start: bool,
     pub speed: usize,
     pub paused: bool,
     /// The lengths of the trials so far (the last [`KEPT`]), and how many there were in all.
@@ -82,6 +84,7 @@ impl PoleApp {
             seed,
             run,
             start,
+            random_start: false,
             speed: 0,
             paused: false,
             lengths: Vec::new(),
@@ -107,6 +110,16 @@ impl PoleApp {
             None => kind.learner(seed),
         };
         Run::new(learner, physics, 10_000)
+    }
+
+    /// A fresh run of the learner from its start, its trials from random states where
+    /// [`PoleApp::random_start`] says so (drawn from the seed).
+    pub fn restart(&mut self) {
+        let mut run = Self::fresh_run(self.kind, self.seed, &self.start, self.run.physics);
+        if self.random_start {
+            run = run.random_starts(self.seed);
+        }
+        self.run = run;
     }
 
     pub fn speed(&self) -> PoleSpeed {
@@ -135,9 +148,11 @@ impl PoleApp {
                 let fresh = PoleApp::with_physics(self.kind, self.seed, self.start.take(), physics);
                 *self = PoleApp {
                     speed: self.speed,
+                    random_start: self.random_start,
                     message: Some("started again: a fresh learner, the same seed".into()),
                     ..fresh
                 };
+                self.restart();
             }
             Action::Save => self.to_save = true,
             Action::ToggleHelp => self.show_help = true,

@@ -663,3 +663,51 @@ fn the_cart_poles_commands_refuse_unbounded_memory() {
         "{e}"
     );
 }
+
+/// `--random-start`: each trial starts from a state drawn within the middle bands (the same for
+/// the same seed, on one thread or two); the commands say so; a record of pushes and a board game
+/// refuse it.
+#[test]
+fn random_starts_are_drawn_within_the_middle_bands() {
+    use matchbox::cartpole::learner::{Kind, Run, random_state};
+    let mut rng = matchbox::rng::rng_from_seed(5);
+    for _ in 0..10_000 {
+        let s = random_state(&mut rng);
+        assert!(s.x.abs() <= 0.8 && s.x_dot.abs() <= 0.5, "{s:?}");
+        assert!(s.theta.abs() <= 6f64.to_radians() && s.theta_dot.abs() <= 50f64.to_radians());
+    }
+    let run = Run::new(Kind::Boxes.learner(1), Physics::POLE_C, 10_000).random_starts(1);
+    assert_ne!(run.state, matchbox::cartpole::State::default());
+    let again = Run::new(Kind::Boxes.learner(1), Physics::POLE_C, 10_000).random_starts(1);
+    assert_eq!(run.state, again.state);
+    let args = [
+        "experiment",
+        "cartpole",
+        "--runs",
+        "6",
+        "--games",
+        "30",
+        "--seed",
+        "2",
+        "--random-start",
+        "--json",
+    ];
+    let one = crate::common::json_with_env(&args, ("RAYON_NUM_THREADS", "1"));
+    let two = crate::common::json_with_env(&args, ("RAYON_NUM_THREADS", "2"));
+    assert_eq!(one, two);
+    assert_eq!(one["random_start"], true);
+    let from_rest: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|a| *a != "--random-start")
+        .collect();
+    let rest = crate::common::json(&from_rest);
+    assert_ne!(one["learners"], rest["learners"]);
+    let e = crate::common::refused(&["replay", "cartpole", "--moves", "L R", "--random-start"]);
+    assert!(
+        e.contains("--random-start: a record of pushes is played from rest"),
+        "{e}"
+    );
+    let e = crate::common::refused(&["train", "hexapawn", "--random-start"]);
+    assert!(e.contains("--random-start is the cart-pole's"), "{e}");
+}

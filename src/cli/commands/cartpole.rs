@@ -4,7 +4,7 @@
 //! games' registry is asked.
 
 use super::*;
-use crate::cartpole::learner::{Kind, lengths};
+use crate::cartpole::learner::{Kind, Learner, Run, lengths_of};
 use crate::cartpole::{Physics, Push};
 use crate::cli::{GameArgs, PlayoutArgs, ReplayArgs};
 
@@ -16,6 +16,21 @@ pub(super) fn physics_of(game: &GameArgs) -> (Physics, &'static str) {
             "Barto, Sutton and Anderson 1983: with friction",
         ),
         false => (Physics::POLE_C, "pole.c and CartPole-v1: no friction"),
+    }
+}
+
+/// A run of `learner` (seeded `seed`) on the cart-pole the command asks for: its physics, and
+/// from rest or from random states, a trial ending at `limit` steps.
+pub(super) fn run_for<L: Learner + ?Sized>(
+    game: &GameArgs,
+    learner: Box<L>,
+    seed: u64,
+    limit: usize,
+) -> Run<L> {
+    let run = Run::new(learner, physics_of(game).0, limit);
+    match game.random_start {
+        true => run.random_starts(seed),
+        false => run,
     }
 }
 
@@ -70,6 +85,9 @@ impl std::fmt::Display for PushesReport {
 
 /// `replay cartpole --moves "R R L …"`: the pushes played from rest.
 pub(super) fn replay(a: &ReplayArgs) -> Result<PushesReport> {
+    if a.game.random_start {
+        bail!("--random-start: a record of pushes is played from rest");
+    }
     let text =
         crate::cli::record_text(a.moves.as_deref(), a.moves_file.as_deref())?.unwrap_or_default();
     let mut pushes = Vec::new();
@@ -128,13 +146,8 @@ impl std::fmt::Display for PlayoutReport {
 pub(super) fn playout(a: &PlayoutArgs) -> Result<PlayoutReport> {
     let seed = a.seed.unwrap_or(1);
     let (mut sum, mut sq, mut longest) = (0.0, 0.0, 0);
-    for n in lengths(
-        Kind::Random,
-        seed,
-        physics_of(&a.game).0,
-        10_000,
-        a.games.max(1) as usize,
-    ) {
+    let run = run_for(&a.game, Kind::Random.learner(seed), seed, 10_000);
+    for n in lengths_of(run, a.games.max(1) as usize) {
         (sum, sq, longest) = (sum + n as f64, sq + (n * n) as f64, longest.max(n));
     }
     let t = a.games.max(1) as f64;

@@ -3,7 +3,7 @@
 //! and the learning curve with its band ("matchboxes, then neurons").
 
 use super::*;
-use crate::cartpole::learner::{Kind, Summary, lengths};
+use crate::cartpole::learner::{Kind, Summary, lengths_of};
 use crate::chart::{ChartSpec, Kind as ChartLines, Series};
 use crate::cli::ExperimentArgs;
 use rayon::prelude::*;
@@ -17,6 +17,8 @@ pub(super) struct CartExperimentReport {
     /// A trial stopped here counts as balanced.
     limit: usize,
     physics: &'static str,
+    /// Trials start from rest, or each from a random state.
+    random_start: bool,
     learners: Vec<Summary>,
     /// The files written, as (what, path).
     written: Vec<(&'static str, String)>,
@@ -26,8 +28,13 @@ impl std::fmt::Display for CartExperimentReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(
             f,
-            "the cart-pole ({}), {} runs of {} trials each (run i seeded from {} and i); balanced: a trial of {} steps",
+            "the cart-pole ({}; trials from {}), {} runs of {} trials each (run i seeded from {} and i); balanced: a trial of {} steps",
             self.physics,
+            if self.random_start {
+                "random states"
+            } else {
+                "rest"
+            },
             crate::text::group(self.runs as u64),
             self.trials,
             self.seed,
@@ -147,19 +154,15 @@ pub(super) fn experiment(a: &ExperimentArgs) -> Result<CartExperimentReport> {
     let trials = a.learn.games.unwrap_or(100).max(1);
     let limit = a.steps.unwrap_or(10_000) as usize;
     let kinds = learners(a.learn.set.side.as_deref())?;
-    let (physics, physics_name) = super::cartpole::physics_of(&a.learn.game);
+    let (game, physics_name) = (&a.learn.game, super::cartpole::physics_of(&a.learn.game).1);
     let learners: Vec<Summary> = (kinds.iter())
         .map(|&kind| {
             let runs: Vec<Vec<usize>> = (0..a.runs as u64)
                 .into_par_iter()
                 .map(|run| {
-                    lengths(
-                        kind,
-                        crate::rng::derive_seed(seed, run),
-                        physics,
-                        limit,
-                        trials,
-                    )
+                    let seed = crate::rng::derive_seed(seed, run);
+                    let run = super::cartpole::run_for(game, kind.learner(seed), seed, limit);
+                    lengths_of(run, trials)
                 })
                 .collect();
             Summary::of(kind, &runs, limit)
@@ -173,6 +176,7 @@ pub(super) fn experiment(a: &ExperimentArgs) -> Result<CartExperimentReport> {
         trials,
         limit,
         physics: physics_name,
+        random_start: a.learn.game.random_start,
         learners,
         written,
     })

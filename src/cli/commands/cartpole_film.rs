@@ -83,6 +83,8 @@ pub(super) fn film(a: &FilmArgs) -> Result<PoleFilmReport> {
     let fresh = || {
         let physics = super::cartpole::physics_of(&a.watch.learn.game).0;
         let mut app = PoleApp::with_physics(kind, seed, start.clone(), physics);
+        app.random_start = a.watch.learn.game.random_start;
+        app.restart();
         app.speed = speed;
         app
     };

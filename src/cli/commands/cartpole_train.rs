@@ -130,7 +130,7 @@ fn check(a: &TrainArgs, kind: Kind) -> Result<()> {
 pub(super) fn train(a: &TrainArgs) -> Result<CartTrainReport> {
     let kind = one_learner(a.learn.set.side.as_deref(), "train")?;
     check(a, kind)?;
-    let (physics, physics_name) = super::cartpole::physics_of(&a.learn.game);
+    let physics_name = super::cartpole::physics_of(&a.learn.game).1;
     let trials = a.learn.games.unwrap_or(100);
     let (lengths, seed, before) = match kind {
         Kind::Boxes => {
@@ -142,7 +142,9 @@ pub(super) fn train(a: &TrainArgs) -> Result<CartTrainReport> {
                 ),
             };
             let (seed, before) = (machine.seed, machine.trials);
-            let mut run = Run::new(Box::new(machine), physics, LIMIT);
+            // Random starts drawn from the seed and the trials played before.
+            let starts = crate::rng::derive_seed(seed, before);
+            let mut run = super::cartpole::run_for(&a.learn.game, Box::new(machine), starts, LIMIT);
             let lengths = play(&mut run, trials);
             if let Some(path) = &a.save {
                 store::save_boxes(path, &run.learner)?;
@@ -152,7 +154,10 @@ pub(super) fn train(a: &TrainArgs) -> Result<CartTrainReport> {
         _ => {
             let seed = a.learn.machine.seed.unwrap_or_else(rand::random);
             (
-                play(&mut Run::new(kind.learner(seed), physics, LIMIT), trials),
+                play(
+                    &mut super::cartpole::run_for(&a.learn.game, kind.learner(seed), seed, LIMIT),
+                    trials,
+                ),
                 seed,
                 0,
             )
@@ -238,6 +243,8 @@ pub(super) fn watch(a: &crate::cli::WatchArgs) -> Result<()> {
     let mut may_replace = a.force || loaded == Some(&path) || !path.exists();
     let (physics, _) = super::cartpole::physics_of(&a.learn.game);
     let mut app = crate::view::pole::PoleApp::with_physics(kind, seed, start, physics);
+    app.random_start = a.learn.game.random_start;
+    app.restart();
     crate::tui::watch_pole(&mut app, |app| {
         let shown = crate::text::quote(&path.display().to_string());
         let Some(m) = app.run.learner.as_boxes() else {
