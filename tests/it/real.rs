@@ -752,3 +752,39 @@ fn the_operators_screen_is_driven_by_keys() {
     app.update(action_for(Key::ctrl(KeyCode::Char('c')), Mode::Operate).unwrap());
     assert!(app.quit);
 }
+
+/// Undo at the end of a game the machine's forced move ended (MENACE's ninth move, which has no
+/// box) takes back the visitor's move with it: the visitor is asked again, never the machine
+/// for a box it does not have.
+#[test]
+fn undo_after_a_forced_last_move_asks_the_visitor_again() {
+    let mut op = operator(&TicTacToe, fresh_machine(&TicTacToe, 3), FirstBox::Revive);
+    let mut pick = 12345u64;
+    for _ in 0..500 {
+        loop {
+            match op.turn() {
+                Turn::Visitor(legal) => {
+                    pick = pick
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    op.visitor(&legal[(pick >> 33) as usize % legal.len()])
+                        .unwrap()
+                }
+                Turn::Machine(open) => match open.beads.iter().find(|(b, _)| b.count > 0) {
+                    Some((b, _)) => op.bead(&b.letter).unwrap(),
+                    None => op.resign().unwrap(),
+                },
+                Turn::Over(_) => break,
+            }
+        }
+        if op.words().len() == 9 {
+            let before: Vec<String> = op.words()[..7].to_vec();
+            op.undo().unwrap();
+            assert!(matches!(op.turn(), Turn::Visitor(_)), "{:?}", op.words());
+            assert_eq!(op.words(), &before[..]);
+            return;
+        }
+        op.next_game();
+    }
+    panic!("no game went to the ninth move");
+}

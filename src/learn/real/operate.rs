@@ -445,11 +445,12 @@ impl<G: GameDefaults> Operator<G> {
         if self.over.is_some() {
             self.games.pop();
         }
-        self.words.pop();
-        // A forced move goes with the step that led to it.
+        // A forced move goes with the step that led to it: the forced moves at the end, then
+        // the step.
         while !self.words.is_empty() && self.was_forced(self.words.len() - 1) {
             self.words.pop();
         }
+        self.words.pop();
         self.replay()
     }
 
