@@ -59,6 +59,8 @@ pub struct PoleApp {
     /// Pushes owed by the time passed (a fraction of one carried to the next frame).
     owed: f64,
     pub show_help: bool,
+    /// Dark, or light for a projector in a bright room.
+    pub theme: crate::view::theme::Theme,
     pub quit: bool,
     /// Asked to save (the front end writes the file and says how it went).
     pub to_save: bool,
@@ -93,6 +95,7 @@ impl PoleApp {
             balanced_at: None,
             owed: 0.0,
             show_help: false,
+            theme: crate::view::theme::Theme::Dark,
             quit: false,
             to_save: false,
             message: None,
@@ -149,6 +152,7 @@ impl PoleApp {
                 *self = PoleApp {
                     speed: self.speed,
                     random_start: self.random_start,
+                    theme: self.theme,
                     message: Some("started again: a fresh learner, the same seed".into()),
                     ..fresh
                 };

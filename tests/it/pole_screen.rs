@@ -99,6 +99,11 @@ fn the_pole_screen_draws_the_cart_the_lit_box_and_the_keys() {
         .collect();
     assert!(!lit.is_empty() && lit.len() <= 2, "{lit:?}");
     assert!(app.run.current_box().is_some());
+    // The light theme paints the screen's empty cells white, for a projector in a bright room.
+    app.theme = matchbox::view::theme::Theme::Light;
+    let (_, light) = draw(&app, 100, 30);
+    assert_eq!(light[(50, 5)].bg, Color::Rgb(255, 255, 255));
+    app.theme = matchbox::view::theme::Theme::Dark;
     let (small, _) = draw(&app, 60, 20);
     assert!(
         small.contains("80×24") && small.contains("60×20"),

@@ -84,6 +84,7 @@ pub(super) fn film(a: &FilmArgs) -> Result<PoleFilmReport> {
         let physics = super::cartpole::physics_of(&a.watch.learn.game).0;
         let mut app = PoleApp::with_physics(kind, seed, start.clone(), physics);
         app.random_start = a.watch.learn.game.random_start;
+        app.theme = a.watch.theme.into();
         app.restart();
         app.speed = speed;
         app

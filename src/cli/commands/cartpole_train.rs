@@ -244,6 +244,7 @@ pub(super) fn watch(a: &crate::cli::WatchArgs) -> Result<()> {
     let (physics, _) = super::cartpole::physics_of(&a.learn.game);
     let mut app = crate::view::pole::PoleApp::with_physics(kind, seed, start, physics);
     app.random_start = a.learn.game.random_start;
+    app.theme = a.theme.into();
     app.restart();
     crate::tui::watch_pole(&mut app, |app| {
         let shown = crate::text::quote(&path.display().to_string());

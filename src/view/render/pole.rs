@@ -27,8 +27,13 @@ fn leaning_colour(l: f64) -> Color {
     Color::Rgb(mix(DARK.0, to.0), mix(DARK.1, to.1), mix(DARK.2, to.2))
 }
 
-/// Draws the screen.
+/// Draws the screen, in the app's theme.
 pub fn pole(f: &mut Frame, app: &PoleApp, front: Front) {
+    draw_pole(f, app, front);
+    app.theme.apply(f.buffer_mut());
+}
+
+fn draw_pole(f: &mut Frame, app: &PoleApp, front: Front) {
     let area = f.area();
     let wide = area.width >= POLE_MIN.0 && area.height >= POLE_MIN.1;
     let tall = area.width >= POLE_TALL.0 && area.height >= POLE_TALL.1;
