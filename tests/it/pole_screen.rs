@@ -123,6 +123,16 @@ fn watch_cartpole_refuses_without_a_terminal() {
     assert!(e.contains("watch draws on a terminal"), "{e}");
     let e = crate::common::refused(&["watch", "cartpole", "--learner", "ase", "--save", "x.yaml"]);
     assert!(e.contains("--learner ase has no matchboxes to save"), "{e}");
+    let e = crate::common::refused(&["watch", "cartpole", "--opponent", "random"]);
+    assert!(
+        e.contains("--opponent: not for the cart-pole (`watch cartpole` takes"),
+        "{e}"
+    );
+    let e = crate::common::refused(&["film", "cartpole", "--preset", "michie", "--out", "f.gif"]);
+    assert!(
+        e.contains("--preset: not for the cart-pole (`film cartpole` takes"),
+        "{e}"
+    );
     let e = crate::common::refused(&["watch", "cartpole", "--learner", "ase,boxes"]);
     assert!(e.contains("`watch` takes one learner"), "{e}");
 }

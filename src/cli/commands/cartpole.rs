@@ -34,6 +34,29 @@ pub(super) fn run_for<L: Learner + ?Sized>(
     }
 }
 
+/// The board games' options of `l` that the cart-pole has no use for, and whether each was given.
+pub(super) fn board_options(l: &crate::cli::LearnArgs) -> Vec<(&'static str, bool)> {
+    vec![
+        ("--opponent", l.opponent.is_some()),
+        ("--preset", l.machine.preset.is_some()),
+        ("--reinforcement", l.machine.reinforcement.is_some()),
+        ("--beads", l.machine.beads.is_some()),
+        ("--size", l.game.size.is_some()),
+        ("--symmetry", l.set.symmetry.is_some()),
+        ("--swap", l.game.swap),
+        ("--handicap", l.game.handicap.is_some()),
+    ]
+}
+
+/// Refuses the first option `given` of those the cart-pole's `command` does not take, saying
+/// what it `takes`.
+pub(super) fn refuse_given(given: &[(&str, bool)], command: &str, takes: &str) -> Result<()> {
+    match given.iter().find(|g| g.1) {
+        Some((name, _)) => bail!("{name}: not for the cart-pole (`{command}` takes {takes})"),
+        None => Ok(()),
+    }
+}
+
 /// Whether the command names the cart-pole.
 pub(super) fn is_cartpole(game: &GameArgs) -> bool {
     game.game == "cartpole"

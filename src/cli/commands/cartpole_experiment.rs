@@ -80,26 +80,19 @@ pub(super) const MAX_LENGTHS: u64 = 50_000_000;
 
 /// Refuses what the cart-pole's experiment does not take.
 fn check(a: &ExperimentArgs) -> Result<()> {
-    let l = &a.learn;
-    let given = [
+    let mut given = super::cartpole::board_options(&a.learn);
+    given.extend([
         ("--compare", a.compare.is_some()),
         ("--odds", a.odds.is_some()),
         ("--shard", a.shard.is_some()),
-        ("--opponent", l.opponent.is_some()),
-        ("--preset", l.machine.preset.is_some()),
-        ("--reinforcement", l.machine.reinforcement.is_some()),
-        ("--beads", l.machine.beads.is_some()),
-        ("--boxes", l.machine.boxes.is_some()),
-        ("--size", l.game.size.is_some()),
-        ("--symmetry", l.set.symmetry.is_some()),
-        ("--swap", l.game.swap),
+        ("--boxes", a.learn.machine.boxes.is_some()),
         ("--chart", a.output.chart.is_some()),
-    ];
-    if let Some((name, _)) = given.iter().find(|g| g.1) {
-        bail!(
-            "{name}: not for the cart-pole (its experiment takes --learner, --runs, --games (trials a run), --steps, --seed, --plot, --csv)"
-        );
-    }
+    ]);
+    super::cartpole::refuse_given(
+        &given,
+        "experiment cartpole",
+        "--learner, --runs, --games (trials a run), --steps, --seed, --friction, --random-start, --plot, --csv",
+    )?;
     if a.runs == 0 {
         bail!("--runs 0: give at least one run");
     }

@@ -62,6 +62,11 @@ pub(super) fn film(a: &FilmArgs) -> Result<PoleFilmReport> {
     if trials == 0 {
         bail!("--games 0: a film needs at least one trial");
     }
+    super::cartpole::refuse_given(
+        &super::cartpole::board_options(&a.watch.learn),
+        "film cartpole",
+        "--learner, --seed, --games (trials), --speed, --friction, --random-start, --boxes, --theme, --screen, --fps, --cell, --out",
+    )?;
     let speed = pole_speed(a.watch.speed)?;
     let kind = super::cartpole_train::one_learner(a.watch.learn.set.side.as_deref(), "film")?;
     let start = a

@@ -81,22 +81,17 @@ pub(super) fn one_learner(named: Option<&str>, command: &str) -> Result<Kind> {
 
 fn check(a: &TrainArgs, kind: Kind) -> Result<()> {
     let l = &a.learn;
-    let given = [
+    let mut given = super::cartpole::board_options(l);
+    given.extend([
         ("--record", a.record.is_some()),
         ("--save-opponent", a.save_opponent.is_some()),
-        ("--opponent", l.opponent.is_some()),
-        ("--preset", l.machine.preset.is_some()),
-        ("--reinforcement", l.machine.reinforcement.is_some()),
-        ("--beads", l.machine.beads.is_some()),
-        ("--size", l.game.size.is_some()),
-        ("--symmetry", l.set.symmetry.is_some()),
         ("--chart", a.output.chart.is_some()),
-    ];
-    if let Some((name, _)) = given.iter().find(|g| g.1) {
-        bail!(
-            "{name}: not for the cart-pole (`train cartpole` takes --learner, --games (trials), --seed, --boxes, --save, --plot, --csv)"
-        );
-    }
+    ]);
+    super::cartpole::refuse_given(
+        &given,
+        "train cartpole",
+        "--learner, --games (trials), --seed, --friction, --random-start, --boxes, --save, --plot, --csv",
+    )?;
     let trials = l.games.unwrap_or(100) as u64;
     if trials > super::cartpole_experiment::MAX_LENGTHS {
         bail!(
@@ -221,6 +216,13 @@ fn write_outputs(a: &TrainArgs, kind: Kind, lengths: &[usize], before: u64) -> R
 /// start from a saved BOXES machine; `s` saves it to `--save`, by default
 /// `cartpole-boxes.yaml`).
 pub(super) fn watch(a: &crate::cli::WatchArgs) -> Result<()> {
+    let mut given = super::cartpole::board_options(&a.learn);
+    given.push(("--games", a.learn.games.is_some()));
+    super::cartpole::refuse_given(
+        &given,
+        "watch cartpole",
+        "--learner, --seed, --friction, --random-start, --boxes, --save, --force, --theme",
+    )?;
     let kind = one_learner(a.learn.set.side.as_deref(), "watch")?;
     let loaded = a.learn.machine.boxes.as_ref();
     if kind != Kind::Boxes && (loaded.is_some() || a.save.is_some()) {
@@ -330,11 +332,11 @@ pub(super) fn boxes(a: &crate::cli::BoxesArgs) -> Result<PoleBoxesReport> {
         ("--side", a.set.side.is_some()),
         ("--symmetry", a.set.symmetry.is_some()),
     ];
-    if let Some((name, _)) = given.iter().find(|g| g.1) {
-        bail!(
-            "{name}: not for the cart-pole (`boxes cartpole` takes --boxes, --labels, --paper, --label-size)"
-        );
-    }
+    super::cartpole::refuse_given(
+        &given,
+        "boxes cartpole",
+        "--boxes, --labels, --paper, --label-size",
+    )?;
     let machine = a.boxes.as_ref().map(|p| store::load_boxes(p)).transpose()?;
     let boxes = (0..crate::cartpole::boxes::BOXES)
         .map(|b| PoleBox {
