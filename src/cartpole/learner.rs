@@ -87,7 +87,7 @@ pub struct Run<L: Learner + ?Sized> {
     pub physics: Physics,
     /// The longest a trial may last (steps): reaching it counts as balanced.
     pub limit: usize,
-    pub state: State,
+    state: State,
     /// Steps so far in this trial.
     pub steps: usize,
     /// Trials ended so far.
@@ -97,6 +97,8 @@ pub struct Run<L: Learner + ?Sized> {
     pub learner: Box<L>,
     /// Where trials start: from rest (`None`), or each from a state drawn by this generator.
     starts: Option<Rng>,
+    /// The box of `state` (`None` once failed), found once a step.
+    here: Option<usize>,
 }
 
 /// The state a random start draws: each measure uniform over the middle band of `pole.c`'s
@@ -127,6 +129,7 @@ impl<L: Learner + ?Sized> Run<L> {
             last_push: None,
             learner,
             starts: None,
+            here: box_of(&State::default()),
         }
     }
 
@@ -135,18 +138,24 @@ impl<L: Learner + ?Sized> Run<L> {
     pub fn random_starts(mut self, seed: u64) -> Run<L> {
         let mut rng = rng_from_seed(crate::rng::derive_seed(seed, u64::MAX));
         self.state = random_state(&mut rng);
+        self.here = box_of(&self.state);
         self.starts = Some(rng);
         self
     }
 
+    /// Where the cart and the pole are now.
+    pub fn state(&self) -> State {
+        self.state
+    }
+
     /// The box the cart-pole is in now.
     pub fn current_box(&self) -> Option<usize> {
-        box_of(&self.state)
+        self.here
     }
 
     /// One push and what it led to.
     pub fn step(&mut self) -> Stepped {
-        let Some(b) = box_of(&self.state) else {
+        let Some(b) = self.here else {
             return self.end(true);
         };
         let push = self.learner.push(b, self.steps);
@@ -155,6 +164,7 @@ impl<L: Learner + ?Sized> Run<L> {
         self.steps += 1;
         let failed = self.physics.failed(&self.state);
         let next = if failed { None } else { box_of(&self.state) };
+        self.here = next;
         self.learner.after(b, next);
         match (next, self.steps >= self.limit) {
             (None, _) => self.end(true),
@@ -171,6 +181,7 @@ impl<L: Learner + ?Sized> Run<L> {
             Some(rng) => random_state(rng),
             None => State::default(),
         };
+        self.here = box_of(&self.state);
         self.steps = 0;
         Stepped::Ended { length, failed }
     }

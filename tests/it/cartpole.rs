@@ -677,9 +677,9 @@ fn random_starts_are_drawn_within_the_middle_bands() {
         assert!(s.theta.abs() <= 6f64.to_radians() && s.theta_dot.abs() <= 50f64.to_radians());
     }
     let run = Run::new(Kind::Boxes.learner(1), Physics::POLE_C, 10_000).random_starts(1);
-    assert_ne!(run.state, matchbox::cartpole::State::default());
+    assert_ne!(run.state(), matchbox::cartpole::State::default());
     let again = Run::new(Kind::Boxes.learner(1), Physics::POLE_C, 10_000).random_starts(1);
-    assert_eq!(run.state, again.state);
+    assert_eq!(run.state(), again.state());
     let args = [
         "experiment",
         "cartpole",

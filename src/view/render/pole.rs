@@ -120,7 +120,7 @@ fn title_bar(f: &mut Frame, app: &PoleApp, area: Rect) {
 /// The track, the cart and the pole, to scale (braille dots are square: the height in metres
 /// follows the width).
 fn cart_panel(f: &mut Frame, app: &PoleApp, area: Rect) {
-    let s = app.run.state;
+    let s = app.run.state();
     let title = format!(
         " x {:+.2} m  ẋ {:+.2} m/s  θ {:+.1}°  ω {:+.0}°/s ",
         s.x,
