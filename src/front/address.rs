@@ -3,9 +3,11 @@
 //! decodes its address (`UrlSearchParams`) and hands the pairs here.
 
 use crate::games::GameKind;
+use crate::learn::real::operate::FirstBox;
 use crate::learn::{
     GameDefaults, MachineSpec, MatchSpec, Preset, Reinforcement, StageBeads, SymmetryMode,
 };
+use crate::palette::BeadColours;
 use crate::players::Opponent;
 use crate::view::app::Speed;
 
@@ -14,6 +16,37 @@ use crate::view::app::Speed;
 pub enum Screen {
     Watch,
     Play,
+    /// Beside a real machine of matchboxes: the operator's screen (`matchbox operate`).
+    Operate,
+}
+
+/// The screens, by their names in the address; the first is the default.
+const SCREENS: [(&str, Screen); 3] = [
+    ("watch", Screen::Watch),
+    ("play", Screen::Play),
+    ("operate", Screen::Operate),
+];
+const COLOURS: [(&str, BeadColours); 2] = [
+    ("by-arrow", BeadColours::ByArrow),
+    ("by-cell", BeadColours::ByCell),
+];
+const FIRST_BOX: [(&str, FirstBox); 2] =
+    [("revive", FirstBox::Revive), ("resign", FirstBox::Resign)];
+
+/// The value of `key` among `options` (the first where the address gives none), or why not.
+fn one_of<T: Copy>(key: &str, value: Option<&str>, options: &[(&str, T)]) -> Result<T, String> {
+    let Some(v) = value else {
+        return Ok(options[0].1);
+    };
+    match options.iter().find(|(name, _)| *name == v) {
+        Some(&(_, t)) => Ok(t),
+        None => {
+            let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+            let (last, rest) = names.split_last().expect("options");
+            let v = crate::text::quote(v);
+            Err(format!("{key}: `{v}`: use {} or {last}", rest.join(", ")))
+        }
+    }
 }
 
 /// Everything the address may set.
@@ -32,6 +65,10 @@ pub struct Settings {
     pub symmetry: Option<SymmetryMode>,
     pub seed: u64,
     pub speed: Speed,
+    /// The operator's screen: the bead colours the labels were printed with, and the rule for
+    /// an emptied first box.
+    pub colours: BeadColours,
+    pub first_box: FirstBox,
 }
 
 impl Default for Settings {
@@ -48,6 +85,8 @@ impl Default for Settings {
             symmetry: None,
             seed: 1962,
             speed: Speed::Slow,
+            colours: BeadColours::ByArrow,
+            first_box: FirstBox::Revive,
         }
     }
 }
@@ -74,11 +113,9 @@ impl Settings {
                 get("handicap").and_then(|h| h.parse().ok()),
             )
             .map_err(|e| bad("swap", e.to_string()))?;
-        s.screen = match get("screen") {
-            None | Some("watch") => Screen::Watch,
-            Some("play") => Screen::Play,
-            Some(other) => return Err(bad("screen", format!("`{other}`: use watch or play"))),
-        };
+        s.screen = one_of("screen", get("screen"), &SCREENS)?;
+        s.colours = one_of("colours", get("colours"), &COLOURS)?;
+        s.first_box = one_of("first_box", get("first_box"), &FIRST_BOX)?;
         // `side` is the machine's side, as `--side` on the command line; `as` the person's, as
         // `play --as`. A name of history (`him`) gives the machine its side, as on the command
         // line.
@@ -122,7 +159,7 @@ impl Settings {
     /// screen, else the opponent asked for.
     pub fn match_spec<G: GameDefaults>(&self, game: &G) -> Result<MatchSpec<G>, String> {
         let opponent = match self.screen {
-            Screen::Play => Opponent::Human,
+            Screen::Play | Screen::Operate => Opponent::Human,
             Screen::Watch => self.opponent,
         };
         Ok(MatchSpec::fresh(self.machine_spec(game)?, opponent))

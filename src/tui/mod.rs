@@ -5,7 +5,7 @@
 pub mod input;
 mod operate;
 mod pole;
-pub use operate::{Desk, operate_screen};
+pub use operate::operate_screen;
 pub use pole::watch_pole;
 mod suspend;
 pub mod worker;

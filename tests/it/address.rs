@@ -170,3 +170,36 @@ fn watch_and_train_refuse_a_search_on_the_table_alike() {
             .is_ok()
     );
 }
+
+/// The operator's screen from the address: the person is the visitor, the bead colours and the
+/// first-box rule as the command line's `operate` takes them; a bad value refused naming its key.
+#[test]
+fn the_operators_screen_takes_its_colours_and_first_box_rule() {
+    use matchbox::learn::real::operate::FirstBox;
+    use matchbox::palette::BeadColours;
+    let q = "game=tictactoe&screen=operate&colours=by-cell&first_box=resign&seed=3";
+    let s = Settings::from_pairs(&pairs(q)).unwrap();
+    assert_eq!(s.screen, Screen::Operate);
+    assert_eq!(
+        (s.colours, s.first_box),
+        (BeadColours::ByCell, FirstBox::Resign)
+    );
+    let spec = s.match_spec(&TicTacToe).unwrap();
+    let human = matchbox::learn::Rival::Player(matchbox::players::Opponent::Human);
+    assert!(spec.opponent == human, "the visitor is a person");
+    let plain = Settings::from_pairs(&pairs("screen=operate")).unwrap();
+    assert_eq!(
+        (plain.colours, plain.first_box),
+        (BeadColours::ByArrow, FirstBox::Revive)
+    );
+    for (q, said) in [
+        (
+            "screen=operat",
+            "screen: `operat`: use watch, play or operate",
+        ),
+        ("colours=red", "colours: `red`: use by-arrow or by-cell"),
+        ("first_box=keep", "first_box: `keep`: use revive or resign"),
+    ] {
+        assert_eq!(Settings::from_pairs(&pairs(q)).unwrap_err(), said);
+    }
+}

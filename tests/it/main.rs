@@ -35,6 +35,7 @@ mod memory;
 mod menace;
 mod meter;
 mod odds;
+mod operate_screen;
 mod pole_screen;
 mod properties;
 mod real;

@@ -68,7 +68,7 @@ fn every_bead_colour_of_menace_and_her_in_every_image_is_the_square_played() {
     }
 }
 
-fn operator<G: GameDefaults>(game: &G, m: Machine<G>, rule: FirstBox) -> Operator<G> {
+pub(crate) fn operator<G: GameDefaults>(game: &G, m: Machine<G>, rule: FirstBox) -> Operator<G> {
     let bout = bout_of(game, m, Against::Person, Engine::Auto).unwrap();
     Operator::new(bout, BeadColours::ByCell, rule)
 }
@@ -170,13 +170,11 @@ fn a_menace_session_refuses_a_colour_not_in_the_box_undoes_audits_and_its_record
     assert_eq!(bout.learner().games_played, 6);
 }
 
-/// HER's first box holding one bead, and a game White wins at once after HER's first move: with
-/// the revival rule the box keeps its bead (and says so), without it the box is empty and the
-/// next game from it resigns.
-#[test]
-fn her_revives_its_first_box_or_resigns_for_good() {
+/// HER's first box holding one bead, before a game White wins at once after HER's first move:
+/// the machine, the box (from 0), and the game's three moves (White's opening, HER's reply that
+/// the bead plays, White's win).
+pub(crate) fn her_one_bead_from_losing() -> (Machine<Hexapawn>, usize, [String; 3]) {
     let her = Hexapawn::new(Size::GARDNER);
-    // White's opening, HER's reply, and White's winning move after it.
     let pos0 = her.start();
     let (w1, b1, w2) = (her.moves(&pos0).into_iter())
         .flat_map(|w1| {
@@ -192,30 +190,45 @@ fn her_revives_its_first_box_or_resigns_for_good() {
             win.map(|w2| (w1, b1, w2))
         })
         .expect("a quick win for White");
+    let mut m = fresh_machine(&her, 2);
+    let p1 = her.play(&pos0, w1);
+    let b = m.box_opened_in(&her, &p1, Sym::IDENTITY).unwrap();
+    // Only the bead that plays HER's reply b1 left in the box.
+    let b1_text = her.format_move_at(&p1, b1);
+    let seen = open_box(&her, &m, BeadColours::ByCell, &p1, Sym::IDENTITY);
+    let k = (seen.beads.iter())
+        .position(|(_, sq)| *sq == b1_text)
+        .unwrap();
+    let only: Vec<_> = (0..seen.beads.len())
+        .map(|i| matchbox::learn::Beads(u32::from(i == k)))
+        .collect();
+    m.set_beads(b, &only).unwrap();
+    let p2 = her.play(&p1, b1);
+    let words = [
+        her.format_move_at(&pos0, w1),
+        b1_text,
+        her.format_move_at(&p2, w2),
+    ];
+    (m, b, words)
+}
+
+/// HER's first box holding one bead, and a game White wins at once after HER's first move: with
+/// the revival rule the box keeps its bead (and says so), without it the box is empty and the
+/// next game from it resigns.
+#[test]
+fn her_revives_its_first_box_or_resigns_for_good() {
+    let her = Hexapawn::new(Size::GARDNER);
     for rule in [FirstBox::Revive, FirstBox::Resign] {
-        let mut m = fresh_machine(&her, 2);
-        let p1 = her.play(&pos0, w1);
-        let b = m.box_opened_in(&her, &p1, Sym::IDENTITY).unwrap();
-        // Only the bead that plays HER's reply b1 left in the box.
-        let b1_text = her.format_move_at(&p1, b1);
-        let seen = open_box(&her, &m, BeadColours::ByCell, &p1, Sym::IDENTITY);
-        let k = (seen.beads.iter())
-            .position(|(_, sq)| *sq == b1_text)
-            .unwrap();
-        let only: Vec<_> = (0..seen.beads.len())
-            .map(|i| matchbox::learn::Beads(u32::from(i == k)))
-            .collect();
-        m.set_beads(b, &only).unwrap();
+        let (m, b, [w1, _, w2]) = her_one_bead_from_losing();
         let mut op = operator(&her, m, rule);
-        op.visitor(&her.format_move_at(&pos0, w1)).unwrap();
+        op.visitor(&w1).unwrap();
         let Turn::Machine(open) = op.turn() else {
             panic!()
         };
         assert_eq!(open.box_number, b + 1);
         let (bead, _) = open.beads.iter().find(|(x, _)| x.count == 1).unwrap();
         op.bead(&bead.letter).unwrap();
-        let p2 = her.play(&p1, b1);
-        op.visitor(&her.format_move_at(&p2, w2)).unwrap();
+        op.visitor(&w2).unwrap();
         let Turn::Over(end) = op.turn() else {
             panic!("White won")
         };
@@ -233,7 +246,7 @@ fn her_revives_its_first_box_or_resigns_for_good() {
                 assert!(!step.revived);
                 assert_eq!(op.machine().box_total(b), 0);
                 op.next_game();
-                op.visitor(&her.format_move_at(&pos0, w1)).unwrap();
+                op.visitor(&w1).unwrap();
                 let Turn::Machine(open) = op.turn() else {
                     panic!()
                 };
@@ -661,96 +674,6 @@ fn a_record_begun_from_a_trained_machine_needs_it_again() {
         "{e}"
     );
     crate::common::stdout(&["train", "hexapawn", "--record", r, "--boxes", t]);
-}
-
-/// The operator's full screen, driven by the key table's Operate keys over a real session: the
-/// step drawn with each bead colour's dot in its colour, a colour not in the box refused in red
-/// and asked again, a typed line edited and cleared, `q` typed as a letter (of `quit`), the help
-/// of the commands, Ctrl-C ending it.
-#[test]
-fn the_operators_screen_is_driven_by_keys() {
-    use matchbox::view::key::{Action, Front, Key, KeyCode, Mode, action_for};
-    use matchbox::view::operate::{OperateApp, turn_lines};
-    use ratatui::backend::TestBackend;
-    let mut op = operator(&TicTacToe, fresh_machine(&TicTacToe, 3), FirstBox::Revive);
-    let mut app = OperateApp::default();
-    let type_line = |app: &mut OperateApp, text: &str| {
-        let mut line = None;
-        for c in text.chars().chain(['\n']) {
-            let key = match c {
-                '\n' => Key::plain(KeyCode::Enter),
-                c => Key::plain(KeyCode::Char(c)),
-            };
-            line = app.update(action_for(key, Mode::Operate).unwrap());
-        }
-        line.unwrap()
-    };
-    let draw = |app: &OperateApp, op: &Operator<TicTacToe>| {
-        let mut t = ratatui::Terminal::new(TestBackend::new(100, 30)).unwrap();
-        t.draw(|f| matchbox::view::render::operate(f, app, &turn_lines(op), Front::Terminal))
-            .unwrap();
-        t.backend().buffer().clone()
-    };
-    let text = |buf: &ratatui::buffer::Buffer| -> String {
-        (0..30)
-            .map(|y| (0..100).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n")
-            .collect()
-    };
-    let buf = draw(&app, &op);
-    assert!(
-        text(&buf).contains("the machine's move: open box 1"),
-        "{}",
-        text(&buf)
-    );
-    // The dot before "A orange" is orange.
-    let row = (0..30)
-        .find(|&y| {
-            text(&buf)
-                .lines()
-                .nth(y as usize)
-                .unwrap()
-                .contains("A orange")
-        })
-        .unwrap();
-    let (r, g, b) = palette::arrow(0).rgb;
-    assert_eq!(buf[(2, row)].fg, ratatui::style::Color::Rgb(r, g, b));
-    let line = type_line(&mut app, "purple");
-    app.answered(
-        op.bead(&line)
-            .map(|_| Vec::new())
-            .map_err(|e| e.to_string()),
-    );
-    let buf = draw(&app, &op);
-    assert!(
-        text(&buf).contains("✗ box 1 has no purple beads"),
-        "{}",
-        text(&buf)
-    );
-    assert!(
-        text(&buf).contains("the machine's move: open box 1"),
-        "asked again"
-    );
-    // Typed, edited, cleared.
-    for key in [KeyCode::Char('z'), KeyCode::Backspace, KeyCode::Char('q')] {
-        app.update(action_for(Key::plain(key), Mode::Operate).unwrap());
-    }
-    assert_eq!(app.input, "q");
-    app.update(action_for(Key::ctrl(KeyCode::Char('u')), Mode::Operate).unwrap());
-    assert_eq!(app.input, "");
-    let line = type_line(&mut app, "A");
-    app.answered(
-        op.bead(&line)
-            .map(|_| Vec::new())
-            .map_err(|e| e.to_string()),
-    );
-    assert_eq!(app.error, None);
-    assert!(text(&draw(&app, &op)).contains("the visitor's move ("));
-    app.update(Action::ToggleHelp);
-    assert!(text(&draw(&app, &op)).contains("audit N: what box N should hold"));
-    app.update(action_for(Key::plain(KeyCode::Char('x')), Mode::Operate).unwrap());
-    assert!(!app.show_help && !app.quit);
-    app.update(action_for(Key::ctrl(KeyCode::Char('c')), Mode::Operate).unwrap());
-    assert!(app.quit);
 }
 
 /// Undo at the end of a game the machine's forced move ended (MENACE's ninth move, which has no

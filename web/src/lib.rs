@@ -4,6 +4,7 @@
 //! command line's names: `?game=tictactoe&screen=play&side=x&seed=1961`.
 
 mod files;
+mod operate;
 mod pole;
 mod screen;
 
@@ -119,6 +120,7 @@ pub fn grid_need() -> Vec<u16> {
     let kind = match s.screen {
         Screen::Watch => render::ScreenKind::Watch,
         Screen::Play => render::ScreenKind::Play,
+        Screen::Operate => return vec![80, 24, 44, 40],
     };
     let (wide, tall) = with_game!(s.kind, |g| (
         render::min_size(&g, kind),
@@ -136,6 +138,7 @@ pub fn key_buttons() -> Vec<String> {
         None => match settings().screen {
             Screen::Watch => Mode::Watch,
             Screen::Play => Mode::Play,
+            Screen::Operate => Mode::Operate,
         },
     };
     buttons(mode)
@@ -168,7 +171,10 @@ pub fn show() {
         return;
     }
     let settings = settings();
-    let result = with_game!(settings.kind, |g| run(g, &settings));
+    let result = match settings.screen {
+        Screen::Operate => with_game!(settings.kind, |g| operate::run(g, &settings)),
+        _ => with_game!(settings.kind, |g| run(g, &settings)),
+    };
     if let Err(e) = result {
         say(&format!("error: {e}"));
     }
@@ -317,7 +323,7 @@ where
     } = page;
     match s.screen {
         Screen::Watch => watch(terminal, clicks, titles, session, s, keys),
-        Screen::Play => play(terminal, clicks, titles, session, keys),
+        Screen::Play | Screen::Operate => play(terminal, clicks, titles, session, keys),
     }
 }
 

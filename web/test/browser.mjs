@@ -294,6 +294,35 @@ try {
   await page.screenshot({ path: join(shots, 'phone-cartpole.png') });
   await page.close();
 
+  // Beside the real boxes: MENACE's operator on a phone, by taps — a bead's line plays its
+  // square, the board takes the visitor's move, `undo` takes it back; a colour the box lacks,
+  // typed in the page's field, is refused; a reload (a phone that slept) comes back to the game
+  // under way; the record downloads as `train --record` reads it.
+  page = await open('?game=tictactoe&screen=operate&seed=4', { width: 390, height: 844 }, true);
+  check(await waitFor(page, t => t.includes('open box 1')), 'the operator is told to open box 1');
+  const bead = await placeOf(page, 'B sky blue');
+  if (bead) await page.touchscreen.tap(bead.x, bead.y);
+  check(await waitFor(page, t => t.includes("the visitor's move") && /│ 1 · X · /.test(t), 5000), 'a tap on the sky blue bead plays b1');
+  const c3 = await placeOf(page, '│ 3 · · ·', 8);
+  if (c3) await page.touchscreen.tap(c3.x, c3.y);
+  check(await waitFor(page, t => /│ 3 \S \S O/.test(t) && t.includes('open box'), 5000), 'a tap on c3 plays the visitor there (the next box\'s letters on the empty squares)');
+  await page.fill('#typed', 'brown');
+  await page.press('#typed', 'Enter');
+  check(await waitFor(page, t => /has no brown\s+beads/.test(t.replace(/\n/g, ' ')), 5000), 'a colour the box lacks is refused');
+  await page.reload();
+  check(await waitFor(page, t => /│ 3 \S \S O/.test(t) && /│ 1 \S X \S /.test(t) && t.includes('open box'), 15000), 'a reload comes back to the game under way');
+  const undo = await placeOf(page, ' undo ', 1);
+  if (undo) await page.touchscreen.tap(undo.x, undo.y);
+  check(await waitFor(page, t => /│ 3 · · · /.test(t) && t.includes("the visitor's move"), 5000), 'undo takes the visitor back');
+  check((await page.evaluate(() => window.matchboxScreen.unreadable())).length === 0, "every cell of the operator's phone screen is readable");
+  await page.screenshot({ path: join(shots, 'phone-operate.png') });
+  const recording = page.waitForEvent('download', { timeout: 5000 }).catch(() => null);
+  await page.click('#save-record');
+  const record = await recording;
+  const recordText = record ? readFileSync(await record.path(), 'utf8') : '';
+  check(record?.suggestedFilename() === 'tictactoe-real.txt' && recordText.includes('game: tictactoe') && recordText.includes('# under way: b1'), 'the record downloads, its game under way in a comment');
+  await page.close();
+
   // Screenshots for the README, at a phone's size and a projector's.
   mkdirSync(shots, { recursive: true });
   for (const [name, viewport, query] of [
@@ -302,9 +331,10 @@ try {
     ['projector-menace', { width: 1920, height: 1080 }, '?game=tictactoe&opponent=random&speed=10&seed=1'],
     ['projector-play', { width: 1920, height: 1080 }, '?game=tictactoe&screen=play&as=o'],
     ['projector-cartpole', { width: 1920, height: 1080 }, '?game=cartpole&seed=3'],
+    ['projector-operate', { width: 1920, height: 1080 }, '?game=tictactoe&screen=operate&seed=7'],
   ]) {
     page = await open(query, viewport);
-    await waitFor(page, t => t.includes('Game') || t.includes('balancing'));
+    await waitFor(page, t => t.includes('Game') || t.includes('balancing') || t.includes('open box'));
     await page.waitForTimeout(3000);
     await page.screenshot({ path: join(shots, `${name}.png`) });
     await page.close();

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use super::record::RecordFile;
 use super::*;
 use crate::cli::OperateArgs;
-use crate::learn::real::operate::{FirstBox, Operator, OperatorError};
-use crate::view::operate::{audit_line, inventory_lines, turn_lines};
+use crate::learn::real::operate::{FirstBox, Operator};
+use crate::view::operate::{Answer, Desk, Shown, Tapped, turn_lines};
 
 /// The longest line read: more is not a colour, a move or a command.
 const MAX_LINE: u64 = 1024;
@@ -93,23 +93,11 @@ pub(super) fn operate<G: FullGame>(
     };
     let s = Setup::new(game, &a.learn)?;
     // Real boxes: every one made and labelled before the first game.
-    let boxes = &s.machine().boxes;
-    if boxes.is_lazy() || crate::labels::too_many(boxes.len()).is_some() {
-        bail!(
-            "operate is for a machine of real matchboxes, every box labelled (at most {}): {} {} has {}",
-            crate::text::group(crate::labels::MAX_LABELS as u64),
-            s.game().name(),
-            s.game().variant(),
-            match boxes.is_lazy() {
-                true => "boxes made as its positions come up".to_string(),
-                false => format!("{} boxes", crate::text::group(boxes.len() as u64)),
-            }
-        );
-    }
+    crate::view::operate::operable(s.game(), s.machine()).map_err(anyhow::Error::msg)?;
     if let Some(rec) = rec {
         super::record::check_start(rec, s.machine())?;
     }
-    let header = header(&s, rule);
+    let header = crate::learn::real::operate::record_header(s.game(), s.machine(), rule);
     let mut op = Operator::new(s.bout, a.bead_colours.into(), rule);
     if let Some(rec) = rec {
         continue_record(&mut op, rec)?;
@@ -157,27 +145,42 @@ struct Session<'a, G: FullGame> {
     save: Option<&'a Path>,
 }
 
-impl<G: FullGame> crate::tui::Desk for Session<'_, G> {
+impl<G: FullGame> Session<'_, G> {
+    /// What the operator does now, in plain lines (the diagrams among them).
     fn lines(&self) -> Vec<String> {
         turn_lines(&self.op)
     }
 
-    fn submit(&mut self, line: &str) -> Result<Option<Result<Vec<String>, String>>> {
-        let result = match command(&mut self.op, line.trim()) {
-            Ok(None) => return Ok(None),
-            Ok(Some(shown)) => Ok(shown),
-            Err(e) => Err(e.to_string()),
+    /// A line typed: its answer; an error where the record or the copy cannot be written.
+    fn answer(&mut self, line: &str) -> Result<Answer> {
+        let answer = match crate::view::operate::command(&mut self.op, line) {
+            Ok(None) => Answer::End,
+            Ok(Some(shown)) => Answer::Shown(shown),
+            Err(e) => Answer::Mistake(e.to_string()),
         };
         write_finished(&mut self.file, &self.op, &mut self.written, self.path)?;
         save(self.save, &self.op)?;
-        Ok(Some(result))
+        Ok(answer)
+    }
+}
+
+impl<G: FullGame> Desk for Session<'_, G> {
+    fn shown(&self) -> Shown {
+        crate::view::operate::shown(&self.op, false)
+    }
+
+    fn submit(&mut self, line: &str) -> Result<Answer, String> {
+        self.answer(line).map_err(|e| format!("{e:#}"))
+    }
+
+    fn tap(&self, picked: Option<&str>, col: u16, row: u16) -> Tapped {
+        crate::view::operate::tap(&self.op, picked, col, row)
     }
 }
 
 /// The session a line at a time on standard input and output (a pipe, or `--lines`): each
 /// step's lines, then what is typed; after a command's answer or a mistake, what is asked again.
 fn by_lines<G: FullGame>(desk: &mut Session<G>) -> Result<()> {
-    use crate::tui::Desk;
     let mut say = std::io::stdout().lock();
     lines(&mut say, &desk.lines())?;
     let mut input = std::io::stdin().lock();
@@ -189,14 +192,14 @@ fn by_lines<G: FullGame>(desk: &mut Session<G>) -> Result<()> {
             lines(&mut say, &[said, desk.lines().pop().unwrap_or_default()])?;
             continue;
         }
-        match desk.submit(&line)? {
-            None => break,
-            Some(Ok(shown)) if shown.is_empty() => lines(&mut say, &desk.lines())?,
-            Some(Ok(mut shown)) => {
+        match desk.answer(&line)? {
+            Answer::End => break,
+            Answer::Shown(shown) if shown.is_empty() => lines(&mut say, &desk.lines())?,
+            Answer::Shown(mut shown) => {
                 shown.push(desk.lines().pop().unwrap_or_default());
                 lines(&mut say, &shown)?;
             }
-            Some(Err(e)) => {
+            Answer::Mistake(e) => {
                 let asked = desk.lines().pop().unwrap_or_default();
                 lines(&mut say, &[format!("  ✗ {e}"), asked])?;
             }
@@ -205,51 +208,9 @@ fn by_lines<G: FullGame>(desk: &mut Session<G>) -> Result<()> {
     Ok(())
 }
 
-/// The record's header: the settings the session's copy was made with.
-fn header<G: FullGame>(s: &Setup<G>, rule: FirstBox) -> String {
-    let (g, m) = (s.game(), s.machine());
-    let mut out = format!("# matchbox: the games of a real {}\n", g.name());
-    out.push_str(&format!("game: {}\n", g.name()));
-    if let Some(size) = g.size_key() {
-        out.push_str(&format!("size: {size}\n"));
-    }
-    out.push_str(&format!("machine: {}\n", g.side_name(m.boxes.side())));
-    out.push_str(&format!("symmetry: {}\n", m.boxes.mode()));
-    out.push_str(&format!("beads: {}\n", m.initial));
-    out.push_str(&format!("reinforcement: {}\n", m.reinforcement));
-    let rule = match rule {
-        FirstBox::Revive => "revive",
-        FirstBox::Resign => "resign",
-    };
-    out.push_str(&format!("first_box: {rule}\n"));
-    out.push_str(&format!("start: {}\n\n", m.digest()));
-    out
-}
-
 /// The record's games played again on the session (after a restart).
 fn continue_record<G: FullGame>(op: &mut Operator<G>, rec: &RecordFile) -> Result<()> {
-    for g in &rec.record.games {
-        for (i, w) in g.words.iter().enumerate() {
-            op.record_word(w).map_err(|e| {
-                anyhow::anyhow!(
-                    "{}: line {}: move {} `{}`: {e}",
-                    rec.name,
-                    g.line,
-                    i + 1,
-                    crate::text::quote(w)
-                )
-            })?;
-        }
-        if !op.is_over() {
-            bail!(
-                "{}: line {}: the game is not over after its moves",
-                rec.name,
-                g.line
-            );
-        }
-        op.next_game();
-    }
-    Ok(())
+    (op.continue_with(&rec.record.games)).map_err(|e| anyhow::anyhow!("{}: {e}", rec.name))
 }
 
 /// The record file, opened to append (a new one begun with `header`); its games so far are
@@ -307,42 +268,6 @@ fn save<G: FullGame>(path: Option<&Path>, op: &Operator<G>) -> Result<()> {
         Some(p) => Ok(store::save_machine(p, op.game(), op.machine())?),
         None => Ok(()),
     }
-}
-
-/// One line typed, done: the lines to show (`None`: the session ends).
-fn command<G: FullGame>(
-    op: &mut Operator<G>,
-    text: &str,
-) -> Result<Option<Vec<String>>, OperatorError> {
-    let lower = text.to_ascii_lowercase();
-    let mut words = lower.split_whitespace();
-    match (words.next(), words.next()) {
-        (None, _) | (Some("next"), None) => {
-            op.next_game();
-        }
-        (Some("quit" | "q" | "exit"), None) => return Ok(None),
-        (Some("undo" | "u"), None) => op.undo()?,
-        (Some("help" | "?"), None) => return Ok(Some(help())),
-        (Some("beads" | "inventory"), None) => return Ok(Some(inventory_lines(op))),
-        (Some("audit"), Some(n)) => {
-            let len = op.machine().boxes.len();
-            let number = (n.parse()).map_err(|_| {
-                OperatorError::Move(format!("`{n}` is not a box number (1 to {len})"))
-            })?;
-            return Ok(Some(vec![audit_line(number, &op.audit(number)?)]));
-        }
-        (Some("resign" | "empty"), None) => op.resign()?,
-        _ => match op.turn() {
-            crate::learn::real::operate::Turn::Machine(_) => op.bead(text)?,
-            crate::learn::real::operate::Turn::Visitor(_) => op.visitor(text)?,
-            crate::learn::real::operate::Turn::Over(_) => return Err(OperatorError::Over),
-        },
-    }
-    Ok(Some(Vec::new()))
-}
-
-fn help() -> Vec<String> {
-    crate::view::operate::COMMANDS.map(String::from).to_vec()
 }
 
 /// Writes `lines` to the operator's screen; a closed output ends the session quietly.

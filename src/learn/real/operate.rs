@@ -321,6 +321,27 @@ impl<G: GameDefaults> Operator<G> {
         }
     }
 
+    /// A record's games played again on the session (a session continued after a restart):
+    /// refused at the first line whose moves cannot be played or that does not end its game.
+    pub fn continue_with(&mut self, games: &[GameLine]) -> Result<(), RecordError> {
+        for g in games {
+            for (i, w) in g.words.iter().enumerate() {
+                self.record_word(w).map_err(|e| RecordError {
+                    line: g.line,
+                    message: format!("move {} `{}`: {e}", i + 1, crate::text::quote(w)),
+                })?;
+            }
+            if !self.is_over() {
+                return Err(RecordError {
+                    line: g.line,
+                    message: "the game is not over after its moves".into(),
+                });
+            }
+            self.next_game();
+        }
+        Ok(())
+    }
+
     /// Whether the last game is over and its end not yet done at the boxes.
     pub fn is_over(&self) -> bool {
         self.over.is_some()
@@ -514,6 +535,27 @@ impl<G: GameDefaults> Operator<G> {
         all.sort_unstable();
         all
     }
+}
+
+/// The header of a session's record: the settings its copy was made with (`m` as the session
+/// began) and its first-box rule; the same from the command line and the page.
+pub fn record_header<G: GameDefaults>(game: &G, m: &Machine<G>, rule: FirstBox) -> String {
+    let mut out = format!("# matchbox: the games of a real {}\n", game.name());
+    out.push_str(&format!("game: {}\n", game.name()));
+    if let Some(size) = game.size_key() {
+        out.push_str(&format!("size: {size}\n"));
+    }
+    out.push_str(&format!("machine: {}\n", game.side_name(m.boxes.side())));
+    out.push_str(&format!("symmetry: {}\n", m.boxes.mode()));
+    out.push_str(&format!("beads: {}\n", m.initial));
+    out.push_str(&format!("reinforcement: {}\n", m.reinforcement));
+    let rule = match rule {
+        FirstBox::Revive => "revive",
+        FirstBox::Resign => "resign",
+    };
+    out.push_str(&format!("first_box: {rule}\n"));
+    out.push_str(&format!("start: {}\n\n", m.digest()));
+    out
 }
 
 /// The box `m` opens in `pos` seen in `frame` (box 0 where the move is forced and has no box),

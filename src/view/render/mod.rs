@@ -17,7 +17,7 @@ pub use boxes::box_panel;
 pub use curve::{LOG_AFTER, curve_panel, first_box_panel};
 pub use help::{help, keys_overlay, legend_lines};
 pub use machine::{MachineView, machine_panel};
-pub use operate::operate;
+pub use operate::{operate, operate_click};
 pub use play::{play, play_click};
 pub use pole::{POLE_MIN, POLE_TALL, pole};
 pub use score::{score_panel, score_rows};
