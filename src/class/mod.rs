@@ -10,6 +10,7 @@ pub mod files;
 mod guard;
 pub mod journal;
 mod listen;
+pub mod mirror;
 mod pages;
 pub mod protocol;
 pub mod secrets;

@@ -593,6 +593,10 @@ pub struct OperateArgs {
     /// full screen unless this is given)
     #[arg(long)]
     pub lines: bool,
+    /// Serve the session's step for the room at this address (IP:PORT, e.g. 0.0.0.0:8080): a page
+    /// a projector beside the boxes opens, following every step; it takes no input
+    #[arg(long, value_name = "IP:PORT")]
+    pub projector: Option<std::net::SocketAddr>,
     /// Print the session's summary as one JSON object at the end
     #[arg(long)]
     pub json: bool,

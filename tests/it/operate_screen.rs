@@ -332,3 +332,80 @@ fn her_is_operated_by_taps_and_revives_its_first_box() {
     );
     assert_eq!(s.op().machine().box_total(b), 1);
 }
+
+/// A GET (or another method) on loopback: the status line, the head and the body.
+fn http(addr: &str, method: &str, path: &str) -> (String, String, String) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    let req = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.lines().next().unwrap_or_default().to_string();
+    (status, head.to_lowercase(), body.to_string())
+}
+
+/// The room's projector (`operate --projector`): its page, and the step served as the operator
+/// types it — sent again only when it changed, refused for any method but GET and a bad query;
+/// the session ends as ever.
+#[test]
+fn the_room_follows_the_operators_session() {
+    use std::io::{BufRead, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args(["operate", "tictactoe", "--lines", "--seed", "5"])
+        .args(["--projector", "127.0.0.1:0"])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut seen = String::new();
+    let mut addr = None;
+    for line in out.by_ref().map(Result::unwrap) {
+        seen.push_str(&line);
+        if let Some((_, rest)) = line.split_once("open http://") {
+            addr = Some(rest.split('/').next().unwrap().to_string());
+            break;
+        }
+    }
+    // The rest of what it says read, so its output stays open.
+    let rest = std::thread::spawn(move || out.count());
+    let addr = addr.unwrap_or_else(|| panic!("no address said: {seen}"));
+    let (status, _, page) = http(&addr, "GET", "/");
+    assert!(
+        status.contains("200") && page.contains("the real machine"),
+        "{status}"
+    );
+    let (status, head, screen) = http(&addr, "GET", "/screen");
+    assert!(
+        status.contains("200") && screen.contains("open box 1"),
+        "{status} {screen}"
+    );
+    let version = (head.lines())
+        .find_map(|l| l.strip_prefix("x-version: "))
+        .unwrap()
+        .trim()
+        .to_string();
+    let (status, _, _) = http(&addr, "GET", &format!("/screen?v={version}"));
+    assert!(status.contains("204"), "unchanged: {status}");
+    writeln!(input, "A").unwrap();
+    let moved = (0..100).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        http(&addr, "GET", "/screen").2.contains("the visitor")
+    });
+    assert!(moved, "the room sees the machine's move");
+    assert!(http(&addr, "POST", "/screen").0.contains("405"));
+    assert!(
+        http(&addr, "GET", "/screen?v=%3Cscript%3E")
+            .0
+            .contains("400")
+    );
+    writeln!(input, "quit").unwrap();
+    drop(input);
+    assert!(child.wait().unwrap().success());
+    assert!(rest.join().unwrap() > 5);
+}

@@ -323,6 +323,27 @@ try {
   check(record?.suggestedFilename() === 'tictactoe-real.txt' && recordText.includes('game: tictactoe') && recordText.includes('# under way: b1'), 'the record downloads, its game under way in a comment');
   await page.close();
 
+  // The room's projector beside an operator at a terminal (`operate --projector`): the page
+  // follows each step typed, in a font the room reads.
+  const roomPort = port + 1;
+  const roomDir = mkdtempSync(join(tmpdir(), 'matchbox-room-'));
+  const operator = spawn(cli, ['operate', 'tictactoe', '--lines', '--seed', '7', '--projector', `127.0.0.1:${roomPort}`], { cwd: roomDir, stdio: ['pipe', 'ignore', 'inherit'] });
+  page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  const roomText = () => page.evaluate(() => document.getElementById('screen').textContent).catch(() => '');
+  const roomWait = async (test, ms = 10000) => {
+    for (const until = Date.now() + ms; Date.now() < until; await page.waitForTimeout(100)) if (test(await roomText())) return true;
+    return false;
+  };
+  for (let i = 0; i < 50; i++) { try { await page.goto(`http://127.0.0.1:${roomPort}/`); break; } catch { await page.waitForTimeout(100); } }
+  check(await roomWait(t => t.includes('open box 1')), "the room's page shows the box to open");
+  operator.stdin.write('A\n');
+  check(await roomWait(t => t.includes("the visitor's move")), "and follows the operator's step");
+  const roomFont = await page.evaluate(() => parseFloat(document.getElementById('screen').style.fontSize));
+  check(roomFont >= 20, `the room's page is read from the back of a room (${roomFont} px at 1280×720)`);
+  await page.screenshot({ path: join(shots, 'projector-operate-room.png') });
+  operator.stdin.end('quit\n');
+  await page.close();
+
   // Screenshots for the README, at a phone's size and a projector's.
   mkdirSync(shots, { recursive: true });
   for (const [name, viewport, query] of [

@@ -115,7 +115,9 @@ pub(super) fn operate<G: FullGame>(
         written,
         path: &path,
         save: a.save.as_deref(),
+        room: room(a.projector, out)?,
     };
+    desk.show_room();
     match a.lines || !crate::tui::has_terminal() {
         true => by_lines(&mut desk)?,
         false => crate::tui::operate_screen(&mut desk)?,
@@ -143,12 +145,50 @@ struct Session<'a, G: FullGame> {
     written: usize,
     path: &'a Path,
     save: Option<&'a Path>,
+    room: Option<Room>,
+}
+
+#[cfg(feature = "class")]
+type Room = crate::class::mirror::Mirror;
+#[cfg(not(feature = "class"))]
+type Room = std::convert::Infallible;
+
+/// The room's projector page served at `addr` (`--projector`), its address said.
+#[cfg(feature = "class")]
+fn room(addr: Option<std::net::SocketAddr>, out: Out) -> Result<Option<Room>> {
+    let Some(addr) = addr else {
+        return Ok(None);
+    };
+    let listener = (std::net::TcpListener::bind(addr))
+        .with_context(|| format!("--projector: could not listen on {addr}"))?;
+    let room = Room::start(listener).with_context(|| format!("--projector {addr}"))?;
+    let host = &crate::class::reachable_hosts(room.addr())[0];
+    out.preamble(format!(
+        "the room's screen: open http://{host}/ on the projector (it follows every step)\n"
+    ));
+    Ok(Some(room))
+}
+
+#[cfg(not(feature = "class"))]
+fn room(addr: Option<std::net::SocketAddr>, _: Out) -> Result<Option<Room>> {
+    match addr {
+        Some(_) => bail!("--projector: this matchbox was built without the class server"),
+        None => Ok(None),
+    }
 }
 
 impl<G: FullGame> Session<'_, G> {
     /// What the operator does now, in plain lines (the diagrams among them).
     fn lines(&self) -> Vec<String> {
         turn_lines(&self.op)
+    }
+
+    /// The step drawn for the room's projector, where one is served.
+    fn show_room(&self) {
+        #[cfg(feature = "class")]
+        if let Some(room) = &self.room {
+            room.show(room_html(&self.op));
+        }
     }
 
     /// A line typed: its answer; an error where the record or the copy cannot be written.
@@ -158,6 +198,7 @@ impl<G: FullGame> Session<'_, G> {
             Ok(Some(shown)) => Answer::Shown(shown),
             Err(e) => Answer::Mistake(e.to_string()),
         };
+        self.show_room();
         write_finished(&mut self.file, &self.op, &mut self.written, self.path)?;
         save(self.save, &self.op)?;
         Ok(answer)
@@ -176,6 +217,21 @@ impl<G: FullGame> Desk for Session<'_, G> {
     fn tap(&self, picked: Option<&str>, col: u16, row: u16) -> Tapped {
         crate::view::operate::tap(&self.op, picked, col, row)
     }
+}
+
+/// The room's screen of the step now, as HTML: 86×26 cells (a projector's 16:9 in the page's
+/// font), more rows for a board that needs them.
+#[cfg(feature = "class")]
+fn room_html<G: FullGame>(op: &Operator<G>) -> String {
+    let shown = crate::view::operate::shown(op, false);
+    let rows = 26.max(shown.panels.board.len() as u16 * 2 + 16);
+    let backend = ratatui::backend::TestBackend::new(86, rows);
+    let mut screen = ratatui::Terminal::new(backend).expect("a screen in memory");
+    let drawn = screen.draw(|f| crate::view::render::operate_room(f, &shown));
+    drawn.map_or_else(
+        |_| String::new(),
+        |frame| crate::view::render::buffer_html(frame.buffer),
+    )
 }
 
 /// The session a line at a time on standard input and output (a pipe, or `--lines`): each

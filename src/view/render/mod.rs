@@ -17,7 +17,7 @@ pub use boxes::box_panel;
 pub use curve::{LOG_AFTER, curve_panel, first_box_panel};
 pub use help::{help, keys_overlay, legend_lines};
 pub use machine::{MachineView, machine_panel};
-pub use operate::{operate, operate_click};
+pub use operate::{operate, operate_click, operate_room};
 pub use play::{play, play_click};
 pub use pole::{POLE_MIN, POLE_TALL, pole};
 pub use score::{score_panel, score_rows};
@@ -345,6 +345,49 @@ pub fn buffer_text(buf: &ratatui::buffer::Buffer) -> String {
         let row: String = (0..w).map(|x| buf[(x, y)].symbol()).collect();
         out.push_str(row.trim_end());
         out.push('\n');
+    }
+    out
+}
+
+/// A screen as HTML for a page to show (the operator's screen on a room's projector): one
+/// `<div>` a row, each run of cells of one style a `<span>` with its colours (the theme's RGB of
+/// a terminal's colours) and boldness; the text escaped.
+pub fn buffer_html(buf: &ratatui::buffer::Buffer) -> String {
+    use std::fmt::Write;
+    let hex = |(r, g, b): (u8, u8, u8)| format!("#{r:02x}{g:02x}{b:02x}");
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        out.push_str("<div>");
+        let mut x = 0;
+        while x < buf.area.width {
+            let first = &buf[(x, y)];
+            let (fg, bg, bold) = (first.fg, first.bg, first.modifier.contains(Modifier::BOLD));
+            let mut text = String::new();
+            while x < buf.area.width {
+                let c = &buf[(x, y)];
+                let same = c.fg == fg && c.bg == bg;
+                if !same || c.modifier.contains(Modifier::BOLD) != bold {
+                    break;
+                }
+                for ch in c.symbol().chars() {
+                    match ch {
+                        '<' => text.push_str("&lt;"),
+                        '>' => text.push_str("&gt;"),
+                        '&' => text.push_str("&amp;"),
+                        ch => text.push(ch),
+                    }
+                }
+                x += 1;
+            }
+            let fg = hex(super::theme::rgb(fg, true));
+            let bg = hex(super::theme::rgb(bg, false));
+            let weight = if bold { ";font-weight:bold" } else { "" };
+            let _ = write!(
+                out,
+                "<span style=\"color:{fg};background:{bg}{weight}\">{text}</span>"
+            );
+        }
+        out.push_str("</div>");
     }
     out
 }

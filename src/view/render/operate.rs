@@ -110,6 +110,39 @@ fn command_spans(shown: &Shown) -> Vec<(u16, u16, String)> {
 /// Draws the screen of `shown` ([`crate::view::operate::shown`]).
 pub fn operate(f: &mut Frame, app: &OperateApp, shown: &Shown, front: Front) {
     let a = areas(f.area(), app, shown);
+    step(f, &a, shown);
+    let mut answer: Vec<Line> = app.answer.iter().map(|l| Line::raw(l.clone())).collect();
+    if let Some(e) = &app.error {
+        let bad = Style::new().fg(Color::Red).bold();
+        answer.push(Line::styled(format!("✗ {e}"), bad));
+    }
+    f.render_widget(Paragraph::new(answer), a.said);
+    f.render_widget(Paragraph::new(commands_line(shown, front)), a.commands);
+    let input = Line::from(vec![
+        Span::styled("> ", BOLD.fg(Color::Cyan)),
+        Span::raw(app.input.clone()),
+        Span::styled("█", Style::new().fg(Color::Cyan)),
+    ]);
+    f.render_widget(Paragraph::new(input), a.prompt);
+    let bar = fitting_bar(Mode::Operate, front, &BarFor::watch(), a.keys.width);
+    f.render_widget(Paragraph::new(bar).style(DIM), a.keys);
+    if app.show_help {
+        keys_overlay(f, Mode::Operate, front, &crate::view::operate::COMMANDS);
+    }
+}
+
+/// The screen for the room (a projector beside the boxes): the step only, nothing typed.
+pub fn operate_room(f: &mut Frame, shown: &Shown) {
+    let a = areas(f.area(), &OperateApp::default(), shown);
+    let body = Rect {
+        height: a.keys.bottom() - a.body.y,
+        ..a.body
+    };
+    step(f, &Areas { body, ..a }, shown);
+}
+
+/// The step: the title, the board and the label, the step's lines.
+fn step(f: &mut Frame, a: &Areas, shown: &Shown) {
     f.render_widget(
         Paragraph::new(match a.title.width {
             ..52 => " matchbox operate",
@@ -147,24 +180,6 @@ pub fn operate(f: &mut Frame, app: &OperateApp, shown: &Shown, front: Front) {
         })
         .collect();
     f.render_widget(Paragraph::new(rows), a.body);
-    let mut answer: Vec<Line> = app.answer.iter().map(|l| Line::raw(l.clone())).collect();
-    if let Some(e) = &app.error {
-        let bad = Style::new().fg(Color::Red).bold();
-        answer.push(Line::styled(format!("✗ {e}"), bad));
-    }
-    f.render_widget(Paragraph::new(answer), a.said);
-    f.render_widget(Paragraph::new(commands_line(shown, front)), a.commands);
-    let input = Line::from(vec![
-        Span::styled("> ", BOLD.fg(Color::Cyan)),
-        Span::raw(app.input.clone()),
-        Span::styled("█", Style::new().fg(Color::Cyan)),
-    ]);
-    f.render_widget(Paragraph::new(input), a.prompt);
-    let bar = fitting_bar(Mode::Operate, front, &BarFor::watch(), a.keys.width);
-    f.render_widget(Paragraph::new(bar).style(DIM), a.keys);
-    if app.show_help {
-        keys_overlay(f, Mode::Operate, front, &crate::view::operate::COMMANDS);
-    }
 }
 
 /// The commands under the step: buttons to tap on the page, words to type on a terminal.
