@@ -36,6 +36,7 @@ pub(super) struct Began {
 impl Began {
     /// The first line for a lesson of `spec` beginning with `machine` (`fresh`: made from
     /// settings, not loaded).
+    #[cfg_attr(not(feature = "class"), allow(dead_code))]
     pub(super) fn of<G: FullGame>(
         spec: &LessonSpec<G>,
         game: &G,

@@ -117,8 +117,8 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         }
         Command::Watch(a) if cartpole::is_cartpole(&a.learn.game) => cartpole_train::watch(&a),
         Command::Watch(a) => with_game!(learn_kind(&a.learn)?, |g| watch(g, &a)),
-        #[cfg(feature = "class")]
         Command::Operate(a) => operate_command(a),
+        #[cfg(feature = "class")]
         Command::Class(a) => with_game!(class::class_kind(&a)?, |g| class::class(g, &a)),
         Command::Play(a) => {
             let kind = game_kind(&a.game, a.machine.boxes.as_deref())?;

@@ -145,6 +145,7 @@ struct Session<'a, G: FullGame> {
     written: usize,
     path: &'a Path,
     save: Option<&'a Path>,
+    #[cfg_attr(not(feature = "class"), allow(dead_code))]
     room: Option<Room>,
 }
 
