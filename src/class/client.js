@@ -33,19 +33,31 @@ function linkBanner() {
   };
 }
 
+// How long a message sent while the socket is away waits for it to come back (a tap or a
+// teacher's button during a moment's reconnection), and how many wait at most; older ones are
+// dropped, never sent late.
+const WAIT_MS = 10000, WAITING = 8;
+
 // Opens the socket at `path()` (asked again at each try: a page may change how it joins) and
 // keeps it open: `onMessage` hears every message; a refusal with `retry_in` is tried again
 // then, one without is not (`onRefused` hears it); a lost connection is tried again after
-// 0.5, 1, 2, 4, 8 then every 10 seconds, and at once when the page is shown again.
+// 0.5, 1, 2, 4, 8 then every 10 seconds, and at once when the page is shown again. A message
+// sent meanwhile is sent once the socket is back, if that is within WAIT_MS.
 function classSocket(path, { onMessage, onRefused = () => {}, onOpen = () => {} }) {
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
   const banner = linkBanner();
-  let ws = null, tries = 0, timer = null, stopped = false, lost = false;
+  let ws = null, tries = 0, timer = null, stopped = false, lost = false, waiting = [];
   function open() {
     clearTimeout(timer);
     let refused = null;
     ws = new WebSocket(`${proto}://${location.host}${path()}`);
-    ws.onopen = () => { tries = 0; onOpen(); };
+    ws.onopen = () => {
+      tries = 0;
+      onOpen();
+      const fresh = waiting.filter(([, at]) => Date.now() - at < WAIT_MS);
+      waiting = [];
+      for (const [msg] of fresh) ws.send(JSON.stringify(msg));
+    };
     ws.onmessage = e => {
       const m = JSON.parse(e.data);
       if (!MESSAGES.toClient.includes(m.type)) return;
@@ -79,8 +91,11 @@ function classSocket(path, { onMessage, onRefused = () => {}, onOpen = () => {} 
   });
   open();
   return {
+    // Sends `msg`: false where the socket is away (it is then sent when it is back, within
+    // WAIT_MS, unless the lesson is over).
     send(msg) {
       if (ws && ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify(msg)); return true; }
+      if (!stopped) waiting = [...waiting, [msg, Date.now()]].slice(-WAITING);
       return false;
     },
     // Tries again now (after the page changed how it joins: a code typed).

@@ -5,7 +5,7 @@
 const $ = id => document.getElementById(id);
 let joining = true, machineSide = 'first', opponent = 'perfect', tiles = [], over = false;
 const socket = classSocket(() => '/ws/teacher', { onMessage, onRefused: m => notice(m.message) });
-const send = msg => { if (!over && !socket.send(msg)) notice('not connected: the page reconnects by itself'); };
+const send = msg => { if (!over && !socket.send(msg)) notice('not connected: sent when the page is back (it reconnects by itself)'); };
 function notice(text) { $('notice').textContent = text ? text[0].toUpperCase() + text.slice(1) : ''; }
 
 // How pupils join: the code, big; the addresses; the QR code (hidden on request, remembered).

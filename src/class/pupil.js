@@ -28,7 +28,7 @@ function connect() {
   socket = classSocket(path, { onMessage, onRefused });
 }
 function send(msg) {
-  if (!socket || !socket.send(msg)) $('error').textContent = 'Not connected: wait a moment and tap again.';
+  if (!socket || !socket.send(msg)) $('error').textContent = 'Not connected: it is sent when the phone is back (a moment).';
 }
 
 function onRefused(m) {

@@ -337,10 +337,36 @@ fn train_record_learns_the_games_a_record_holds_bead_for_bead() {
         std::fs::write(&path, text).unwrap();
         crate::common::refused(&["train", "tictactoe", "--record", path.to_str().unwrap()])
     };
-    let e = refused("b2 a1 c3\nb2 b2\n");
+    let e = refused("b2 b2\n");
+    assert!(e.contains("bad.txt: line 1: move 2 `b2`"), "{e}");
+    // A game that does not end (a visitor who walked away) is left out, said; a byte-order mark
+    // and Windows' line ends are nothing.
+    let path = dir.path().join("walked.txt");
+    let text = "\u{feff}game: tictactoe\r\n\r\nb2 a1 c3\r\nb2 a1 c3 c1 a3 b3 b1 a2 c2\r\n";
+    std::fs::write(&path, text).unwrap();
+    let args = [
+        "train",
+        "tictactoe",
+        "--record",
+        path.to_str().unwrap(),
+        "--json",
+    ];
+    let out = crate::common::run(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
     assert!(
-        e.contains("bad.txt: line 1") && e.contains("not over"),
-        "{e}"
+        err.contains("walked.txt: line 3: the game is not over after its moves: left out"),
+        "{err}"
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["games"], 1, "{report}");
+    // Box 1 after the drawn game: its move b2 reinforced, the others as they began.
+    let first = &report["first_box"];
+    assert_eq!(first[0], serde_json::json!(["a1", 8]), "{report}");
+    assert_eq!(first[1], serde_json::json!(["b1", 8]), "{report}");
+    assert!(
+        first[2][1].as_u64().unwrap() > 8 && first[2][0] == "b2",
+        "{report}"
     );
     let e = refused("b2 a1 c3 c1 a3 b3 b1 a2 c2\nb2 zz\n");
     assert!(e.contains("bad.txt: line 2: move 2 `zz`"), "{e}");
@@ -579,9 +605,18 @@ fn replay_reads_a_record_game_by_game() {
     assert_eq!(report["wins"]["draw"], 1);
     let e = crate::common::refused(&["replay", "hexapawn", "--record", name]);
     assert!(e.contains("the file is for tictactoe, not hexapawn"), "{e}");
-    std::fs::write(&path, "b2 a1\n").unwrap();
-    let e = crate::common::refused(&["replay", "tictactoe", "--record", name]);
-    assert!(e.contains("r.txt: line 1: the game is not over"), "{e}");
+    std::fs::write(&path, "b2 a1\nb2 a1 resign\n").unwrap();
+    let out = crate::common::run(&["replay", "tictactoe", "--record", name, "--json"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("r.txt: line 1: the game is not over after its moves: left out"),
+        "{err}"
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        report["games"][0]["line"], 2,
+        "only the game that ended: {report}"
+    );
 }
 
 /// `matchbox operate ARGS` in `dir` given `typed` at once: what it wrote and how it ended.

@@ -10,14 +10,14 @@ import { launch, check, failed, finish } from './harness.mjs';
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
+import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const dist = join(root, 'web', 'dist');
 const shots = process.env.UPDATE_SCREENSHOTS ? join(root, 'web', 'screenshots') : mkdtempSync(join(tmpdir(), 'matchbox-shots-'));
-const cli = process.argv[2] || join(root, 'target', 'debug', 'matchbox');
+const cli = resolve(process.argv[2] || join(root, 'target', 'debug', 'matchbox'));
 const port = 18000 + Math.floor(Math.random() * 2000);
 const base = `http://127.0.0.1:${port}/`;
 
@@ -328,6 +328,8 @@ try {
   const roomPort = port + 1;
   const roomDir = mkdtempSync(join(tmpdir(), 'matchbox-room-'));
   const operator = spawn(cli, ['operate', 'tictactoe', '--lines', '--seed', '7', '--projector', `127.0.0.1:${roomPort}`], { cwd: roomDir, stdio: ['pipe', 'ignore', 'inherit'] });
+  operator.on('error', e => { console.log(`operate: ${e.message}`); failed(); });
+  operator.stdin.on('error', () => {});
   page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   const roomText = () => page.evaluate(() => document.getElementById('screen').textContent).catch(() => '');
   const roomWait = async (test, ms = 10000) => {

@@ -18,6 +18,16 @@ pub(super) struct RecordFile {
     pub revive: bool,
 }
 
+/// Leaves out the record's games that do not end (all their moves legal), each said as a
+/// warning naming its line: the real machine's beads did not move for them.
+pub(super) fn keep_finished<G: FullGame>(record: &mut Record, game: &G, name: &str) {
+    for line in record.leave_out_unfinished(game) {
+        eprintln!(
+            "warning: {name}: line {line}: the game is not over after its moves: left out (no bead moved for it); end it with `resign` where the machine gave up"
+        );
+    }
+}
+
 /// Reads the record at `path`, or the error naming it (and its line).
 pub(super) fn read(path: &Path) -> Result<Record> {
     let text = store::read(path)?;
@@ -248,6 +258,8 @@ pub(super) fn replay_command(a: &crate::cli::ReplayArgs) -> Result<()> {
 
 /// Each game of `record` played from the start, every move checked.
 fn replay_record<G: FullGame>(game: &G, record: &Record, name: &str) -> Result<RecordReport> {
+    let mut record = record.clone();
+    keep_finished(&mut record, game, name);
     let mut report = RecordReport {
         game: game.name(),
         games: Vec::new(),

@@ -44,6 +44,9 @@ pub(super) struct TrainReport {
     #[serde(skip)]
     budget: usize,
     opponent_machine: Option<RivalSummary>,
+    /// Box 1 (its label's number) after the run: each move and its beads, as a real machine's
+    /// helper reports its first box.
+    first_box: Vec<(String, u32)>,
     saved: Option<String>,
     #[serde(skip)]
     log: ResultLog,
@@ -110,6 +113,12 @@ impl fmt::Display for TrainReport {
                 "memory of the boxes: {}, {per_box} bytes a box (position, arrows and beads)",
                 crate::text::bytes(self.box_bytes as u64),
             )?;
+        }
+        if !self.first_box.is_empty() {
+            let each: Vec<String> = (self.first_box.iter())
+                .map(|(mv, n)| format!("{mv} {n}"))
+                .collect();
+            writeln!(f, "box 1 holds: {}", each.join(" · "))?;
         }
         if self.played_without_box > 0 {
             writeln!(
@@ -214,6 +223,12 @@ pub(super) fn train<G: FullGame>(
             boxes_emptied: r.boxes_emptied(),
             games_played: r.games_played,
         }),
+        first_box: match m.boxes.is_empty() {
+            true => Vec::new(),
+            false => (m.boxes.arrows(0).iter().zip(m.beads_in(0)))
+                .map(|(&mv, n)| (s.game().format_move(mv), n.get()))
+                .collect(),
+        },
         saved: a.save.as_ref().map(|p| p.display().to_string()),
         log,
         written,

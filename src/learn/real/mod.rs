@@ -88,9 +88,11 @@ impl Record {
 }
 
 /// Reads a record's text: the header's settings (known keys, each once, before the first game)
-/// and one game a line (blank lines and comments skipped).
+/// and one game a line (blank lines and comments skipped; a byte-order mark, as some editors
+/// begin a file with, and Windows' line ends taken as nothing).
 pub fn parse(text: &str) -> Result<Record, RecordError> {
     let mut record = Record::default();
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let body = raw.split('#').next().unwrap_or("").trim();
@@ -143,6 +145,33 @@ pub fn parse(text: &str) -> Result<Record, RecordError> {
         record.games.push(GameLine { line, words });
     }
     Ok(record)
+}
+
+impl Record {
+    /// Leaves out the games whose moves, all legal, do not end the game (a visitor who walked
+    /// away, say): their line numbers. A line with a move that cannot be played stays, for the
+    /// learning to refuse naming it.
+    pub fn leave_out_unfinished<G: crate::game::Game>(&mut self, game: &G) -> Vec<usize> {
+        let mut left = Vec::new();
+        self.games.retain(|g| {
+            let mut pos = game.start();
+            for w in &g.words {
+                if w.eq_ignore_ascii_case(RESIGN) || game.outcome(&pos).is_some() {
+                    return true;
+                }
+                match game.parse_move(&pos, w) {
+                    Ok(mv) => pos = game.play(&pos, mv),
+                    Err(_) => return true,
+                }
+            }
+            let over = game.outcome(&pos).is_some();
+            if !over {
+                left.push(g.line);
+            }
+            over
+        });
+        left
+    }
 }
 
 /// What the copy said of a game learned from a record, where it disagreed with the real machine.
