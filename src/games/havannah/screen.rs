@@ -181,6 +181,15 @@ impl BoardView for Havannah {
         crate::view::board::turn_or_mirror(sym, 6, 60)
     }
 
+    /// How an operator at a real box turns its label to the board: as the default says it, the
+    /// label as drawn where the board is its drawing.
+    fn turn_words(&self, sym: crate::game::Sym) -> String {
+        match crate::game::Game::inverse(self, sym).index() {
+            0 => "as drawn".into(),
+            _ => self.image_word(crate::game::Game::inverse(self, sym)),
+        }
+    }
+
     fn legend(&self) -> &'static str {
         let _ = self.name();
         "W white, B black; numbers: beads"
