@@ -16,8 +16,9 @@ use tokio::sync::{oneshot, watch};
 
 use super::guard::Limits;
 
-/// The screen now: its number (one more each change) and its HTML.
-#[derive(Default)]
+/// The screen now: its number (one more each change, from the clock's milliseconds when the
+/// server starts, so a page left open across a restart never takes a new screen for the one it
+/// shows) and its HTML.
 struct Screen {
     version: u64,
     html: String,
@@ -43,7 +44,11 @@ impl Mirror {
         listener.set_nonblocking(true)?;
         let _inside = runtime.enter();
         let listener = tokio::net::TcpListener::from_std(listener)?;
-        let screen = Arc::new(Mutex::new(Screen::default()));
+        let since = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+        let screen = Arc::new(Mutex::new(Screen {
+            version: since.map_or(0, |d| d.as_millis() as u64),
+            html: String::new(),
+        }));
         let app = Router::new()
             .route("/", get(page))
             .route("/screen", get(now))

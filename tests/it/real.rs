@@ -746,3 +746,49 @@ fn undo_after_a_forced_last_move_asks_the_visitor_again() {
     }
     panic!("no game went to the ninth move");
 }
+
+/// A laptop that stops mid-game loses nothing: the game under way is kept beside the record after
+/// each step and played again when the session comes back (also a game over whose beads were
+/// being done at the boxes, not in the record yet), then written once, and the file removed; a
+/// game that ended with MENACE's forced ninth move (which plays itself) continues from the record.
+#[test]
+fn a_session_stopped_mid_game_comes_back_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["tictactoe", "--seed", "3", "--record", "r.txt"];
+    let out = operate_typed(dir.path(), &args, b"A\nb1\n");
+    assert!(out.status.success());
+    let kept = dir.path().join("r.txt.under-way");
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "a1 b1\n");
+    let out = operate_typed(dir.path(), &args, b"quit\n");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("the game under way when the session stopped: 2 steps played again"),
+        "{said}"
+    );
+    assert!(said.contains("1 X O ."), "a1 and b1 on the board: {said}");
+    // A drawn game ending with the forced ninth move, over but not yet in the record.
+    std::fs::write(&kept, "b2 a1 c3 c1 a3 b3 b1 a2 c2\n").unwrap();
+    let out = operate_typed(dir.path(), &args, b"quit\n");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("9 steps played again") && said.contains("game 1 over: a draw"),
+        "{said}"
+    );
+    assert!(
+        !kept.exists(),
+        "the game is in the record: nothing under way"
+    );
+    let record = std::fs::read_to_string(dir.path().join("r.txt")).unwrap();
+    assert_eq!(
+        record.lines().filter(|l| l.starts_with("b2 a1")).count(),
+        1,
+        "{record}"
+    );
+    let out = operate_typed(dir.path(), &args, b"quit\n");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(1 game so far)"));
+}

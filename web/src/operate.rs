@@ -100,11 +100,11 @@ impl<G: BoardView> PageDesk<G> {
         let record = matchbox::learn::real::parse(&text).map_err(|e| e.to_string())?;
         (self.op.continue_with(&record.games)).map_err(|e| format!("the stored record: {e}"))?;
         let under_way = text.lines().find_map(|l| l.strip_prefix(UNDER_WAY));
-        for word in under_way.unwrap_or_default().split_whitespace() {
-            if self.op.record_word(word).is_err() {
-                break;
-            }
-        }
+        let words: Vec<String> = (under_way.unwrap_or_default().split_whitespace())
+            .map(String::from)
+            .collect();
+        // As far as its moves go: the words before one that cannot be played stay played.
+        let _ = self.op.replay_words(&words);
         Ok(record.games.len())
     }
 }

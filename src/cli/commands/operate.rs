@@ -99,6 +99,7 @@ pub(super) fn operate<G: FullGame>(
     }
     let header = crate::learn::real::operate::record_header(s.game(), s.machine(), rule);
     let mut op = Operator::new(s.bout, a.bead_colours.into(), rule);
+    let under_way = under_way_path(&path);
     if let Some(rec) = rec {
         continue_record(&mut op, rec)?;
     }
@@ -109,6 +110,15 @@ pub(super) fn operate<G: FullGame>(
         path.display(),
         crate::text::count(op.lines().len() as u64, "game", "games")
     ));
+    if rec.is_some() {
+        let moves = resume_under_way(&mut op, &under_way);
+        if moves > 0 {
+            out.preamble(format!(
+                "the game under way when the session stopped: {} played again\n",
+                crate::text::count(moves as u64, "step", "steps")
+            ));
+        }
+    }
     let mut desk = Session {
         op,
         file,
@@ -124,6 +134,7 @@ pub(super) fn operate<G: FullGame>(
     }
     desk.op.next_game();
     write_finished(&mut desk.file, &desk.op, &mut desk.written, desk.path)?;
+    keep_under_way(&desk.op, &under_way)?;
     save(desk.save, &desk.op)?;
     let op = &desk.op;
     let (wins, draws, losses) = op.tally();
@@ -201,6 +212,7 @@ impl<G: FullGame> Session<'_, G> {
         };
         self.show_room();
         write_finished(&mut self.file, &self.op, &mut self.written, self.path)?;
+        keep_under_way(&self.op, &under_way_path(self.path))?;
         save(self.save, &self.op)?;
         Ok(answer)
     }
@@ -268,6 +280,40 @@ fn by_lines<G: FullGame>(desk: &mut Session<G>) -> Result<()> {
 /// The record's games played again on the session (after a restart).
 fn continue_record<G: FullGame>(op: &mut Operator<G>, rec: &RecordFile) -> Result<()> {
     (op.continue_with(&rec.record.games)).map_err(|e| anyhow::anyhow!("{}: {e}", rec.name))
+}
+
+/// Where the game under way is kept beside the record (`FILE.under-way`): its moves so far,
+/// written after each step until the game is in the record, so a laptop that restarts mid-game
+/// (or before the next game, the last one's beads being done at the boxes) loses nothing.
+fn under_way_path(record: &Path) -> PathBuf {
+    let mut name = record.as_os_str().to_owned();
+    name.push(".under-way");
+    PathBuf::from(name)
+}
+
+/// The game under way kept (atomically), or its file removed once the game is in the record.
+fn keep_under_way<G: FullGame>(op: &Operator<G>, path: &Path) -> Result<()> {
+    match op.words().is_empty() {
+        true => match std::fs::remove_file(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(e).with_context(|| format!("{}: could not remove it", path.display()))
+            }
+            _ => Ok(()),
+        },
+        false => Ok(store::save_atomic(path, &(op.words().join(" ") + "\n"))?),
+    }
+}
+
+/// The game under way when the session stopped, played again (as far as its moves go: the file
+/// is at most a line of moves); the steps played.
+fn resume_under_way<G: FullGame>(op: &mut Operator<G>, path: &Path) -> usize {
+    let text = std::fs::read(path).unwrap_or_default();
+    let text = String::from_utf8_lossy(&text[..text.len().min(4096)]).into_owned();
+    let words: Vec<String> = text.split_whitespace().map(String::from).collect();
+    match op.replay_words(&words) {
+        Ok(()) => words.len(),
+        Err((i, _)) => i,
+    }
 }
 
 /// The record file, opened to append (a new one begun with `header`); its games so far are

@@ -321,16 +321,34 @@ impl<G: GameDefaults> Operator<G> {
         }
     }
 
+    /// A game's words played again from its start (a record's line, the game under way kept
+    /// beside it): each as [`Operator::record_word`] plays it, the machine's forced moves, which
+    /// play themselves, taken as played. At the first word that cannot be played: its index and
+    /// why (the words before it played).
+    pub fn replay_words(&mut self, words: &[String]) -> Result<(), (usize, OperatorError)> {
+        let start = self.words.len();
+        for (i, w) in words.iter().enumerate() {
+            // A forced move the step before played already: the same word, or a mistake.
+            if let Some(played) = self.words.get(start + i) {
+                if played.eq_ignore_ascii_case(w.trim()) {
+                    continue;
+                }
+                let why = format!("the machine's only move here is {played}");
+                return Err((i, OperatorError::Move(why)));
+            }
+            self.record_word(w).map_err(|e| (i, e))?;
+        }
+        Ok(())
+    }
+
     /// A record's games played again on the session (a session continued after a restart):
     /// refused at the first line whose moves cannot be played or that does not end its game.
     pub fn continue_with(&mut self, games: &[GameLine]) -> Result<(), RecordError> {
         for g in games {
-            for (i, w) in g.words.iter().enumerate() {
-                self.record_word(w).map_err(|e| RecordError {
-                    line: g.line,
-                    message: format!("move {} `{}`: {e}", i + 1, crate::text::quote(w)),
-                })?;
-            }
+            self.replay_words(&g.words).map_err(|(i, e)| RecordError {
+                line: g.line,
+                message: format!("move {} `{}`: {e}", i + 1, crate::text::quote(&g.words[i])),
+            })?;
             if !self.is_over() {
                 return Err(RecordError {
                     line: g.line,
