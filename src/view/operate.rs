@@ -33,13 +33,21 @@ pub fn operable<G: BoardView>(game: &G, m: &crate::learn::Machine<G>) -> Result<
 
 /// What the operator does now, in lines: the board, then the step.
 pub fn turn_lines<G: BoardView>(op: &Operator<G>) -> Vec<String> {
-    lines_of(op, true, false)
+    lines_of(op, true, Voice::Typing)
+}
+
+/// Whom the step's words are for: an operator who types (a terminal, a pipe), one who taps (the
+/// page), or the room watching (`operate --projector`: what happens, not what to press).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Voice {
+    Typing,
+    Tapping,
+    Room,
 }
 
 /// What the operator does now, in lines, with the board's and the label's diagrams where
-/// `diagrams` (plain lines), or without them (a screen draws them beside); where `taps`, the
-/// operator is told what to tap (the page).
-fn lines_of<G: BoardView>(op: &Operator<G>, diagrams: bool, taps: bool) -> Vec<String> {
+/// `diagrams` (plain lines), or without them (a screen draws them beside), said for `voice`.
+fn lines_of<G: BoardView>(op: &Operator<G>, diagrams: bool, voice: Voice) -> Vec<String> {
     let game = op.game();
     let (w, d, l) = op.tally();
     let mut out = vec![format!(
@@ -53,11 +61,12 @@ fn lines_of<G: BoardView>(op: &Operator<G>, diagrams: bool, taps: bool) -> Vec<S
     }
     match op.turn() {
         Turn::Visitor(legal) => {
-            let how = match taps {
-                true => "tap it on the board (or type it)",
-                false => "type it",
+            let how = match voice {
+                Voice::Tapping => ": tap it on the board (or type it)",
+                Voice::Typing => ": type it",
+                Voice::Room => "",
             };
-            out.push(format!("the visitor's move ({}): {how}", legal.join(" ")));
+            out.push(format!("the visitor's move ({}){how}", legal.join(" ")));
         }
         Turn::Machine(open) if open.box_number == 0 => {
             out.push("the machine has no box here: its move is played for it".into());
@@ -76,9 +85,10 @@ fn lines_of<G: BoardView>(op: &Operator<G>, diagrams: bool, taps: bool) -> Vec<S
             for (bead, square) in &open.beads {
                 out.push(format!("  {}  →  {square} on the board", bead_words(bead)));
             }
-            out.push(match taps {
-                true => "tap the colour of the bead drawn (or type its name or letter); `resign` if the box is empty",
-                false => "type the colour of the bead drawn (its name or letter); `resign` if the box is empty",
+            out.push(match voice {
+                Voice::Tapping => "tap the colour of the bead drawn (or type its name or letter); `resign` if the box is empty",
+                Voice::Typing => "type the colour of the bead drawn (its name or letter); `resign` if the box is empty",
+                Voice::Room => "a bead is drawn from the box: its colour is the machine's move",
             }.into());
         }
         Turn::Over(end) => {
@@ -95,7 +105,9 @@ fn lines_of<G: BoardView>(op: &Operator<G>, diagrams: bool, taps: bool) -> Vec<S
                     d.box_number, d.words, d.box_number
                 ));
             }
-            out.push("Enter: the next game · undo: take the last step back".into());
+            if voice != Voice::Room {
+                out.push("Enter: the next game · undo: take the last step back".into());
+            }
         }
     }
     out
@@ -314,9 +326,9 @@ pub struct Shown {
     pub panels: Panels,
 }
 
-/// The step now, for a screen (`taps`: one that takes taps, the page's).
-pub fn shown<G: BoardView>(op: &Operator<G>, taps: bool) -> Shown {
-    let lines = lines_of(op, false, taps);
+/// The step now, for a screen, said for `voice`.
+pub fn shown<G: BoardView>(op: &Operator<G>, voice: Voice) -> Shown {
+    let lines = lines_of(op, false, voice);
     let turn = op.turn();
     let taps = (lines.iter())
         .map(|l| match &turn {

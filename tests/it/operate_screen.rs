@@ -10,7 +10,7 @@ use matchbox::learn::real::operate::{FirstBox, Operator, Turn};
 use matchbox::palette;
 use matchbox::view::board::BoardView;
 use matchbox::view::key::{Action, Front, Key, KeyCode, Mode, action_for};
-use matchbox::view::operate::{Answer, Click, Desk, OperateApp, Shown, Tapped};
+use matchbox::view::operate::{Answer, Click, Desk, OperateApp, Shown, Tapped, Voice};
 use matchbox::view::render;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -25,7 +25,7 @@ struct TestDesk<G: BoardView>(Operator<G>);
 
 impl<G: BoardView> Desk for TestDesk<G> {
     fn shown(&self) -> Shown {
-        matchbox::view::operate::shown(&self.0, true)
+        matchbox::view::operate::shown(&self.0, Voice::Tapping)
     }
     fn submit(&mut self, line: &str) -> Result<Answer, String> {
         Ok(match matchbox::view::operate::command(&mut self.0, line) {

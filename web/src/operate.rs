@@ -14,7 +14,7 @@ use matchbox::labels::LabelView;
 use matchbox::learn::real::operate::{Operator, record_header};
 use matchbox::view::board::BoardView;
 use matchbox::view::key::{Action, Front, Mode, action_for};
-use matchbox::view::operate::{Answer, Desk, OperateApp, Shown, Tapped};
+use matchbox::view::operate::{Answer, Desk, OperateApp, Shown, Tapped, Voice};
 use matchbox::view::render;
 use ratzilla::ratatui::Terminal;
 use ratzilla::ratatui::backend::Backend;
@@ -111,7 +111,7 @@ impl<G: BoardView> PageDesk<G> {
 
 impl<G: BoardView> Desk for PageDesk<G> {
     fn shown(&self) -> Shown {
-        matchbox::view::operate::shown(&self.op, true)
+        matchbox::view::operate::shown(&self.op, Voice::Tapping)
     }
 
     fn submit(&mut self, line: &str) -> Result<Answer, String> {

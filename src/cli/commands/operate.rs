@@ -220,7 +220,7 @@ impl<G: FullGame> Session<'_, G> {
 
 impl<G: FullGame> Desk for Session<'_, G> {
     fn shown(&self) -> Shown {
-        crate::view::operate::shown(&self.op, false)
+        crate::view::operate::shown(&self.op, crate::view::operate::Voice::Typing)
     }
 
     fn submit(&mut self, line: &str) -> Result<Answer, String> {
@@ -232,13 +232,13 @@ impl<G: FullGame> Desk for Session<'_, G> {
     }
 }
 
-/// The room's screen of the step now, as HTML: 86×26 cells (a projector's 16:9 in the page's
-/// font), more rows for a board that needs them.
+/// The room's screen of the step now, as HTML: 70×22 cells (about a projector's 16:9 in the
+/// page's font, large enough for the back of the room), more rows for a board that needs them.
 #[cfg(feature = "class")]
 fn room_html<G: FullGame>(op: &Operator<G>) -> String {
-    let shown = crate::view::operate::shown(op, false);
-    let rows = 26.max(shown.panels.board.len() as u16 * 2 + 16);
-    let backend = ratatui::backend::TestBackend::new(86, rows);
+    let shown = crate::view::operate::shown(op, crate::view::operate::Voice::Room);
+    let rows = 22.max(shown.panels.board.len() as u16 * 2 + 14);
+    let backend = ratatui::backend::TestBackend::new(70, rows);
     let mut screen = ratatui::Terminal::new(backend).expect("a screen in memory");
     let drawn = screen.draw(|f| crate::view::render::operate_room(f, &shown));
     drawn.map_or_else(
