@@ -409,3 +409,24 @@ fn the_room_follows_the_operators_session() {
     assert!(child.wait().unwrap().success());
     assert!(rest.join().unwrap() > 5);
 }
+
+/// A screen too short for the whole step keeps the step's own line (the box to open) and drops
+/// the lines before it, then the ones at its end.
+#[test]
+fn a_short_screen_keeps_the_box_to_open() {
+    let octopawn = Hexapawn::new(Size::new(4, 4).unwrap());
+    let op = operator(&octopawn, fresh_machine(&octopawn, 1), FirstBox::Revive);
+    let s = Screen::new(op, 44, 14);
+    let text = s.text();
+    assert!(text.contains("the machine's move: open box 1"), "{text}");
+    assert!(
+        !text.contains("has won 0"),
+        "the tally gives way first: {text}"
+    );
+    let tall = Screen::new(
+        operator(&octopawn, fresh_machine(&octopawn, 1), FirstBox::Revive),
+        44,
+        40,
+    );
+    assert!(tall.text().contains("has won 0") && tall.text().contains("open box 1"));
+}

@@ -91,8 +91,24 @@ fn body_rows(shown: &Shown, width: u16, rows: u16) -> Vec<(String, usize)> {
             out.push((format!("{}{row}", " ".repeat(pad)), i));
         }
     }
-    let overflow = out.len().saturating_sub(rows as usize);
-    out.split_off(overflow)
+    // Too many for the rows: the first ones go, but never the step's own line (the box to open,
+    // the visitor's move, the game's end); past that, the last ones.
+    let step = (out.iter())
+        .position(|(_, i)| is_step(&shown.lines[*i]))
+        .unwrap_or(0);
+    let overflow = out.len().saturating_sub(rows as usize).min(step);
+    let mut shown_rows = out.split_off(overflow);
+    shown_rows.truncate(rows as usize);
+    shown_rows
+}
+
+/// Whether a line says the step itself (drawn bold): the machine's move, the visitor's, a game's
+/// end, a move played for the machine.
+fn is_step(line: &str) -> bool {
+    line.starts_with("the machine's move")
+        || line.starts_with("the visitor's move")
+        || line.starts_with("the machine has no box")
+        || (line.starts_with("game ") && line.contains(" over: "))
 }
 
 /// The commands to tap, as one line: each with the columns it takes.
@@ -170,11 +186,7 @@ fn step(f: &mut Frame, a: &Areas, shown: &Shown) {
                     Span::styled("  ● ", Style::new().fg(c).bold()),
                     Span::raw(text.trim_start().to_string()),
                 ]),
-                _ if whole.starts_with("the machine's move")
-                    || whole.starts_with("the visitor's move") =>
-                {
-                    Line::styled(text, BOLD)
-                }
+                _ if is_step(whole) => Line::styled(text, BOLD),
                 _ => Line::raw(text),
             }
         })
