@@ -33,7 +33,9 @@ pub fn operable<G: BoardView>(game: &G, m: &crate::learn::Machine<G>) -> Result<
 
 /// What the operator does now, in lines: the board, then the step.
 pub fn turn_lines<G: BoardView>(op: &Operator<G>) -> Vec<String> {
-    lines_of(op, true, Voice::Typing)
+    (lines_of(op, true, Voice::Typing).into_iter())
+        .map(|s| s.text)
+        .collect()
 }
 
 /// Whom the step's words are for: an operator who types (a terminal, a pipe), one who taps (the
@@ -45,19 +47,48 @@ pub enum Voice {
     Room,
 }
 
+/// A line of the step, and what a screen does with it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Said {
+    pub text: String,
+    /// The step's own line (the box to open, the visitor's move, the game's end): drawn bold,
+    /// kept on a screen too short for the rest.
+    pub step: bool,
+    /// A bead colour's line: its palette colour, drawn as a dot before it.
+    pub colour: Option<usize>,
+    /// What a tap on it does: the line it stands for (a bead's letter, `audit N`).
+    pub tap: Option<String>,
+}
+
+impl Said {
+    fn plain(text: String) -> Said {
+        Said {
+            text,
+            ..Said::default()
+        }
+    }
+    fn step(text: String) -> Said {
+        Said {
+            text,
+            step: true,
+            ..Said::default()
+        }
+    }
+}
+
 /// What the operator does now, in lines, with the board's and the label's diagrams where
 /// `diagrams` (plain lines), or without them (a screen draws them beside), said for `voice`.
-fn lines_of<G: BoardView>(op: &Operator<G>, diagrams: bool, voice: Voice) -> Vec<String> {
+fn lines_of<G: BoardView>(op: &Operator<G>, diagrams: bool, voice: Voice) -> Vec<Said> {
     let game = op.game();
     let (w, d, l) = op.tally();
-    let mut out = vec![format!(
+    let mut out = vec![Said::plain(format!(
         "game {} · the machine ({}) has won {w}, drawn {d}, lost {l}",
         w + d + l + usize::from(!op.is_over()),
         game.side_name(op.machine().boxes.side())
-    )];
+    ))];
     if diagrams {
         let board = game.diagram(&op.position());
-        out.extend(board.into_iter().map(|l| format!("  {l}")));
+        out.extend(board.into_iter().map(|l| Said::plain(format!("  {l}"))));
     }
     match op.turn() {
         Turn::Visitor(legal) => {
@@ -66,30 +97,39 @@ fn lines_of<G: BoardView>(op: &Operator<G>, diagrams: bool, voice: Voice) -> Vec
                 Voice::Typing => ": type it",
                 Voice::Room => "",
             };
-            out.push(format!("the visitor's move ({}){how}", legal.join(" ")));
+            out.push(Said::step(format!(
+                "the visitor's move ({}){how}",
+                legal.join(" ")
+            )));
         }
         Turn::Machine(open) if open.box_number == 0 => {
-            out.push("the machine has no box here: its move is played for it".into());
+            let text = "the machine has no box here: its move is played for it";
+            out.push(Said::step(text.into()));
         }
         Turn::Machine(open) => {
             let m = op.machine();
-            out.push(format!(
+            out.push(Said::step(format!(
                 "the machine's move: open box {}; the board is its label {}",
                 open.box_number,
                 game.turn_words(open.sym)
-            ));
+            )));
             if diagrams && open.sym != crate::game::Sym::IDENTITY {
                 let drawing = game.diagram(&m.boxes.position(open.box_number - 1));
-                out.extend(drawing.into_iter().map(|l| format!("  label: {l}")));
+                out.extend((drawing.into_iter()).map(|l| Said::plain(format!("  label: {l}"))));
             }
             for (bead, square) in &open.beads {
-                out.push(format!("  {}  →  {square} on the board", bead_words(bead)));
+                out.push(Said {
+                    text: format!("  {}  →  {square} on the board", bead_words(bead)),
+                    colour: Some(bead.colour),
+                    tap: Some(bead.letter.clone()),
+                    step: false,
+                });
             }
-            out.push(match voice {
+            out.push(Said::plain(match voice {
                 Voice::Tapping => "tap the colour of the bead drawn (or type its name or letter); `resign` if the box is empty",
                 Voice::Typing => "type the colour of the bead drawn (its name or letter); `resign` if the box is empty",
                 Voice::Room => "a bead is drawn from the box: its colour is the machine's move",
-            }.into());
+            }.into()));
         }
         Turn::Over(end) => {
             let result = match end.result {
@@ -97,16 +137,24 @@ fn lines_of<G: BoardView>(op: &Operator<G>, diagrams: bool, voice: Voice) -> Vec
                 GameResult::Draw => "a draw",
                 GameResult::Loss => "the machine lost",
             };
-            out.push(format!("game {} over: {result} ({})", end.game, end.why));
-            out.extend(end.steps.iter().map(|s| format!("  {}", s.words())));
+            out.push(Said::step(format!(
+                "game {} over: {result} ({})",
+                end.game, end.why
+            )));
+            out.extend(end.steps.iter().map(|s| Said {
+                text: format!("  {}", s.words()),
+                tap: Some(format!("audit {}", s.box_number)),
+                ..Said::default()
+            }));
             for d in &end.disagreements {
-                out.push(format!(
+                out.push(Said::plain(format!(
                     "  note: box {}: {} (taken as played: audit box {})",
                     d.box_number, d.words, d.box_number
-                ));
+                )));
             }
             if voice != Voice::Room {
-                out.push("Enter: the next game · undo: take the last step back".into());
+                let text = "Enter: the next game · undo: take the last step back";
+                out.push(Said::plain(text.into()));
             }
         }
     }
@@ -316,32 +364,17 @@ pub fn panels<G: BoardView>(op: &Operator<G>) -> Panels {
     }
 }
 
-/// What a screen shows of the session now: the step in words (the diagrams drawn beside), what
-/// a tap on each line does (a bead's line: its colour; a box's line at a game's end: its audit),
-/// the commands to tap (a label and its line) and the drawings.
+/// What a screen shows of the session now: the step in lines (the diagrams drawn beside), the
+/// commands to tap (a label and its line) and the drawings.
 pub struct Shown {
-    pub lines: Vec<String>,
-    pub taps: Vec<Option<String>>,
+    pub lines: Vec<Said>,
     pub commands: Vec<(&'static str, String)>,
     pub panels: Panels,
 }
 
 /// The step now, for a screen, said for `voice`.
 pub fn shown<G: BoardView>(op: &Operator<G>, voice: Voice) -> Shown {
-    let lines = lines_of(op, false, voice);
-    let turn = op.turn();
-    let taps = (lines.iter())
-        .map(|l| match &turn {
-            Turn::Machine(open) => (open.beads.iter())
-                .find(|(b, _)| l.starts_with(&format!("  {}", bead_words(b))))
-                .map(|(b, _)| b.letter.clone()),
-            Turn::Over(end) => (end.steps.iter())
-                .find(|s| l.starts_with(&format!("  box {}:", s.box_number)))
-                .map(|s| format!("audit {}", s.box_number)),
-            Turn::Visitor(_) => None,
-        })
-        .collect();
-    let mut commands = match turn {
+    let mut commands = match op.turn() {
         Turn::Machine(open) if open.box_number > 0 => vec![("resign (empty box)", "resign".into())],
         Turn::Over(_) => vec![("next game", String::new())],
         _ => Vec::new(),
@@ -352,8 +385,7 @@ pub fn shown<G: BoardView>(op: &Operator<G>, voice: Voice) -> Shown {
         ("help", "help".into()),
     ]);
     Shown {
-        lines,
-        taps,
+        lines: lines_of(op, false, voice),
         commands,
         panels: panels(op),
     }

@@ -187,10 +187,11 @@ impl<G: BoardView + 'static> super::OnScreen for OperateScreen<G> {
         terminal.draw_web(move |f| {
             let mut desk = desk.borrow_mut();
             let area = f.area();
-            let shown = desk.shown();
             let clicked: Vec<_> = clicks.borrow_mut().drain(..).collect();
             let mut done = Vec::new();
             for (col, row) in clicked {
+                // Each click on the screen as it is after the one before.
+                let shown = desk.shown();
                 if let Some(click) = render::operate_click(area, &app, &shown, col, row) {
                     done.push(app.click(click, &mut *desk));
                 }

@@ -178,9 +178,7 @@ fn operate_command(a: crate::cli::OperateArgs) -> Result<()> {
     let path = operate::record_path(&a, &stem);
     let (learn, rec) = match path.exists() {
         true => {
-            let (learn, mut rec) = record::with_header(&a.learn, &path, a.first_box.as_deref())?;
-            let (r, name) = (&mut rec.record, &rec.name);
-            with_game!(learn_kind(&learn)?, |g| record::keep_finished(r, &g, name));
+            let (learn, rec) = record::with_header(&a.learn, &path, a.first_box.as_deref())?;
             (learn, Some(rec))
         }
         false => (a.learn.clone(), None),
@@ -200,9 +198,7 @@ fn train_command(a: TrainArgs) -> Result<()> {
     let out = Out::new(a.json);
     let (learn, rec) = match &a.record {
         Some(path) => {
-            let (learn, mut rec) = record::with_header(&a.learn, path, a.first_box.as_deref())?;
-            let (r, name) = (&mut rec.record, &rec.name);
-            with_game!(learn_kind(&learn)?, |g| record::keep_finished(r, &g, name));
+            let (learn, rec) = record::with_header(&a.learn, path, a.first_box.as_deref())?;
             (learn, Some(rec))
         }
         None => (a.learn.clone(), None),

@@ -36,7 +36,8 @@ pub(super) fn read(path: &Path) -> Result<Record> {
 
 /// The command's settings with the record's header where the command gives none (a header that
 /// contradicts the command is refused, naming its line), the opponent the visitor (a person),
-/// and the record with its first-box rule (`first_box` from the command, if given).
+/// and the record with its first-box rule (`first_box` from the command, if given), its games
+/// that do not end left out ([`keep_finished`]).
 pub(super) fn with_header(
     a: &LearnArgs,
     path: &Path,
@@ -114,6 +115,12 @@ pub(super) fn with_header(
         Some(rule) => first_box_rule(rule).with_context(|| format!("{name}: first_box"))?,
         None => false,
     };
+    let mut record = record;
+    with_game!(super::learn_kind(&l)?, |g| keep_finished(
+        &mut record,
+        &g,
+        &name
+    ));
     Ok((
         l,
         RecordFile {

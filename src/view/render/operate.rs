@@ -7,17 +7,6 @@
 use super::*;
 use crate::view::operate::{Click, OperateApp, Shown};
 
-/// The colour of a bead line ("  A orange ×3 (…) → b2 on the board"): its letter's palette
-/// colour, where the line starts with one.
-fn bead_colour(line: &str) -> Option<Color> {
-    let letter = line.strip_prefix("  ")?.split(' ').next()?;
-    let c = (0..64).find(|&c| crate::palette::letter(c) == letter)?;
-    let rest = line.strip_prefix("  ")?.strip_prefix(letter)?;
-    let named = rest.trim_start().starts_with(crate::palette::arrow(c).name);
-    let (r, g, b) = crate::palette::arrow(c).rgb;
-    named.then_some(Color::Rgb(r, g, b))
-}
-
 /// Where the screen's parts are.
 struct Areas {
     title: Rect,
@@ -78,37 +67,32 @@ fn areas(area: Rect, app: &OperateApp, shown: &Shown) -> Areas {
     }
 }
 
-/// The step's lines wrapped to `width`, each row with the line it comes from; scrolled so the
-/// last rows (what matters most at a long end of game) are in view in `rows`.
-fn body_rows(shown: &Shown, width: u16, rows: u16) -> Vec<(String, usize)> {
+/// A row of the step's lines as wrapped: its text, the line it comes from, and whether it is
+/// that line's first row.
+type Row = (String, usize, bool);
+
+/// The step's lines wrapped to `width`, as many as `rows` hold (see below which go).
+fn body_rows(shown: &Shown, width: u16, rows: u16) -> Vec<Row> {
     let mut out = Vec::new();
-    for (i, l) in shown.lines.iter().enumerate() {
+    for (i, said) in shown.lines.iter().enumerate() {
+        let l = &said.text;
         // A line's rows after its first go in two more (under a bead's words, past its dot).
         let indent = l.len() - l.trim_start().len();
         let room = (width as usize).saturating_sub(indent + 3);
         for (k, row) in wrap(l.trim_start(), room).into_iter().enumerate() {
             let pad = indent + if k > 0 { 2 } else { 0 };
-            out.push((format!("{}{row}", " ".repeat(pad)), i));
+            out.push((format!("{}{row}", " ".repeat(pad)), i, k == 0));
         }
     }
     // Too many for the rows: the first ones go, but never the step's own line (the box to open,
     // the visitor's move, the game's end); past that, the last ones.
     let step = (out.iter())
-        .position(|(_, i)| is_step(&shown.lines[*i]))
+        .position(|(_, i, _)| shown.lines[*i].step)
         .unwrap_or(0);
     let overflow = out.len().saturating_sub(rows as usize).min(step);
     let mut shown_rows = out.split_off(overflow);
     shown_rows.truncate(rows as usize);
     shown_rows
-}
-
-/// Whether a line says the step itself (drawn bold): the machine's move, the visitor's, a game's
-/// end, a move played for the machine.
-fn is_step(line: &str) -> bool {
-    line.starts_with("the machine's move")
-        || line.starts_with("the visitor's move")
-        || line.starts_with("the machine has no box")
-        || (line.starts_with("game ") && line.contains(" over: "))
 }
 
 /// The commands to tap, as one line: each with the columns it takes.
@@ -178,15 +162,17 @@ fn step(f: &mut Frame, a: &Areas, shown: &Shown) {
     }
     let rows: Vec<Line> = body_rows(shown, a.body.width, a.body.height)
         .into_iter()
-        .map(|(text, i)| {
-            let whole = &shown.lines[i];
-            let first = whole.trim_start().starts_with(text.trim_start());
-            match bead_colour(whole) {
-                Some(c) if first => Line::from(vec![
-                    Span::styled("  ● ", Style::new().fg(c).bold()),
-                    Span::raw(text.trim_start().to_string()),
-                ]),
-                _ if is_step(whole) => Line::styled(text, BOLD),
+        .map(|(text, i, first)| {
+            let said = &shown.lines[i];
+            match said.colour {
+                Some(c) if first => {
+                    let (r, g, b) = crate::palette::arrow(c).rgb;
+                    Line::from(vec![
+                        Span::styled("  ● ", Style::new().fg(Color::Rgb(r, g, b)).bold()),
+                        Span::raw(text.trim_start().to_string()),
+                    ])
+                }
+                _ if said.step => Line::styled(text, BOLD),
                 _ => Line::raw(text),
             }
         })
@@ -251,8 +237,8 @@ pub fn operate_click(
     }
     if a.body.contains((col, row).into()) {
         let rows = body_rows(shown, a.body.width, a.body.height);
-        let (_, i) = rows.get((row - a.body.y) as usize)?;
-        return shown.taps.get(*i)?.clone().map(Click::Line);
+        let (_, i, _) = rows.get((row - a.body.y) as usize)?;
+        return shown.lines[*i].tap.clone().map(Click::Line);
     }
     if row == a.commands.y {
         let x = col.checked_sub(a.commands.x)?;
