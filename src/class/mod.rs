@@ -138,14 +138,23 @@ where
     let (inbox, rx) = mpsc::channel(1024);
     let (done_tx, done_rx) = oneshot::channel();
     let (over_tx, over_rx) = tokio::sync::watch::channel(false);
+    let (live_tx, mut live) = tokio::sync::watch::channel(0usize);
     let mut keep = keep;
     keep.join
         .get_or_insert_with(|| join_info(addr, &config.code));
     let me = inbox.downgrade();
-    let finished = tokio::spawn(actor::run(lesson, keep, rx, me, done_tx));
+    let finished = tokio::spawn(async move {
+        let lesson = actor::run(lesson, keep, rx, me, done_tx).await;
+        // Every page told that the lesson is over before the program may end (it would take
+        // the connections with it): they close within seconds, a page that has gone or does
+        // not read is not waited for longer.
+        let closed = live.wait_for(|&n| n == 0);
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), closed).await;
+        lesson
+    });
     serve_http(
         listener,
-        socket::Shared::new(inbox.clone(), &config, addr.port(), over_rx),
+        socket::Shared::new(inbox.clone(), &config, addr.port(), over_rx, live_tx),
         &config,
         done_rx,
         over_tx,

@@ -27,9 +27,11 @@ pub struct Shared {
     /// The teacher's cookie's name, this server's own (two classes on one laptop, two ports,
     /// two cookies).
     pub cookie: String,
-    /// Becomes true when the lesson is over: every connection then closes.
+    /// Becomes true when the lesson is over: every connection then says so and closes.
     pub over: tokio::sync::watch::Receiver<bool>,
     open: Mutex<OpenCounts>,
+    /// How many WebSockets are open (the lesson's end waits for them to have said goodbye).
+    live: tokio::sync::watch::Sender<usize>,
     lockout: Mutex<Lockout>,
 }
 
@@ -39,6 +41,7 @@ impl Shared {
         config: &Config,
         port: u16,
         over: tokio::sync::watch::Receiver<bool>,
+        live: tokio::sync::watch::Sender<usize>,
     ) -> Shared {
         Shared {
             inbox,
@@ -48,6 +51,7 @@ impl Shared {
             cookie: format!("matchbox_teacher_{port}"),
             over,
             open: Mutex::default(),
+            live,
             lockout: Mutex::default(),
         }
     }
@@ -81,6 +85,7 @@ impl Open {
         }
         c.pupils += 1;
         *c.by_address.entry(ip).or_default() += 1;
+        shared.live.send_modify(|n| *n += 1);
         Ok(Open {
             shared: Arc::clone(shared),
             ip,
@@ -95,6 +100,7 @@ impl Open {
             return None;
         }
         c.teachers += 1;
+        shared.live.send_modify(|n| *n += 1);
         Some(Open {
             shared: Arc::clone(shared),
             ip,
@@ -105,6 +111,7 @@ impl Open {
 
 impl Drop for Open {
     fn drop(&mut self) {
+        self.shared.live.send_modify(|n| *n = n.saturating_sub(1));
         let mut c = self.shared.open.lock().unwrap_or_else(|e| e.into_inner());
         if self.teacher {
             c.teachers -= 1;
@@ -257,14 +264,16 @@ pub async fn teacher_upgrade(
         .on_upgrade(move |socket| teacher(socket, open, peer))
 }
 
-/// Sends what arrives in the outbox to the socket, until either closes, and pings the page
-/// every `ping` (a page answers by itself, so an open page is never idle, however long nobody
-/// taps; a page that has gone stops answering and is closed after the idle time).
+/// Sends what arrives in the outbox to the socket, until either closes or the lesson is over,
+/// and pings the page every `ping` (a page answers by itself, so an open page is never idle,
+/// however long nobody taps; a page that has gone stops answering and is closed after the idle
+/// time).
 fn writer(
-    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
+    mut sink: Sink,
     mut rx: mpsc::Receiver<String>,
     ping: std::time::Duration,
     mut closing: oneshot::Receiver<CloseFrame>,
+    mut over: tokio::sync::watch::Receiver<bool>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut pings = tokio::time::interval_at(tokio::time::Instant::now() + ping, ping);
@@ -286,9 +295,21 @@ fn writer(
                         continue;
                     }
                 },
+                () = ended(&mut over) => {
+                    goodbye(&mut sink, &mut rx).await;
+                    break;
+                }
                 text = rx.recv() => match text {
                     Some(text) => sink.send(Message::Text(text.into())).await,
-                    None => break,
+                    // The actor and the connection have let go. At the lesson's end this branch
+                    // can come first (measured: the outbox is seen closed while `over` is
+                    // already true), so the end is said here too.
+                    None => {
+                        if *over.borrow() {
+                            goodbye(&mut sink, &mut rx).await;
+                        }
+                        break;
+                    }
                 },
                 _ = pings.tick() => sink.send(Message::Ping(Vec::new().into())).await,
             };
@@ -298,6 +319,41 @@ fn writer(
         }
         let _ = sink.close().await;
     })
+}
+
+/// Once the lesson is over.
+async fn ended(over: &mut tokio::sync::watch::Receiver<bool>) {
+    let _ = over.wait_for(|o| *o).await;
+}
+
+/// A socket's writing half.
+type Sink = futures_util::stream::SplitSink<WebSocket, Message>;
+
+/// The lesson is over: what the actor had queued for the page, then "the lesson is over" —
+/// said here, by the connection itself, so that a page whose outbox is full (a phone slow to
+/// read) is told all the same — then the socket closed with the same reason. A page that does
+/// not take it within two seconds is not waited for.
+async fn goodbye(sink: &mut Sink, rx: &mut mpsc::Receiver<String>) {
+    const WHY: &str = "the lesson is over";
+    rx.close();
+    let said = async {
+        while let Ok(text) = rx.try_recv() {
+            sink.send(Message::Text(text.into())).await?;
+        }
+        let ended = ToClient::Ended {
+            message: WHY.into(),
+        };
+        sink.send(Message::Text(ended.json().into())).await?;
+        let frame = CloseFrame {
+            code: axum::extract::ws::close_code::NORMAL,
+            reason: WHY.into(),
+        };
+        sink.send(Message::Close(Some(frame))).await?;
+        // Time for the page to read it before the connection goes.
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        Ok::<_, axum::Error>(())
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), said).await;
 }
 
 /// The next text message, checked against the rate (every frame a page sends counts, binary
@@ -373,12 +429,13 @@ async fn until_over(
     }
 }
 
-/// A connection's end: what the actor sent last (the lesson is over, say) written out, then the
-/// socket closed; a page that does not take it within a second is dropped.
+/// A connection's end: what the actor sent last written out (and, at the lesson's end, that it
+/// is over), then the socket closed; a page that does not take it within three seconds is
+/// dropped.
 async fn finish(out: Outbox, writing: tokio::task::JoinHandle<()>) {
     drop(out);
     let abort = writing.abort_handle();
-    if tokio::time::timeout(std::time::Duration::from_secs(1), writing)
+    if tokio::time::timeout(std::time::Duration::from_secs(3), writing)
         .await
         .is_err()
     {
@@ -405,7 +462,7 @@ impl Reader {
         let (sink, stream) = socket.split();
         let (out, rx) = mpsc::channel::<String>(64);
         let (close, closing) = oneshot::channel();
-        let writing = writer(sink, rx, shared.limits.ping, closing);
+        let writing = writer(sink, rx, shared.limits.ping, closing, shared.over.clone());
         let reader = Reader {
             stream,
             rate: Rate::new(&shared.limits),

@@ -245,3 +245,56 @@ async fn thirty_pupils_hold_hers_boxes_and_one_who_never_taps_stalls_nothing() {
     }
     assert!(taps > 0, "the pupils tapped");
 }
+
+/// The end of the lesson reaches every page before the program ends, pages slow to read
+/// included: the teacher ends it, the program exits, and only then are the sockets read (what
+/// was sent is in their buffers). Each page hears "the lesson is over" (so it stops trying to
+/// reconnect and says so), after the messages queued before it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_page_hears_the_lesson_is_over_before_the_program_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("m.yaml");
+    let (mut child, addr, code, teacher) =
+        crate::common::class_server::start_class_teacher(&save, &["--seed", "3"]);
+    let token = teacher.split("token=").nth(1).unwrap().to_string();
+    let mut pupils = Vec::new();
+    for _ in 0..4 {
+        pupils.push(crate::class::join_code(addr, &code).await);
+    }
+    // A game under way, its answer left unread.
+    send(&mut pupils[0], r#"{"type":"start"}"#).await;
+    let mut projector = connect(addr, &format!("/ws/teacher?token={token}"), None)
+        .await
+        .unwrap();
+    send(&mut projector, r#"{"type":"end_lesson"}"#).await;
+    let exited = tokio::task::spawn_blocking(move || {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                return Some((status, start.elapsed()));
+            }
+            if start.elapsed() > Duration::from_secs(30) {
+                let _ = child.kill();
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    });
+    let (status, took) = exited.await.unwrap().expect("the program ends");
+    assert!(status.success(), "{status}");
+    eprintln!("the program ended {took:?} after the teacher's end");
+    for (i, ws) in pupils.iter_mut().chain([&mut projector]).enumerate() {
+        let got = read_until(ws, Duration::from_secs(5), |m| {
+            matches!(m, ToClient::Ended { .. })
+        })
+        .await;
+        let last = got.last();
+        assert!(
+            matches!(last, Some(ToClient::Ended { message }) if message == "the lesson is over"),
+            "page {i} heard {got:?}; the server's log: {}",
+            std::fs::read_to_string(dir.path().join("m.yaml.server.log")).unwrap_or_default()
+        );
+        // Then the socket closes.
+        assert!(recv(ws).await.is_none(), "page {i}: closed after");
+    }
+}

@@ -7,9 +7,9 @@
 //
 //   node web/test/class.mjs [path/to/matchbox]
 
-import { launch, check, finish } from './harness.mjs';
+import { launch, check, failing, finish } from './harness.mjs';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,16 +22,19 @@ const cli = process.argv[2] || join(root, 'target', 'debug', 'matchbox');
 const scratch = mkdtempSync(join(tmpdir(), 'matchbox-class-'));
 const shots = process.env.UPDATE_SCREENSHOTS ? join(root, 'web', 'screenshots') : scratch;
 const save = join(scratch, 'lesson.yaml');
+const serverSaid = [];
 
 // Starts the server (listening on `listen`); its process, the pupils' address, the code and
 // the teacher's address, as it prints them.
 async function startServer(listen, extra = []) {
   const server = spawn(cli, ['class', 'tictactoe', '--listen', listen, '--seed', '7', '--save', save, '--tap-time', '0', ...extra],
-    { stdio: ['ignore', 'pipe', 'ignore'] });
+    { stdio: ['ignore', 'pipe', 'pipe'] });
+  // What the server says on its standard error, kept to be shown if a check fails.
+  createInterface({ input: server.stderr }).on('line', l => { serverSaid.push(l); serverSaid.splice(0, serverSaid.length - 40); });
   const lines = createInterface({ input: server.stdout });
   const said = [];
   for await (const line of lines) { said.push(line); if (line.includes('/teacher?token=')) break; }
-  lines.on('line', () => {});
+  lines.on('line', l => said.push(l));
   const pupils = said[0].match(/(http:\/\/([^/]+)\/) and type the code (\w+)/);
   const teacher = said.find(l => l.includes('token='))?.match(/(http:\S+token=[0-9a-f]+)/);
   return { server, base: pupils?.[1], host: pupils?.[2], code: pupils?.[3], teacher: teacher?.[1], said };
@@ -227,12 +230,19 @@ try {
   await projector.click('#end');
   check(await within(phones[2].p, () => document.getElementById('said').textContent.includes('lesson is over')), 'ending the lesson tells the pupils');
   check(await within(projector, () => document.getElementById('save').disabled), 'after the end the projector\'s buttons say the lesson is over');
-  check(existsSync(save), 'the machine is saved');
+  const exit = s.server.exitCode ?? await new Promise(done => { s.server.once('exit', done); setTimeout(() => done('still running'), 15000); });
+  const last = s.said.find(l => l.startsWith('the lesson is over'));
+  check(exit === 0 && /the machine saved to/.test(last || ''), `the server ends and says the machine is saved (${exit}: "${last}")`);
   air.close();
 } finally {
   await browser.close();
   s.server.kill();
   // The lesson's files go with the test (a CI machine runs it often).
+  // What the server said and logged, where a check failed (the files go with the test).
+  if (failing()) {
+    const log = `${save}.server.log`;
+    console.log(`the server said:\n${serverSaid.join('\n')}\n${log}:\n${existsSync(log) ? readFileSync(log, 'utf8') : '(none)'}`);
+  }
   rmSync(scratch, { recursive: true, force: true });
 }
 finish('class');

@@ -16,6 +16,8 @@ export function check(ok, what) {
   if (!ok) failures++;
 }
 export function failed() { failures++; }
+/// Whether a check has failed so far.
+export function failing() { return failures > 0; }
 
 /// Ends the test: its verdict, and the exit status.
 export function finish(name) {

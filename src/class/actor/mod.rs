@@ -225,12 +225,8 @@ where
     }
     a.save();
     a.sync_log();
-    for out in a.pupils.values().chain(&a.projectors) {
-        let ended = ToClient::Ended {
-            message: "the lesson is over".into(),
-        };
-        let _ = out.try_send(ended.json());
-    }
+    // Each connection says that the lesson is over, after what is queued for it (see
+    // `socket::goodbye`): a message put in a full outbox here would be lost.
     let _ = done.send(());
     a.lesson
 }
