@@ -125,9 +125,11 @@ pub(super) fn operate<G: FullGame>(
         written,
         path: &path,
         save: a.save.as_deref(),
-        room: room(a.projector, out)?,
+        room: room(a.projector)?,
     };
+    // The room's page has the first step before its address is said.
     desk.show_room();
+    say_room(&desk.room, out);
     match a.lines || !crate::tui::has_terminal() {
         true => by_lines(&mut desk)?,
         false => crate::tui::operate_screen(&mut desk)?,
@@ -165,24 +167,34 @@ type Room = crate::class::mirror::Mirror;
 #[cfg(not(feature = "class"))]
 type Room = std::convert::Infallible;
 
-/// The room's projector page served at `addr` (`--projector`), its address said.
+/// The room's projector page served at `addr` (`--projector`).
 #[cfg(feature = "class")]
-fn room(addr: Option<std::net::SocketAddr>, out: Out) -> Result<Option<Room>> {
+fn room(addr: Option<std::net::SocketAddr>) -> Result<Option<Room>> {
     let Some(addr) = addr else {
         return Ok(None);
     };
     let listener = (std::net::TcpListener::bind(addr))
         .with_context(|| format!("--projector: could not listen on {addr}"))?;
     let room = Room::start(listener).with_context(|| format!("--projector {addr}"))?;
-    let host = &crate::class::reachable_hosts(room.addr())[0];
-    out.preamble(format!(
-        "the room's screen: open http://{host}/ on the projector (it follows every step)\n"
-    ));
     Ok(Some(room))
 }
 
+/// The room's page's address, said.
+#[cfg(feature = "class")]
+fn say_room(room: &Option<Room>, out: Out) {
+    if let Some(room) = room {
+        let host = &crate::class::reachable_hosts(room.addr())[0];
+        out.preamble(format!(
+            "the room's screen: open http://{host}/ on the projector (it follows every step)\n"
+        ));
+    }
+}
+
 #[cfg(not(feature = "class"))]
-fn room(addr: Option<std::net::SocketAddr>, _: Out) -> Result<Option<Room>> {
+fn say_room(_: &Option<Room>, _: Out) {}
+
+#[cfg(not(feature = "class"))]
+fn room(addr: Option<std::net::SocketAddr>) -> Result<Option<Room>> {
     match addr {
         Some(_) => bail!("--projector: this matchbox was built without the class server"),
         None => Ok(None),
