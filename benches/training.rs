@@ -7,6 +7,8 @@ use std::sync::Arc;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use matchbox::game::{Game, Side};
+use matchbox::games::GameKind;
+use matchbox::games::any::AnyGame;
 use matchbox::games::hexapawn::{Hexapawn, Size};
 use matchbox::games::tictactoe::TicTacToe;
 use matchbox::learn::Machine;
@@ -137,6 +139,25 @@ fn training(c: &mut Criterion) {
     bench_experiment(c);
     bench_games(c, "menace_vs_perfect", menace(), 200);
     bench_games(c, "menace_vs_perfect", menace(), 100_000);
+    // The same machines with the game erased (`AnyGame`, as the screens, `film`, `class` and
+    // `operate` hold it): what dispatch costs the training beside a screen, side by side.
+    let any = |kind| AnyGame::new(kind);
+    let menace_any = setup(
+        any(GameKind::TicTacToe),
+        Side::First,
+        Full,
+        Forced::Skip,
+        Preset::Michie,
+    );
+    bench_games(c, "menace_vs_perfect_erased", menace_any, 100_000);
+    let her_any = setup(
+        any(GameKind::Hexapawn(Size::GARDNER)),
+        Side::Second,
+        Gardner,
+        Forced::Include,
+        Preset::Gardner,
+    );
+    bench_games(c, "her_vs_perfect_erased", her_any, 100_000);
     bench_games(
         c,
         "her_vs_perfect",

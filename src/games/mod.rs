@@ -6,6 +6,7 @@
 //! file parses and prints a game with its variant ([`GameKind`]) and dispatches from a kind to the
 //! typed game ([`with_game!`]). A new game is one folder plus one entry here.
 
+pub mod any;
 pub mod arimaa;
 pub mod havannah;
 pub mod hexapawn;

@@ -96,9 +96,8 @@ pub fn open_machine(name: &str, text: &str) -> Result<String, JsValue> {
     let f = matchbox::store::file_game(path, text).map_err(|e| fail(e.to_string()))?;
     let kind = matchbox::games::GameKind::parse(&f.game, f.size.as_deref())
         .map_err(|e| fail(format!("{name}: key `game`: {e}")))?;
-    matchbox::with_game!(kind, |g| matchbox::store::from_yaml(&g, path, text)
-        .map(|_| ()))
-    .map_err(|e| fail(e.to_string()))?;
+    let g = matchbox::games::any::AnyGame::new(kind);
+    matchbox::store::from_yaml(&g, path, text).map_err(|e| fail(e.to_string()))?;
     let store = storage().ok_or_else(|| fail("this browser keeps no files for the page".into()))?;
     store
         .set_item(STORED, text)

@@ -12,6 +12,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
+use matchbox::games::any::AnyGame;
 use matchbox::labels::LabelView;
 use matchbox::learn::Source;
 use matchbox::view::app::{Action, Command, Mode, Snapshot, Titles, WatchApp, action_for};
@@ -22,7 +23,6 @@ use matchbox::view::key::{Front, buttons};
 use matchbox::view::play::PlayApp;
 use matchbox::view::render;
 use matchbox::view::session::Session;
-use matchbox::with_game;
 use ratzilla::ratatui::Terminal;
 use ratzilla::ratatui::backend::Backend;
 use ratzilla::{CanvasBackend, DomBackend, WebEventHandler, WebRenderer};
@@ -122,10 +122,8 @@ pub fn grid_need() -> Vec<u16> {
         Screen::Play => render::ScreenKind::Play,
         Screen::Operate => return vec![80, 24, 44, 40],
     };
-    let (wide, tall) = with_game!(s.kind, |g| (
-        render::min_size(&g, kind),
-        render::tall_min_size(&g, kind)
-    ));
+    let g = AnyGame::new(s.kind);
+    let (wide, tall) = (render::min_size(&g, kind), render::tall_min_size(&g, kind));
     vec![wide.0, wide.1, tall.0, tall.1]
 }
 
@@ -172,8 +170,8 @@ pub fn show() {
     }
     let settings = settings();
     let result = match settings.screen {
-        Screen::Operate => with_game!(settings.kind, |g| operate::run(g, &settings)),
-        _ => with_game!(settings.kind, |g| run(g, &settings)),
+        Screen::Operate => operate::run(AnyGame::new(settings.kind), &settings),
+        _ => run(AnyGame::new(settings.kind), &settings),
     };
     if let Err(e) = result {
         say(&format!("error: {e}"));

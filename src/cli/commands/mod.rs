@@ -22,6 +22,7 @@ mod solve;
 mod train;
 
 use crate::cli::error::BadRecord;
+use crate::games::any::AnyGame;
 use boxes::boxes;
 #[cfg(feature = "class")]
 mod class;
@@ -88,7 +89,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
         Command::Boxes(a) => {
             let out = Out::new(a.json);
             let kind = game_kind(&a.game, a.boxes.as_deref())?;
-            out.report(&with_game!(kind, |g| boxes(g, &a, out))?)
+            out.report(&boxes(AnyGame::new(kind), &a, out)?)
         }
         Command::Solve(a) => {
             Out::new(a.json).report(&with_game!(game_kind(&a.game, None)?, |g| solve(g, &a))?)
@@ -116,13 +117,13 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             ))?)
         }
         Command::Watch(a) if cartpole::is_cartpole(&a.learn.game) => cartpole_train::watch(&a),
-        Command::Watch(a) => with_game!(learn_kind(&a.learn)?, |g| watch(g, &a)),
+        Command::Watch(a) => watch(AnyGame::new(learn_kind(&a.learn)?), &a),
         Command::Operate(a) => operate_command(a),
         #[cfg(feature = "class")]
-        Command::Class(a) => with_game!(class::class_kind(&a)?, |g| class::class(g, &a)),
+        Command::Class(a) => class::class(AnyGame::new(class::class_kind(&a)?), &a),
         Command::Play(a) => {
             let kind = game_kind(&a.game, a.machine.boxes.as_deref())?;
-            with_game!(kind, |g| play(g, &a))
+            play(AnyGame::new(kind), &a)
         }
         Command::Plot(a) => Out::new(false).report(&plot(&a)?),
         Command::Count(a) if arimaa::is_full_arimaa(&a.game) => {
@@ -145,7 +146,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
             if a.position.is_some() || a.side.is_some() || a.turn.is_some() {
                 bail!("--position, --side and --turn are for arimaa records");
             }
-            Out::new(a.json).report(&with_game!(game_kind(&a.game, None)?, |g| replay(g, &a))?)
+            Out::new(a.json).report(&replay(AnyGame::new(game_kind(&a.game, None)?), &a)?)
         }
         Command::Moves(a) => Out::new(a.json).report(&arimaa::moves(&a)?),
         Command::Merge(a) => {
@@ -161,7 +162,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
                 Some(log) => lesson_log::kind(&a.watch.learn.game, log)?,
                 None => learn_kind(&a.watch.learn)?,
             };
-            Out::new(a.json).report(&with_game!(kind, |g| film(g, &a))?)
+            Out::new(a.json).report(&film(AnyGame::new(kind), &a)?)
         }
         Command::Playout(a) if cartpole::is_cartpole(&a.game) => {
             Out::new(a.json).report(&cartpole::playout(&a)?)
@@ -174,7 +175,7 @@ pub(super) fn run(cli: Cli) -> Result<()> {
 
 /// `operate`: the session's record continued where it is there (its settings with it).
 fn operate_command(a: crate::cli::OperateArgs) -> Result<()> {
-    let stem = with_game!(learn_kind(&a.learn)?, |g| operate::record_stem(&g));
+    let stem = operate::record_stem(&AnyGame::new(learn_kind(&a.learn)?));
     let path = operate::record_path(&a, &stem);
     let (learn, rec) = match path.exists() {
         true => {
@@ -185,12 +186,8 @@ fn operate_command(a: crate::cli::OperateArgs) -> Result<()> {
     };
     let a = crate::cli::OperateArgs { learn, ..a };
     let out = Out::new(a.json);
-    out.report(&with_game!(learn_kind(&a.learn)?, |g| operate::operate(
-        g,
-        &a,
-        rec.as_ref(),
-        out
-    ))?)
+    let game = AnyGame::new(learn_kind(&a.learn)?);
+    out.report(&operate::operate(game, &a, rec.as_ref(), out)?)
 }
 
 /// `train`: with `--record`, the record's settings and games.

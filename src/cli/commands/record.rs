@@ -116,11 +116,8 @@ pub(super) fn with_header(
         None => false,
     };
     let mut record = record;
-    with_game!(super::learn_kind(&l)?, |g| keep_finished(
-        &mut record,
-        &g,
-        &name
-    ));
+    let game = crate::games::any::AnyGame::new(super::learn_kind(&l)?);
+    keep_finished(&mut record, &game, &name);
     Ok((
         l,
         RecordFile {
@@ -260,7 +257,8 @@ pub(super) fn replay_command(a: &crate::cli::ReplayArgs) -> Result<()> {
     };
     let kind = crate::cli::setup::game_kind_of(&a.game, path, f)?;
     let name = path.display().to_string();
-    Out::new(a.json).report(&with_game!(kind, |g| replay_record(&g, &record, &name))?)
+    let game = crate::games::any::AnyGame::new(kind);
+    Out::new(a.json).report(&replay_record(&game, &record, &name)?)
 }
 
 /// Each game of `record` played from the start, every move checked.
