@@ -17,6 +17,7 @@ mod counts;
 mod curve;
 mod docs;
 mod engines;
+mod erased;
 mod exact;
 mod files;
 mod film;
