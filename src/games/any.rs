@@ -38,13 +38,15 @@ pub enum AnyGame {
     MiniArimaa(MiniArimaa),
 }
 
-/// A position of one of the games.
+/// A position of one of the games. Havannah's and mini-Arimaa's (104 bytes each) are boxed, so
+/// that a machine of the small games' positions (Hexapawn's 24 bytes) does not take the largest's
+/// room for every box: 32 bytes, not 112.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum AnyPosition {
     Hexapawn(<Hexapawn as Game>::Position),
     TicTacToe(<TicTacToe as Game>::Position),
-    Havannah(<Havannah as Game>::Position),
-    MiniArimaa(<MiniArimaa as Game>::Position),
+    Havannah(Box<<Havannah as Game>::Position>),
+    MiniArimaa(Box<<MiniArimaa as Game>::Position>),
 }
 
 /// A move of one of the games.
@@ -132,10 +134,16 @@ pub trait Member: BoardView + LabelView {
 
 macro_rules! member {
     ($game:ty, $v:ident) => {
+        member!($game, $v, |p| p, |p| p);
+    };
+    ($game:ty, $v:ident, boxed) => {
+        member!($game, $v, |p| &**p, |p| Box::new(p));
+    };
+    ($game:ty, $v:ident, |$r:ident| $unwrap:expr, |$o:ident| $wrap:expr) => {
         impl Member for $game {
             fn own_position<'a>(&self, any: &'a AnyPosition) -> Option<&'a Self::Position> {
                 match any {
-                    AnyPosition::$v(p) => Some(p),
+                    AnyPosition::$v($r) => Some($unwrap),
                     _ => None,
                 }
             }
@@ -151,8 +159,8 @@ macro_rules! member {
                     _ => None,
                 }
             }
-            fn any_position(&self, p: Self::Position) -> AnyPosition {
-                AnyPosition::$v(p)
+            fn any_position(&self, $o: Self::Position) -> AnyPosition {
+                AnyPosition::$v($wrap)
             }
             fn any_move(&self, m: Self::Move) -> AnyMove {
                 AnyMove::$v(m)
@@ -165,8 +173,8 @@ macro_rules! member {
 }
 member!(Hexapawn, Hexapawn);
 member!(TicTacToe, TicTacToe);
-member!(Havannah, Havannah);
-member!(MiniArimaa, MiniArimaa);
+member!(Havannah, Havannah, boxed);
+member!(MiniArimaa, MiniArimaa, boxed);
 
 /// Of another game: what is said where a position, a move or a reason does not belong to the
 /// game (never, from the machine's own moves).

@@ -221,3 +221,13 @@ fn the_erased_game_says_and_does_what_the_typed_game_does() {
         matchbox::with_game!(kind, |g| agree(&g, kind, games, 7));
     }
 }
+
+/// A machine's every box holds a position: the erased one takes no more room than the small
+/// games' own need (Hexapawn's 24 bytes and the game's tag), not the largest game's (104).
+#[test]
+fn an_erased_position_is_as_small_as_the_small_games_own() {
+    use matchbox::games::hexapawn::Hexapawn;
+    let hexapawn = std::mem::size_of::<<Hexapawn as Game>::Position>();
+    let erased = std::mem::size_of::<AnyPosition>();
+    assert!(erased <= hexapawn + 8, "{erased} bytes for {hexapawn}");
+}
