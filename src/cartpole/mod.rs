@@ -10,6 +10,68 @@ pub mod learner;
 
 use crate::rng::{Rng, uniform_below};
 
+/// The one machine here that plays no board game: the cart-pole that Michie and Chambers'
+/// BOXES balances (this module). It has no `GameKind` and no game `Entry`; its names, its help line and the
+/// commands that take it are written here once, and the games' registry (`crate::games`) lists
+/// them beside the games' for every name list, parse and message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoBoard {
+    /// The name in files and on the command line.
+    pub name: &'static str,
+    /// Other names accepted for it.
+    pub aliases: &'static [&'static str],
+    /// What it is, for help texts (the commands that take it are added).
+    pub about: &'static str,
+    /// Its name in a list for people.
+    pub title: &'static str,
+    /// The commands that take it; the others are for board games.
+    pub commands: &'static [&'static str],
+}
+
+/// The cart-pole of BOXES.
+pub const CARTPOLE: NoBoard = NoBoard {
+    name: "cartpole",
+    aliases: &["cart-pole"],
+    about: "the pole Michie and Chambers' BOXES (1968) balances, not a board game",
+    title: "the cart-pole (BOXES)",
+    commands: &[
+        "watch",
+        "train",
+        "experiment",
+        "boxes",
+        "replay",
+        "playout",
+        "film",
+    ],
+};
+
+impl NoBoard {
+    /// Whether `typed` (any case, spaces trimmed) is its name or an alias.
+    pub fn is_named(&self, typed: &str) -> bool {
+        let typed = typed.trim().to_ascii_lowercase();
+        typed == self.name || self.aliases.contains(&typed.as_str())
+    }
+    /// The commands that take it, for people: "watch, train, … and film".
+    pub fn command_list(&self) -> String {
+        match self.commands {
+            [] => String::new(),
+            [one] => format!("`{one}`"),
+            [rest @ .., last] => {
+                let rest: Vec<String> = rest.iter().map(|c| format!("`{c}`")).collect();
+                format!("{} and `{last}`", rest.join(", "))
+            }
+        }
+    }
+    /// Why a command for board games refuses it.
+    pub fn refusal(&self) -> String {
+        format!(
+            "{} is not a board game, and this command is for board games (it takes {})",
+            self.title,
+            self.command_list()
+        )
+    }
+}
+
 /// Where the cart and the pole are, and how fast they move: the cart's position (m) and
 /// velocity (m/s), the pole's angle from upright (rad, positive leaning right) and its angular
 /// velocity (rad/s).

@@ -337,12 +337,9 @@ pub struct GameArgs {
 
 /// A game name the registry knows (any case), lower-cased.
 fn parse_game_name(s: &str) -> Result<String, String> {
-    // The cart-pole of BOXES is no board game: `replay` and `playout` take it by name.
-    if matches!(
-        s.trim().to_ascii_lowercase().as_str(),
-        "cartpole" | "cart-pole"
-    ) {
-        return Ok("cartpole".into());
+    // The cart-pole of BOXES is no board game; the commands that take it know it by its name.
+    if crate::games::CARTPOLE.is_named(s) {
+        return Ok(crate::games::CARTPOLE.name.into());
     }
     match crate::games::entry(s) {
         Some((_, typed)) => Ok(typed),
@@ -351,7 +348,7 @@ fn parse_game_name(s: &str) -> Result<String, String> {
             crate::games::nearest(s)
                 .map(|n| format!("did you mean `{n}`? "))
                 .unwrap_or_default(),
-            crate::games::names().join(", ")
+            crate::games::every_name().join(", ")
         )),
     }
 }

@@ -119,6 +119,10 @@ pub const GAMES: &[Entry] = &[
     },
 ];
 
+/// The cart-pole of BOXES, named beside the games (its entry is in its own module, below the
+/// stores, which name it too).
+pub use crate::cartpole::{CARTPOLE, NoBoard};
+
 impl GameKind {
     /// Every game a learner plays, one a registry entry, in its default size: what every "every
     /// game" test and list goes through.
@@ -190,9 +194,11 @@ pub fn shown_name(typed: &str) -> Option<String> {
 /// The name or alias closest to `typed` (at most two letters off), for "did you mean".
 pub fn nearest(typed: &str) -> Option<&'static str> {
     let typed = typed.trim().to_ascii_lowercase();
+    let cartpole = std::iter::once(CARTPOLE.name).chain(CARTPOLE.aliases.iter().copied());
     GAMES
         .iter()
         .flat_map(|g| std::iter::once(g.name).chain(g.aliases.iter().copied()))
+        .chain(cartpole)
         .map(|n| (distance(&typed, n), n))
         .filter(|&(d, _)| d <= 2)
         .min_by_key(|&(d, _)| d)
@@ -220,6 +226,13 @@ pub fn names() -> Vec<&'static str> {
     GAMES.iter().map(|g| g.name).collect()
 }
 
+/// Every name the commands accept: the games' and the cart-pole's (aliases aside).
+pub fn every_name() -> Vec<&'static str> {
+    let mut out = names();
+    out.push(CARTPOLE.name);
+    out
+}
+
 /// The registry's entry for a name or an alias (any case, spaces trimmed), and the name as
 /// typed, lower-cased.
 pub fn entry(name: &str) -> Option<(&'static Entry, String)> {
@@ -242,7 +255,15 @@ pub fn game_help() -> String {
             format!("{}{aliases}: {}", g.name, g.about)
         })
         .collect();
-    format!("The game: {}", games.join("; "))
+    let c = CARTPOLE;
+    format!(
+        "The game: {}; {} (also {}): {}: {} take it",
+        games.join("; "),
+        c.name,
+        c.aliases.join(", "),
+        c.about,
+        c.command_list()
+    )
 }
 
 /// Whether `name` (or an alias) names Arimaa, full or mini, whatever its size.
@@ -293,13 +314,8 @@ impl GameKind {
     /// given. With no size, the game's default size (or `default_size`, e.g. from a file).
     pub fn parse(name: &str, size: Option<&str>) -> Result<GameKind, GameError> {
         let Some((entry, typed)) = entry(name) else {
-            if matches!(
-                name.trim().to_ascii_lowercase().as_str(),
-                "cartpole" | "cart-pole"
-            ) {
-                return Err(GameError::BadVariant(
-                    "the cart-pole is not a board game, and this command is for board games".into(),
-                ));
+            if CARTPOLE.is_named(name) {
+                return Err(GameError::BadVariant(CARTPOLE.refusal()));
             }
             let hint = nearest(name)
                 .map(|n| format!("did you mean `{n}`? "))

@@ -58,7 +58,7 @@ fn invalid(path: &Path, message: impl Into<String>) -> StoreError {
 /// A BOXES machine as its YAML file says it.
 pub fn boxes_yaml(m: &Machine) -> String {
     let file = File {
-        game: "cartpole".into(),
+        game: crate::cartpole::CARTPOLE.name.into(),
         learner: "boxes".into(),
         seed: m.seed,
         trials: m.trials,
@@ -138,7 +138,7 @@ pub fn boxes_from_bytes(path: &Path, bytes: &[u8]) -> Result<Machine, StoreError
 fn from_yaml(path: &Path, bytes: &[u8]) -> Result<Machine, StoreError> {
     let text = std::str::from_utf8(bytes).map_err(|_| invalid(path, "not UTF-8 text"))?;
     let f: File = serde_yaml::from_str(text).map_err(|e| invalid(path, e.to_string()))?;
-    if f.game != "cartpole" || f.learner != "boxes" {
+    if f.game != crate::cartpole::CARTPOLE.name || f.learner != "boxes" {
         return Err(invalid(
             path,
             format!(

@@ -266,7 +266,7 @@ fn replay_and_playout_take_the_cart_pole() {
     );
     assert!(lo < mean && mean < hi && hi - lo < 1.0, "{p}");
     let e = crate::common::refused(&["play", "cartpole"]);
-    assert!(e.contains("the cart-pole is not a board game"), "{e}");
+    assert!(e.contains(&matchbox::games::CARTPOLE.refusal()), "{e}");
 }
 
 /// ASE/ACE learns on the same boxes, faster than BOXES (as the 1983 paper found): over ten seeds
@@ -710,4 +710,68 @@ fn random_starts_are_drawn_within_the_middle_bands() {
     );
     let e = crate::common::refused(&["train", "hexapawn", "--random-start"]);
     assert!(e.contains("--random-start is the cart-pole's"), "{e}");
+}
+
+/// The cart-pole is named in the registry beside the games: every command's help and the
+/// unknown name's message list it, a near miss is answered with it, and the commands are
+/// exactly split between those that take it (each runs) and those for board games (each
+/// refuses it naming the others; `moves` no longer sends it to `solve`, which refuses it).
+#[test]
+fn the_cart_pole_is_named_with_the_games() {
+    use matchbox::games::CARTPOLE;
+    let film = tempfile::tempdir().unwrap();
+    let gif = film.path().join("pole.gif");
+    let takes: [(&str, Vec<&str>); 7] = [
+        ("watch", vec![]),
+        ("train", vec!["--games", "3"]),
+        ("experiment", vec!["--runs", "2", "--games", "3"]),
+        ("boxes", vec![]),
+        ("replay", vec!["--moves", "R"]),
+        ("playout", vec!["--games", "3"]),
+        ("film", vec!["--games", "2", "--out", gif.to_str().unwrap()]),
+    ];
+    let mut named: Vec<&str> = takes.iter().map(|(c, _)| *c).collect();
+    named.sort_unstable();
+    let mut listed = CARTPOLE.commands.to_vec();
+    listed.sort_unstable();
+    assert_eq!(named, listed, "the commands that take the cart-pole");
+    for (command, extra) in &takes {
+        let args: Vec<&str> = [*command, "CART-POLE"]
+            .into_iter()
+            .chain(extra.clone())
+            .collect();
+        let out = crate::common::run(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("not a board game"), "{args:?}: {err}");
+        // `watch` needs a terminal; the others run here.
+        assert_eq!(out.status.success(), *command != "watch", "{args:?}: {err}");
+    }
+    let refuse = ["solve", "play", "count", "moves", "operate", "class"];
+    for command in refuse {
+        let e = crate::common::refused(&[command, "cartpole"]);
+        assert_eq!(
+            e.trim(),
+            format!("error: {}", CARTPOLE.refusal()),
+            "{command}"
+        );
+        for other in CARTPOLE.commands {
+            assert!(e.contains(&format!("`{other}`")), "{command}: {e}");
+        }
+    }
+    // Every command that takes a game is in one list or the other.
+    for command in crate::common::COMMANDS {
+        let known = named.contains(&command) || refuse.contains(&command);
+        assert!(known || ["plot", "merge"].contains(&command), "{command}");
+        // `moves` takes Arimaa only, and says so in its help.
+        if !["plot", "merge", "moves"].contains(&command) {
+            let help = crate::common::stdout(&[command, "--help"]);
+            assert!(
+                help.contains("cartpole (also cart-pole)"),
+                "{command}: {help}"
+            );
+        }
+    }
+    let e = crate::common::refused(&["train", "cartpol"]);
+    assert!(e.contains("did you mean `cartpole`?"), "{e}");
+    assert!(e.contains("arimaa, cartpole)"), "{e}");
 }

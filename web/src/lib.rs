@@ -153,7 +153,8 @@ pub fn game_choices() -> Vec<String> {
         .into_iter()
         .flat_map(|(value, words)| [value, words])
         .collect();
-    choices.extend(["cartpole".into(), "the cart-pole (BOXES)".into()]);
+    let pole = matchbox::games::CARTPOLE;
+    choices.extend([pole.name.into(), pole.title.into()]);
     choices
 }
 

@@ -21,7 +21,7 @@ pub fn settings(pairs: &[(String, String)]) -> Option<Result<(Kind, u64), String
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
     };
-    if !matches!(get("game"), Some("cartpole" | "cart-pole")) {
+    if !get("game").is_some_and(|g| matchbox::games::CARTPOLE.is_named(g)) {
         return None;
     }
     let kind = match get("learner") {

@@ -99,6 +99,9 @@ pub(super) fn parse_side_arg(text: Option<&str>) -> Result<Side> {
 
 /// `matchbox moves arimaa`: the turns of a position.
 pub(super) fn moves(a: &MovesArgs) -> Result<MovesReport> {
+    if crate::games::CARTPOLE.is_named(&a.game.game) {
+        bail!("{}", crate::games::CARTPOLE.refusal());
+    }
     if !is_arimaa(&a.game) {
         bail!(
             "`moves` lists Arimaa turns; for {} use `replay` or `solve`",

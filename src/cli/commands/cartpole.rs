@@ -59,7 +59,7 @@ pub(super) fn refuse_given(given: &[(&str, bool)], command: &str, takes: &str) -
 
 /// Whether the command names the cart-pole.
 pub(super) fn is_cartpole(game: &GameArgs) -> bool {
-    game.game == "cartpole"
+    game.game == crate::games::CARTPOLE.name
 }
 
 /// Every step of a record of pushes.
