@@ -496,3 +496,30 @@ fn havannah_boards_name_every_row_and_column() {
     assert_eq!(game.square_at(one as u16, 0), None);
     assert_eq!(game.square_at((one - 1) as u16, 1).as_deref(), Some("a1"));
 }
+
+/// `--labels` given a folder (or a name ending in a slash) is refused before any label is made,
+/// naming it and a file name to give instead: its pages would have gone beside the folder,
+/// named after it (`dir-1.svg`, `dir.pdf`). The same for the cart-pole's labels.
+#[test]
+fn labels_refuse_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("class");
+    std::fs::create_dir(&folder).unwrap();
+    let f = folder.to_str().unwrap();
+    let slash = format!("{}/", dir.path().join("new").display());
+    for (game, name) in [("her", f), ("cartpole", f), ("menace", slash.as_str())] {
+        let e = crate::common::refused(&["boxes", game, "--labels", name]);
+        assert!(
+            e.contains("is a directory: --labels takes a file's name") && e.contains("labels.svg"),
+            "{game} {name}: {e}"
+        );
+    }
+    // Nothing was written, beside the folder or in it.
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["class"]);
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0);
+}
