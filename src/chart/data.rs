@@ -305,6 +305,16 @@ fn csv_error(e: csv::Error, headers: Option<&csv::StringRecord>) -> DataError {
         _ => String::new(),
     };
     let message = match e.kind() {
+        // A column the header lacks is said of the header, not of the first row that needs it.
+        csv::ErrorKind::Deserialize { err, .. }
+            if let csv::DeserializeErrorKind::Message(m) = err.kind()
+                && let Some(column) = m.strip_prefix("missing field ") =>
+        {
+            format!(
+                "line 1 (the header): no column {}, which `train --csv` and `experiment --csv` write",
+                crate::text::quote(column)
+            )
+        }
         csv::ErrorKind::Deserialize { err, .. } => {
             let column = err
                 .field()

@@ -235,6 +235,28 @@ fn messages_said_once_in_the_same_words() {
         "{err}"
     );
     assert_eq!(err.matches("invalid digit").count(), 1, "{err}");
+    // A column the header lacks is said of the header (line 1), not of the first row.
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let dropped = header[2].to_string();
+    lines[0] = [&header[..2], &header[3..]].concat().join(",");
+    lines[3] = text.lines().nth(3).unwrap().to_string();
+    let rows: Vec<String> = (lines.iter().skip(1))
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            [&f[..2], &f[3..]].concat().join(",")
+        })
+        .collect();
+    std::fs::write(&csv, format!("{}\n{}", lines[0], rows.join("\n"))).unwrap();
+    let err = refused(&[
+        "plot",
+        csv_arg,
+        "--out",
+        dir.path().join("x.png").to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains(&format!("line 1 (the header): no column `{dropped}`")),
+        "{err}"
+    );
     // An output that names a directory is refused before any work.
     let out = format!("{}/x.png/", dir.path().display());
     let err = refused(&[
