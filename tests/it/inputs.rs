@@ -224,35 +224,23 @@ fn messages_said_once_in_the_same_words() {
     fields[1] = "four";
     lines[3] = fields.join(",");
     std::fs::write(&csv, lines.join("\n")).unwrap();
-    let err = refused(&[
-        "plot",
-        csv_arg,
-        "--out",
-        dir.path().join("x.png").to_str().unwrap(),
-    ]);
+    let x_png = dir.path().join("x.png");
+    let plot = || refused(&["plot", csv_arg, "--out", x_png.to_str().unwrap()]);
+    let err = plot();
     assert!(
         err.contains("line 4, column `game`: invalid digit"),
         "{err}"
     );
     assert_eq!(err.matches("invalid digit").count(), 1, "{err}");
     // A column the header lacks is said of the header (line 1), not of the first row.
-    let header: Vec<&str> = lines[0].split(',').collect();
-    let dropped = header[2].to_string();
-    lines[0] = [&header[..2], &header[3..]].concat().join(",");
-    lines[3] = text.lines().nth(3).unwrap().to_string();
-    let rows: Vec<String> = (lines.iter().skip(1))
-        .map(|l| {
-            let f: Vec<&str> = l.split(',').collect();
-            [&f[..2], &f[3..]].concat().join(",")
-        })
-        .collect();
-    std::fs::write(&csv, format!("{}\n{}", lines[0], rows.join("\n"))).unwrap();
-    let err = refused(&[
-        "plot",
-        csv_arg,
-        "--out",
-        dir.path().join("x.png").to_str().unwrap(),
-    ]);
+    let without_third = |l: &str| {
+        let f: Vec<&str> = l.split(',').collect();
+        [&f[..2], &f[3..]].concat().join(",")
+    };
+    let dropped = text.lines().next().unwrap().split(',').nth(2).unwrap();
+    let edited: Vec<String> = text.lines().map(without_third).collect();
+    std::fs::write(&csv, edited.join("\n")).unwrap();
+    let err = plot();
     assert!(
         err.contains(&format!("line 1 (the header): no column `{dropped}`")),
         "{err}"
