@@ -61,7 +61,10 @@ pub fn quote_at_most(s: &str, max: usize) -> String {
     out
 }
 
-/// A duration for people: 40 s, 3 min, 2.5 h, 4 days.
+/// A year in seconds: past it, a long command is refused rather than started.
+pub const YEAR: f64 = 365.25 * 86400.0;
+
+/// A duration for people: 40 s, 3 min, 2.5 h, 4 days, 1 year, 14,337 years.
 pub fn duration_text(secs: f64) -> String {
     if secs < 90.0 {
         format!("{secs:.0} s")
@@ -69,8 +72,11 @@ pub fn duration_text(secs: f64) -> String {
         format!("{:.0} min", secs / 60.0)
     } else if secs < 2.0 * 86400.0 {
         format!("{:.1} h", secs / 3600.0)
-    } else {
+    } else if secs < YEAR {
         format!("{:.0} days", secs / 86400.0)
+    } else {
+        let years = (secs / YEAR).round().min(u64::MAX as f64) as u64;
+        format!("{} year{}", group(years), if years == 1 { "" } else { "s" })
     }
 }
 
@@ -133,5 +139,8 @@ mod tests {
         assert_eq!(super::duration_text(180.0), "3 min");
         assert_eq!(super::duration_text(9000.0), "2.5 h");
         assert_eq!(super::duration_text(4.0 * 86400.0), "4 days");
+        // Past a year, years: one said as one ("about 1 years" was a refusal's words).
+        assert_eq!(super::duration_text(1.2 * super::YEAR), "1 year");
+        assert_eq!(super::duration_text(14_337.0 * super::YEAR), "14,337 years");
     }
 }

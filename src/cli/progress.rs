@@ -197,11 +197,10 @@ impl Work {
         self.window = (Instant::now(), done);
         let per_sec = (done - done_then) as f64 / elapsed;
         let left = (self.total.saturating_sub(done)) as f64 / per_sec;
-        const YEAR: f64 = 365.25 * 86400.0;
-        if left > YEAR {
+        if left > crate::text::YEAR {
             bail!(
-                "this would take about {:.0} years at {} {} a second; ask for fewer {}",
-                left / YEAR,
+                "this would take about {} at {} {} a second; ask for fewer {}",
+                crate::text::duration_text(left),
                 crate::text::group(per_sec as u64),
                 self.unit,
                 self.unit
@@ -259,18 +258,17 @@ pub fn search_forecast<G: crate::game::Game>(game: &G, simulations: u32, games: 
     }
     let per_game = per_move * (plies as f64 / 2.0).max(1.0);
     let total = per_game * games as f64;
-    const YEAR: f64 = 365.25 * 86400.0;
     let said = format!(
         "the tree search's {} simulations take about {} a move here (timed on the opening), so about {} a game",
         crate::text::group(simulations as u64),
         crate::text::duration_text(per_move.max(0.1)),
         crate::text::duration_text(per_game)
     );
-    if total > YEAR {
+    if total > crate::text::YEAR {
         bail!(
-            "{said}: {} games would take about {:.0} years; ask for fewer simulations (mcts:{}) or games",
+            "{said}: {} games would take about {}; ask for fewer simulations (mcts:{}) or games",
             crate::text::group(games),
-            total / YEAR,
+            crate::text::duration_text(total),
             PROBE * 5
         );
     }

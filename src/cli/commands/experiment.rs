@@ -323,11 +323,10 @@ fn forecast<G: FullGame>(s: &Setup<G>, runs: usize, games: usize) -> Result<()> 
     let per_game = started.elapsed().as_secs_f64() / probe_games as f64;
     let threads = crate::par::threads() as f64;
     let total = runs as f64 * games as f64 * per_game / threads;
-    const YEAR: f64 = 365.25 * 86400.0;
-    if total > YEAR {
+    if total > crate::text::YEAR {
         bail!(
-            "this experiment would take about {:.0} years; ask for fewer runs or games",
-            total / YEAR
+            "this experiment would take about {}; ask for fewer runs or games",
+            crate::text::duration_text(total)
         );
     }
     if total > 120.0 && !std::io::stderr().is_terminal() {

@@ -121,11 +121,11 @@ pub(super) fn playout<G: FullGame>(game: G, a: &PlayoutArgs) -> Result<PlayoutRe
     let per_game = started.elapsed().as_secs_f64() / first.games as f64;
     let threads = crate::par::threads();
     let total = per_game * a.games as f64 / threads as f64;
-    if total > 365.25 * 86400.0 {
+    if total > crate::text::YEAR {
         bail!(
-            "{} random games would take about {:.0} years",
+            "{} random games would take about {}",
             crate::text::group(a.games),
-            total / (365.25 * 86400.0)
+            crate::text::duration_text(total)
         );
     }
     if total > 120.0 {
