@@ -153,6 +153,15 @@ fn too_small_terminal() {
     insta::assert_snapshot!("too_small", t.backend());
     // And it recovers once the terminal is big enough.
     assert!(!screen_text(&draw_watch(&app, 80, 24)).contains("enlarge"));
+    // A narrow pane wraps the words rather than cut them.
+    let narrow = screen_text(&draw_watch(&app, 30, 8));
+    let unquoted = narrow.replace('"', " ");
+    let words: Vec<&str> = unquoted.split_whitespace().collect();
+    assert_eq!(
+        words.join(" "),
+        "enlarge the terminal to at least 80×24 (it is 30×8; q quits)",
+        "{narrow}"
+    );
 }
 
 #[test]

@@ -29,7 +29,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{
-    Axis, Block, BorderType, Chart, Clear, Dataset, GraphType, Paragraph, Sparkline,
+    Axis, Block, BorderType, Chart, Clear, Dataset, GraphType, Paragraph, Sparkline, Wrap,
 };
 
 use std::collections::HashMap;
@@ -100,9 +100,14 @@ pub fn too_small(f: &mut Frame, need: (u16, u16)) {
             DIM,
         ),
     ];
-    let y = area.height.saturating_sub(2) / 2;
-    let r = Rect::new(area.x, area.y + y, area.width, area.height.min(2));
-    f.render_widget(Paragraph::new(text).alignment(Alignment::Center), r);
+    // A narrow pane (a split in tmux, a phone's terminal) wraps the words rather than cut them.
+    let rows = (text.iter())
+        .map(|l| (l.width() as u16).div_ceil(area.width.max(1)).max(1))
+        .sum::<u16>();
+    let y = area.height.saturating_sub(rows) / 2;
+    let r = Rect::new(area.x, area.y + y, area.width, area.height.min(rows));
+    let words = Paragraph::new(text).alignment(Alignment::Center);
+    f.render_widget(words.wrap(Wrap { trim: true }), r);
 }
 
 /// The screen while a big machine is built: what, the step under way, the time so far.
