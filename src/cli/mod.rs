@@ -353,6 +353,20 @@ fn parse_game_name(s: &str) -> Result<String, String> {
     }
 }
 
+/// A `--labels` name: a file's, not a folder's (or one ending in a slash), whose pages would be
+/// written beside the folder, named after it.
+fn parse_labels_path(s: &str) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    let sep = std::path::MAIN_SEPARATOR;
+    if s.ends_with(['/', sep]) || path.is_dir() {
+        return Err(format!(
+            "is a directory: --labels takes a file's name, its pages then named after it (e.g. {}{sep}labels.svg: labels-1.svg …, labels.pdf)",
+            crate::text::quote(s.trim_end_matches(['/', sep]))
+        ));
+    }
+    Ok(path)
+}
+
 fn parse_label_size(s: &str) -> Result<(f64, f64), String> {
     let bad = || format!("`{s}`: use WxH in millimetres, e.g. 50x35");
     let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
@@ -399,7 +413,7 @@ pub struct BoxesArgs {
     pub count: bool,
     /// Write printable labels, one per box, as SVG pages FILE-1.svg, FILE-2.svg, … and all pages
     /// in one PDF, FILE.pdf
-    #[arg(long, value_name = "FILE.svg")]
+    #[arg(long, value_name = "FILE.svg", value_parser = parse_labels_path)]
     pub labels: Option<PathBuf>,
     /// Paper for --labels: a4 or letter
     #[arg(long, default_value_t = Paper::A4)]

@@ -295,7 +295,6 @@ fn write_labels<G: FullGame>(
     a: &BoxesArgs,
     path: &std::path::Path,
 ) -> Result<LabelsWritten> {
-    check_labels_path(path)?;
     // Every page is held, and then the whole PDF: a machine of tens of thousands of boxes
     // would take minutes and gigabytes for a pile no class builds.
     if set.len() > MAX_LABELS {
@@ -342,23 +341,6 @@ fn write_labels<G: FullGame>(
     Ok(written)
 }
 
-/// Refuses a `--labels` name that is a folder (or ends in a slash), before any label is made:
-/// its pages would be written beside the folder, named after it.
-pub(super) fn check_labels_path(path: &std::path::Path) -> Result<()> {
-    let text = path.as_os_str().to_string_lossy();
-    let slash = text.ends_with('/') || text.ends_with(std::path::MAIN_SEPARATOR);
-    if slash || path.is_dir() {
-        let folder = text.trim_end_matches(['/', std::path::MAIN_SEPARATOR]);
-        bail!(
-            "{}: is a directory: --labels takes a file's name, its pages then named after it (e.g. {}{}labels.svg: labels-1.svg …, labels.pdf)",
-            crate::text::quote(&text),
-            crate::text::quote(folder),
-            std::path::MAIN_SEPARATOR
-        );
-    }
-    Ok(())
-}
-
 /// Writes label pages (SVG, `FILE-1.svg` …) and the PDF of all of them beside, each atomically,
 /// and removes the pages a longer set of labels left there.
 pub(super) fn write_pages(
@@ -366,7 +348,6 @@ pub(super) fn write_pages(
     title: &str,
     path: &std::path::Path,
 ) -> Result<LabelsWritten> {
-    check_labels_path(path)?;
     let stem = path.with_extension("");
     let pdf_path = stem.with_extension("pdf");
     let files: Vec<PathBuf> = (1..=pages.len())

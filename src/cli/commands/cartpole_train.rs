@@ -348,7 +348,6 @@ pub(super) fn boxes(a: &crate::cli::BoxesArgs) -> Result<PoleBoxesReport> {
         .collect();
     let labels = match &a.labels {
         Some(path) => {
-            super::boxes::check_labels_path(path)?;
             let layout = crate::labels::Layout {
                 paper: a.paper,
                 label: a.label_size,

@@ -100,12 +100,13 @@ pub fn too_small(f: &mut Frame, need: (u16, u16)) {
             DIM,
         ),
     ];
-    // A narrow pane (a split in tmux, a phone's terminal) wraps the words rather than cut them.
+    // A narrow pane (a split in tmux, a phone's terminal) wraps the words rather than cut them:
+    // centred on the rows they take unwrapped-by-width, with every row below free for more.
     let rows = (text.iter())
         .map(|l| (l.width() as u16).div_ceil(area.width.max(1)).max(1))
         .sum::<u16>();
     let y = area.height.saturating_sub(rows) / 2;
-    let r = Rect::new(area.x, area.y + y, area.width, area.height.min(rows));
+    let r = Rect::new(area.x, area.y + y, area.width, area.height - y);
     let words = Paragraph::new(text).alignment(Alignment::Center);
     f.render_widget(words.wrap(Wrap { trim: true }), r);
 }
